@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, each depending only on the ones above it:
+//   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
+//   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
+//                     compiled field types (PCRE2). No file system, no SQLite.
+//   FormularyStore  — SQLite, migrations, SHA-256, the audit log.
+//   FormularyKit    — the registry (built-in, database and folder sources), import,
+//                     batch validation, reports.
+//   formulary       — the thin command-line executable.
+let package = Package(
+    name: "Formulary",
+    products: [
+        .library(name: "FormularyRules", targets: ["FormularyRules"]),
+        .library(name: "FormularyKit", targets: ["FormularyKit"]),
+        .executable(name: "formulary", targets: ["FormularyCLI"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8",
+                       providers: [.apt(["libpcre2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "FormularyJSON"),
+        .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
+        .target(name: "FormularyStore", dependencies: ["CSQLite", "CCrypto", "FormularyJSON"]),
+        .target(name: "FormularyKit",
+                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"]),
+        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit"]),
+
+        .executableTarget(name: "FormularyBench", dependencies: ["FormularyKit"],
+                          path: "bench/FormularyBench"),
+
+        .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
+        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
+        .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore"]),
+        .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit"]),
+        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit"]),
+    ]
+)

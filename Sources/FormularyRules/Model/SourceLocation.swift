@@ -1,0 +1,18 @@
+/// A place in a plugin or form file, for diagnostics.
+///
+/// `line` and `column` are 1-based; `column` counts characters (extended grapheme
+/// clusters) so that a caret printed under the source line lines up with what a
+/// person sees. `length` is the token's width in the same unit (at least 1).
+public struct SourceLocation: Sendable, Hashable, Codable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var length: Int
+
+    public init(file: String, line: Int, column: Int, length: Int = 1) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.length = max(1, length)
+    }
+}
