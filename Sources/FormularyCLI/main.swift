@@ -1,0 +1,2 @@
+// Placeholder: the command is written on top of FormularyKit.
+print("formulary")

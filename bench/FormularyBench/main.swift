@@ -1,0 +1,2 @@
+// Placeholder: the benchmark driver is written with the engine.
+print("bench: nothing yet")
