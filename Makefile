@@ -1,0 +1,47 @@
+# Formulary — the two commands a newcomer needs are `make demo` and `make test`.
+SWIFT        ?= swift
+BIN          := .build/release/formulary
+DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev pkg-config
+CONTRACT     := ../shared/tools/contract-check
+
+.PHONY: deps build release test demo bench embed contract clean
+
+# Installs the Debian packages the build needs, only those that are missing.
+deps:
+	@missing=""; for p in $(DEBIAN_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product formulary
+
+# Regenerates the embedded copies of plugins/ and migrations/ (tests fail when they are stale).
+embed:
+	scripts/embed.sh
+
+# The whole suite: unit and golden tests, then the CLI contract check on the release binary.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory contract
+
+contract: release
+	@if [ -x $(CONTRACT) ]; then $(CONTRACT) $(BIN); \
+	else echo "contract-check not found at $(CONTRACT); skipped"; fi
+
+demo: release
+	$(BIN) demo
+
+bench: deps
+	$(SWIFT) run -c release FormularyBench
+
+clean:
+	rm -rf .build
