@@ -155,9 +155,14 @@ public struct RuleOptions: Sendable, Hashable {
 public struct MaskRule: Sendable, Hashable {
     public var pattern: String
     public var options: RuleOptions
-    public init(pattern: String, options: RuleOptions) {
+    /// Whether the mask is also a check (rule `options.name`, `mask` by default). `drop mask`
+    /// turns this off: the mask then only formats, as in `plugins/iban.field`, whose lengths
+    /// vary by country.
+    public var checksFill: Bool
+    public init(pattern: String, options: RuleOptions, checksFill: Bool = true) {
         self.pattern = pattern
         self.options = options
+        self.checksFill = checksFill
     }
 }
 
