@@ -1,0 +1,79 @@
+/// One numbered file of `migrations/`: the SQL that brings the schema from version `id - 1`
+/// to version `id`.
+public struct Migration: Sendable, Hashable {
+    /// The file's number (`0002_…` is 2). Migrations apply in increasing order.
+    public var id: Int
+    /// The file name, e.g. `0001_initial.sql`.
+    public var name: String
+    /// The file's text, byte for byte.
+    public var sql: String
+
+    public init(id: Int, name: String, sql: String) {
+        self.id = id
+        self.name = name
+        self.sql = sql
+    }
+
+    /// SHA-256 of the text, in hex: what the database records when the migration is applied.
+    public var sha256: String { SHA256.hex(sql) }
+}
+
+/// A migration recorded as applied in a database.
+public struct AppliedMigration: Sendable, Hashable {
+    public var id: Int
+    public var name: String
+    public var sha256: String
+    /// UTC ISO 8601.
+    public var appliedAt: String
+
+    public init(id: Int, name: String, sha256: String, appliedAt: String) {
+        self.id = id
+        self.name = name
+        self.sha256 = sha256
+        self.appliedAt = appliedAt
+    }
+}
+
+/// Where a migration stands in one database, for `migrate --status`.
+public enum MigrationStatus: Sendable, Hashable {
+    case applied(AppliedMigration)
+    case pending(Migration)
+
+    public var id: Int {
+        switch self {
+        case .applied(let applied): applied.id
+        case .pending(let migration): migration.id
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .applied(let applied): applied.name
+        case .pending(let migration): migration.name
+        }
+    }
+}
+
+/// Why a database's schema cannot be trusted by this executable.
+public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database applied a migration whose text differs from this executable's copy.
+    case modified(id: Int, name: String, recorded: String, expected: String)
+    /// The database applied a migration this executable does not have (a newer binary did).
+    case unknown(id: Int, name: String)
+    /// The list of migrations itself is wrong (duplicate or non-increasing numbers).
+    case invalidList(String)
+
+    public var description: String {
+        switch self {
+        case let .modified(id, name, recorded, expected):
+            "migration \(id) (\(name)) was applied with SHA-256 \(recorded), but this formulary's "
+                + "copy has \(expected): the migration file was changed after it was applied; "
+                + "refusing to use the database"
+        case let .unknown(id, name):
+            "the database has migration \(id) (\(name)) applied, which this formulary does not "
+                + "know: it was written by a newer version; refusing to use it"
+        case let .invalidList(reason):
+            "invalid migration list: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Applies migrations to a database and checks the ones already applied.
+///
+/// The bookkeeping table `schema_migrations` belongs to the migrator, not to a migration: it
+/// must exist before migration 1 can be recorded. Each migration runs together with its
+/// bookkeeping row in one `BEGIN IMMEDIATE` transaction, and the list of applied migrations is
+/// read again inside that transaction, so that processes racing to migrate the same new file
+/// apply each migration exactly once.
+public struct Migrator: Sendable {
+    public let migrations: [Migration]
+
+    /// - Parameter migrations: defaults to the migrations embedded in the executable.
+    public init(migrations: [Migration] = Migration.embedded) throws(MigrationError) {
+        for (previous, next) in zip(migrations, migrations.dropFirst()) where next.id <= previous.id {
+            throw .invalidList("migration \(next.name) does not follow \(previous.name)")
+        }
+        self.migrations = migrations
+    }
+
+    static let bookkeeping = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            id         INTEGER PRIMARY KEY,
+            name       TEXT NOT NULL,
+            sha256     TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        ) STRICT
+        """
+
+    /// The migrations recorded in `db`, in order (none for a new file).
+    public func applied(in db: Database) throws -> [AppliedMigration] {
+        guard try db.tableExists("schema_migrations") else { return [] }
+        return try db.cachedStatement("SELECT id, name, sha256, applied_at FROM schema_migrations ORDER BY id")
+            .map { AppliedMigration(id: $0.int(0), name: $0.string(1), sha256: $0.string(2),
+                                    appliedAt: $0.string(3)) }
+    }
+
+    /// Throws when an applied migration is unknown to this executable or differs from its copy.
+    public func check(_ applied: [AppliedMigration]) throws(MigrationError) {
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.id, $0) })
+        for record in applied {
+            guard let migration = known[record.id] else {
+                throw .unknown(id: record.id, name: record.name)
+            }
+            let expected = migration.sha256
+            guard record.sha256 == expected else {
+                throw .modified(id: record.id, name: record.name, recorded: record.sha256,
+                                expected: expected)
+            }
+        }
+    }
+
+    /// Applied and pending migrations, after checking the applied ones.
+    public func status(of db: Database) throws -> [MigrationStatus] {
+        let applied = try applied(in: db)
+        try check(applied)
+        let done = Set(applied.map(\.id))
+        return applied.map(MigrationStatus.applied)
+            + migrations.filter { !done.contains($0.id) }.map(MigrationStatus.pending)
+    }
+
+    /// True when every known migration is applied (and the applied ones check out).
+    public func isUpToDate(_ db: Database) throws -> Bool {
+        try status(of: db).allSatisfy { if case .applied = $0 { true } else { false } }
+    }
+
+    /// Applies the pending migrations in order; returns those this call applied.
+    @discardableResult
+    public func migrate(_ db: Database, now: () -> Date = Date.init) throws -> [AppliedMigration] {
+        try check(applied(in: db))
+        var result: [AppliedMigration] = []
+        for migration in migrations {
+            let applied: AppliedMigration? = try db.transaction(.immediate) {
+                try db.executeScript(Self.bookkeeping)
+                // Another process may have applied it since we looked: look again under the lock.
+                let current = try self.applied(in: db)
+                try check(current)
+                guard !current.contains(where: { $0.id == migration.id }) else { return nil }
+                try db.executeScript(migration.sql)
+                let record = AppliedMigration(id: migration.id, name: migration.name,
+                                              sha256: migration.sha256,
+                                              appliedAt: Timestamp.string(from: now()))
+                try db.execute("INSERT INTO schema_migrations (id, name, sha256, applied_at) VALUES (?, ?, ?, ?)",
+                               [.int(record.id), .text(record.name), .text(record.sha256),
+                                .text(record.appliedAt)])
+                return record
+            }
+            if let applied { result.append(applied) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,215 @@
+import CSQLite
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A connection to an SQLite database file.
+///
+/// Opened in WAL mode with `foreign_keys=ON`, `synchronous=NORMAL` and a busy handler that
+/// waits up to ``Configuration/busyTimeoutMilliseconds`` for other connections (including for
+/// `BEGIN IMMEDIATE`). A connection belongs to one thread at a time: it is not `Sendable`;
+/// open one connection per thread instead.
+public final class Database {
+    public struct Configuration: Sendable {
+        /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Opens the file read-only (no journal mode change, no writes).
+        public var readOnly = false
+        /// Creates the file when it does not exist.
+        public var create = true
+        public init() {}
+    }
+
+    /// A hook called before every step of every statement with the statement's SQL; returning a
+    /// result code makes that step fail with it instead of running (fault injection: disk full,
+    /// I/O error, busy…). Nil, the default, costs one load per step.
+    public typealias StepHook = @Sendable (_ sql: String) -> Int32?
+
+    @usableFromInline let handle: OpaquePointer
+    /// The file name the connection was opened with.
+    public let path: String
+    /// Fault injection for this connection; starts as ``defaultStepHook``.
+    public var stepHook: StepHook?
+    private var statementCache: [String: Statement] = [:]
+    var savepointDepth = 0
+
+    private static let defaultHook = Mutex<StepHook?>(nil)
+
+    /// The hook new connections start with, for tests and fault-injection runs that cannot
+    /// reach the connection a command opens.
+    public static var defaultStepHook: StepHook? {
+        get { defaultHook.withLock { $0 } }
+        set { defaultHook.withLock { $0 = newValue } }
+    }
+
+    /// Opens (and by default creates) the database at `path`.
+    public init(path: String, configuration: Configuration = .init()) throws(DatabaseError) {
+        var flags = SQLITE_OPEN_NOMUTEX
+        if configuration.readOnly {
+            flags |= SQLITE_OPEN_READONLY
+        } else {
+            flags |= SQLITE_OPEN_READWRITE
+            if configuration.create { flags |= SQLITE_OPEN_CREATE }
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = DatabaseError(code: code, connection: handle, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        self.stepHook = Database.defaultStepHook
+        sqlite3_extended_result_codes(handle, 1)
+        installBusyHandler(timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        do {
+            if !configuration.readOnly {
+                try executeScript("PRAGMA journal_mode = WAL")
+                try executeScript("PRAGMA synchronous = NORMAL")
+            }
+            try executeScript("PRAGMA foreign_keys = ON")
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Waits with a growing delay, like SQLite's own handler, but as a handler of ours so that
+    /// it also serves the lock `BEGIN IMMEDIATE` takes and never depends on compile options.
+    private func installBusyHandler(timeoutMilliseconds: Int32) {
+        let context = UnsafeMutableRawPointer(bitPattern: Int(max(timeoutMilliseconds, 1)))
+        sqlite3_busy_handler(handle, { context, attempts in
+            let timeout = Int(bitPattern: context)
+            let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+            let attempt = Int(attempts)
+            let waited = attempt < delays.count
+                ? delays[..<attempt].reduce(0, +)
+                : delays.reduce(0, +) + (attempt - delays.count) * delays[delays.count - 1]
+            let delay = attempt < delays.count ? delays[attempt] : delays[delays.count - 1]
+            guard waited < timeout else { return 0 }
+            let sleep = min(delay, timeout - waited)
+            // Jitter keeps racing processes from waking in lockstep.
+            usleep(UInt32(sleep * 1000 + Int.random(in: 0..<500)))
+            return 1
+        }, context)
+    }
+
+    // MARK: Statements
+
+    /// The statement for `sql`, prepared on first use and cached by its text for this connection.
+    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A new statement for `sql`, not cached.
+    public func makeStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs one statement (cached) with `arguments`, ignoring any rows.
+    public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        try statement.execute()
+    }
+
+    /// Runs every statement of `script` in order (no arguments, not cached): migrations, pragmas.
+    public func executeScript(_ script: String) throws(DatabaseError) {
+        // withCString only rethrows untyped errors; the body throws nothing else.
+        do { try runScript(script) } catch let error as DatabaseError { throw error } catch {
+            throw DatabaseError(extendedCode: SQLITE_ERROR, message: "\(error)", sql: nil)
+        }
+    }
+
+    private func runScript(_ script: String) throws {
+        try script.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
+                let text = String(cString: current)
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(code: code, connection: handle,
+                                        sql: Self.firstStatement(text, length: tail.map { $0 - current }))
+                }
+                cursor = tail
+                guard let statement else { continue } // whitespace or comment only
+                let sql = Self.firstStatement(text, length: tail.map { $0 - current })
+                if let hook = stepHook, let injected = hook(sql) {
+                    sqlite3_finalize(statement)
+                    throw DatabaseError(extendedCode: injected, message: nil, sql: sql)
+                }
+                var step = sqlite3_step(statement)
+                while step == SQLITE_ROW { step = sqlite3_step(statement) }
+                sqlite3_finalize(statement)
+                guard step == SQLITE_DONE else {
+                    throw DatabaseError(code: step, connection: handle, sql: sql)
+                }
+            }
+        }
+    }
+
+    private static func firstStatement(_ text: String, length: Int?) -> String {
+        guard let length else { return text }
+        let bytes = Array(text.utf8.prefix(length))
+        return String(decoding: bytes, as: UTF8.self)
+            .trimmingCharacters(in: " \n\t\r")
+    }
+
+    // MARK: Convenience reads
+
+    /// The first column of the first row, as Int64, or nil when there is no row or it is NULL.
+    public func scalarInt64(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        return try statement.first { $0.optionalInt64(0) } ?? nil
+    }
+
+    /// The first column of the first row, as text, or nil when there is no row or it is NULL.
+    public func scalarString(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        return try statement.first { $0.optionalString(0) } ?? nil
+    }
+
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// True while a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// True when a table (or view) of that name exists.
+    public func tableExists(_ name: String) throws -> Bool {
+        try scalarInt64("SELECT count(*) FROM sqlite_schema WHERE name = ? AND type IN ('table','view')",
+                        [.text(name)]) ?? 0 > 0
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, set.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, set.contains(last) { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,155 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import FormularyStore
+
+struct DatabaseTests {
+    let folder = TemporaryDirectory()
+
+    func open(_ name: String = "test.db") throws -> Database {
+        try Database(path: folder.path(name))
+    }
+
+    @Test func opensInWALWithForeignKeysAndBusyTimeout() throws {
+        let db = try open()
+        #expect(try db.scalarString("PRAGMA journal_mode") == "wal")
+        #expect(try db.scalarInt64("PRAGMA foreign_keys") == 1)
+        #expect(try db.scalarInt64("PRAGMA synchronous") == 1) // NORMAL
+    }
+
+    @Test func bindsAndReadsEveryStorageClass() throws {
+        let db = try open()
+        try db.executeScript("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n ANY) STRICT")
+        try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                       [.integer(Int64.min), .real(2.5), .text("é\u{0}x"), .blob([0, 1, 255]), .null])
+        try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+                       [.integer(Int64.max), .real(-0.0), .text(""), .blob([]), .text("z")])
+        let rows = try db.cachedStatement("SELECT i, r, s, b, n, typeof(s), typeof(b) FROM t ORDER BY rowid")
+            .map { row in
+                (row.int64(0), row.double(1), row.string(2), row.blob(3), row.value(4),
+                 row.string(5), row.string(6))
+            }
+        #expect(rows.count == 2)
+        #expect(rows[0].0 == Int64.min && rows[0].1 == 2.5)
+        #expect(rows[0].2 == "é\u{0}x") // embedded NUL kept: lengths are bound, not C strings
+        #expect(rows[0].3 == [0, 1, 255] && rows[0].4 == .null)
+        // The empty string and the empty blob are values, not NULL.
+        #expect(rows[1].2 == "" && rows[1].5 == "text")
+        #expect(rows[1].3 == [] && rows[1].6 == "blob")
+        #expect(rows[1].4 == .text("z"))
+    }
+
+    @Test func cachesStatementsBySQLText() throws {
+        let db = try open()
+        let a = try db.cachedStatement("SELECT 1")
+        let b = try db.cachedStatement("SELECT 1")
+        let c = try db.cachedStatement("SELECT 2")
+        #expect(a === b)
+        #expect(a !== c)
+    }
+
+    @Test func reusedStatementStartsFresh() throws {
+        let db = try open()
+        try db.executeScript("CREATE TABLE t (x INTEGER) STRICT; INSERT INTO t VALUES (1), (2), (3)")
+        let select = try db.cachedStatement("SELECT x FROM t WHERE x >= ? ORDER BY x")
+        select.bind(2, at: 1)
+        #expect(try select.first { $0.int(0) } == 2) // leaves the statement mid-way
+        select.bind(1, at: 1)
+        #expect(try select.map { $0.int(0) } == [1, 2, 3])
+    }
+
+    @Test func errorsCarryCodesAndSQLButNeverValues() throws {
+        let db = try open()
+        try db.executeScript("CREATE TABLE t (x TEXT NOT NULL UNIQUE) STRICT")
+        try db.execute("INSERT INTO t VALUES (?)", [.text("secret-4111111111111111")])
+        let error = try #require(throws: DatabaseError.self) {
+            try db.execute("INSERT INTO t VALUES (?)", [.text("secret-4111111111111111")])
+        }
+        #expect(error.resultCode == SQLITE_CONSTRAINT)
+        #expect(error.extendedCode == 2067) // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error.sql == "INSERT INTO t VALUES (?)")
+        #expect(error.message.contains("UNIQUE"))
+        #expect(!"\(error)".contains("4111"))
+        #expect(error.isConstraintViolation)
+        // STRICT tables refuse a value of the wrong type.
+        #expect(throws: DatabaseError.self) {
+            try db.execute("CREATE TABLE u (n INTEGER) STRICT")
+            try db.execute("INSERT INTO u VALUES (?)", [.text("not a number")])
+        }
+        #expect(throws: DatabaseError.self) { try db.execute("SELEKT 1") }
+    }
+
+    @Test func transactionCommitsOrRollsBack() throws {
+        let db = try open()
+        try db.executeScript("CREATE TABLE t (x INTEGER) STRICT")
+        try db.transaction { try db.execute("INSERT INTO t VALUES (1)") }
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO t VALUES (2)")
+                throw Boom()
+            }
+        }
+        #expect(!db.isInTransaction)
+        #expect(try db.scalarInt64("SELECT group_concat(x) FROM t") == 1)
+    }
+
+    @Test func nestedTransactionsUseSavepoints() throws {
+        let db = try open()
+        try db.executeScript("CREATE TABLE t (x INTEGER) STRICT")
+        struct Boom: Error {}
+        try db.transaction {
+            try db.execute("INSERT INTO t VALUES (1)")
+            try? db.transaction {
+                try db.execute("INSERT INTO t VALUES (2)")
+                throw Boom()
+            }
+            try db.transaction { try db.execute("INSERT INTO t VALUES (3)") }
+        }
+        #expect(try db.cachedStatement("SELECT x FROM t ORDER BY x").map { $0.int(0) } == [1, 3])
+    }
+
+    @Test func stepHookInjectsFaultsAndTransactionRollsBack() throws {
+        let db = try open()
+        try db.executeScript("CREATE TABLE t (x INTEGER) STRICT")
+        db.stepHook = { sql in sql.hasPrefix("INSERT INTO t VALUES (2)") ? SQLITE_FULL : nil }
+        let error = try #require(throws: DatabaseError.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO t VALUES (1)")
+                try db.execute("INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(error.resultCode == SQLITE_FULL)
+        #expect(error.sql == "INSERT INTO t VALUES (2)")
+        db.stepHook = nil
+        #expect(!db.isInTransaction)
+        #expect(try db.scalarInt64("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func busyWriterWaitsThenTimesOut() throws {
+        let path = folder.path("busy.db")
+        var config = Database.Configuration()
+        config.busyTimeoutMilliseconds = 200
+        let holder = try Database(path: path)
+        let waiter = try Database(path: path, configuration: config)
+        try holder.executeScript("CREATE TABLE t (x INTEGER) STRICT")
+        try holder.executeScript("BEGIN IMMEDIATE")
+        let start = Date()
+        let error = try #require(throws: DatabaseError.self) {
+            try waiter.transaction(.immediate) { try waiter.execute("INSERT INTO t VALUES (1)") }
+        }
+        #expect(error.isBusy)
+        let waited = Date().timeIntervalSince(start)
+        #expect(waited >= 0.15 && waited < 3)
+        try holder.executeScript("COMMIT")
+        try waiter.transaction(.immediate) { try waiter.execute("INSERT INTO t VALUES (1)") }
+        #expect(try holder.scalarInt64("SELECT count(*) FROM t") == 1)
+    }
+
+    @Test func multipleStatementsNeedExecuteScript() throws {
+        let db = try open()
+        #expect(throws: DatabaseError.self) { try db.execute("SELECT 1; SELECT 2") }
+        try db.executeScript("CREATE TABLE a (x INTEGER) STRICT; -- comment\nCREATE TABLE b (y INTEGER) STRICT;\n")
+        #expect(try db.tableExists("a") && db.tableExists("b"))
+    }
+}
