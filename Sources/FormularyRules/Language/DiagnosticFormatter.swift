@@ -1,0 +1,74 @@
+/// Renders diagnostics the way compilers do:
+///
+/// ```
+/// plugins/age.field:4:1: error: unknown directive 'rnage'; did you mean 'range'?
+/// rnage $min...$max
+/// ^~~~~
+/// ```
+///
+/// The caret line copies the tabs that precede the token and gives wide characters (CJK,
+/// emoji) two columns, so the caret stays under the token in a terminal.
+public struct DiagnosticFormatter: Sendable {
+    /// Show the source line and the caret under the token (when the source line is known).
+    public var showsSourceLine: Bool
+
+    public init(showsSourceLine: Bool = true) {
+        self.showsSourceLine = showsSourceLine
+    }
+
+    /// `file:line:column: severity: message`.
+    public func header(_ diagnostic: Diagnostic) -> String {
+        let l = diagnostic.location
+        return "\(l.file):\(l.line):\(l.column): \(diagnostic.severity.rawValue): \(diagnostic.message)"
+    }
+
+    /// One diagnostic, without a trailing newline.
+    public func format(_ diagnostic: Diagnostic) -> String {
+        guard showsSourceLine, !diagnostic.sourceLine.isEmpty else { return header(diagnostic) }
+        let line = String(diagnostic.sourceLine.map { $0 == "\r" ? " " : $0 })
+        return header(diagnostic) + "\n" + line + "\n" + Self.caretLine(for: diagnostic)
+    }
+
+    /// Several diagnostics, one after the other, each ending in a newline.
+    public func format(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { format($0) + "\n" }.joined()
+    }
+
+    /// The `^~~~` line for a diagnostic's token.
+    public static func caretLine(for diagnostic: Diagnostic) -> String {
+        let characters = Array(diagnostic.sourceLine)
+        let start = max(0, diagnostic.location.column - 1)
+        var caret = ""
+        for index in 0..<start {
+            if index < characters.count, characters[index] == "\t" {
+                caret.append("\t")
+            } else {
+                caret += String(repeating: " ", count: index < characters.count ? width(of: characters[index]) : 1)
+            }
+        }
+        let end = min(characters.count, start + diagnostic.location.length)
+        let tokenWidth = start < end ? characters[start..<end].reduce(0) { $0 + width(of: $1) } : 1
+        return caret + "^" + String(repeating: "~", count: max(0, tokenWidth - 1))
+    }
+
+    /// Terminal columns a character takes: 2 for East Asian wide characters and emoji,
+    /// 1 otherwise.
+    static func width(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first, first.value >= 0x1100 else { return 1 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if first.properties.isEmojiPresentation { return 2 }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+}
+
+extension Diagnostic: CustomStringConvertible {
+    /// The diagnostic as `DiagnosticFormatter` renders it.
+    public var description: String { DiagnosticFormatter().format(self) }
+}

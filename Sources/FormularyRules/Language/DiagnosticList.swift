@@ -1,0 +1,13 @@
+/// Diagnostics thrown or returned together, when an operation fails for one or more reasons.
+public struct DiagnosticList: Error, Sendable, Hashable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+
+    public var description: String { DiagnosticFormatter().format(diagnostics) }
+}
+
+extension Array where Element == Diagnostic {
+    /// Whether any of the diagnostics is an error (warnings and notes do not count).
+    public var containsErrors: Bool { contains { $0.severity == .error } }
+}

@@ -1,0 +1,146 @@
+/// Parses the logical lines of a `.field` file into a `FieldTypeDecl`.
+///
+/// Every line is parsed on its own: an error ends that line only, so a file with several
+/// mistakes gets a diagnostic for each.
+struct FieldParser {
+    static let directives = [
+        "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "param",
+        "normalize", "mask", "length", "integer", "decimal", "range", "pattern", "charset",
+        "one-of", "date", "checksum", "drop", "accept", "reject",
+    ]
+    static let singletons: Set<String> = [
+        "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "mask",
+    ]
+
+    let source: SourceLines
+    var diagnostics: [Diagnostic] = []
+    var name = ""
+    var location: SourceLocation
+    var base: String?
+    var baseLocation: SourceLocation?
+    var lines: [FieldTypeDecl.Line] = []
+    var references: [FieldTypeDecl.ParameterReference] = []
+    var parameters: [String: ParameterValue.Kind] = [:]
+    var parameterLines: [String: Int] = [:]
+    var ruleLines: [String: Int] = [:]
+    var singletonLines: [String: Int] = [:]
+
+    init(source: SourceLines, location: SourceLocation) {
+        self.source = source
+        self.location = location
+    }
+
+    /// `field NAME [extends BASE]`.
+    mutating func parseHeader(_ line: LogicalLine) {
+        var parser = LineParser(tokens: line.tokens, source: source)
+        location = parser.keyword.location
+        do throws(Diagnostic) {
+            let (typeName, nameToken) = try parser.expectName("a type name")
+            name = typeName
+            location = nameToken.location
+            if parser.cursor.take(word: "extends") != nil {
+                let (baseName, baseToken) = try parser.expectName("the name of the base type", after: "extends")
+                base = baseName
+                baseLocation = baseToken.location
+            } else if let token = parser.cursor.peek, let word = token.word,
+                      Suggestion.nearest(to: word, in: ["extends"]) != nil {
+                throw parser.error(.unexpectedToken, "unexpected '\(word)'; did you mean 'extends'?",
+                                   at: token.location)
+            }
+            try parser.expectEnd()
+        } catch {
+            diagnostics.append(error)
+        }
+    }
+
+    mutating func parseLine(_ line: LogicalLine) {
+        guard let first = line.tokens.first else { return }
+        guard let keyword = first.word else {
+            diagnostics.append(source.diagnostic(
+                .unexpectedToken, .error,
+                "expected a directive such as 'label', 'normalize' or 'length', found \(first.displayName)",
+                at: first.location))
+            return
+        }
+        if keyword == "field" {
+            diagnostics.append(source.diagnostic(
+                .duplicateHeader, .error,
+                "a .field file declares one type: 'field' may only be its first directive",
+                at: first.location))
+            return
+        }
+        guard Self.directives.contains(keyword) else {
+            let hint = Suggestion.nearest(to: keyword, in: Self.directives + ["field"])
+                .map { "; did you mean '\($0)'?" }
+                ?? "; expected a directive such as 'label', 'param', 'normalize', 'mask', 'length', 'pattern' or 'accept'"
+            diagnostics.append(source.diagnostic(.unknownDirective, .error,
+                                                 "unknown directive '\(keyword)'\(hint)", at: first.location))
+            return
+        }
+        var parser = LineParser(tokens: line.tokens, source: source)
+        parser.knownParameters = parameters
+        parser.hasBase = base != nil
+        do throws(Diagnostic) {
+            let directive = try parser.parseFieldDirective(keyword)
+            diagnostics += parser.diagnostics
+            references += parser.references
+            record(directive, keyword: keyword, at: first.location)
+        } catch {
+            diagnostics += parser.diagnostics
+            diagnostics.append(error)
+        }
+    }
+
+    private mutating func record(_ directive: FieldTypeDecl.Directive, keyword: String,
+                                 at location: SourceLocation) {
+        if Self.singletons.contains(keyword) {
+            if let earlier = singletonLines[keyword] {
+                let what = keyword == "mask" ? "a type has one mask" : "it may be given once"
+                diagnostics.append(source.diagnostic(
+                    .duplicateDirective, .error,
+                    "'\(keyword)' is already given on line \(earlier); \(what)", at: location))
+                return
+            }
+            singletonLines[keyword] = location.line
+        }
+        switch directive {
+        case .parameter(let parameter):
+            if let earlier = parameterLines[parameter.name] {
+                diagnostics.append(source.diagnostic(
+                    .duplicateParameter, .error,
+                    "parameter '\(parameter.name)' is already declared on line \(earlier)",
+                    at: parameter.location))
+                return
+            }
+            parameterLines[parameter.name] = location.line
+            parameters[parameter.name] = parameter.defaultValue.kind
+        case .mask(let mask):
+            guard claimRuleName(mask.options) else { return }
+        case .check(let check):
+            guard claimRuleName(check.options) else { return }
+        case .drop(let rule):
+            ruleLines[rule] = nil
+        default:
+            break
+        }
+        lines.append(.init(directive: directive, location: location))
+    }
+
+    private mutating func claimRuleName(_ options: RuleOptions) -> Bool {
+        if let earlier = ruleLines[options.name] {
+            diagnostics.append(source.diagnostic(
+                .duplicateRule, .error,
+                "rule '\(options.name)' is already defined on line \(earlier); name one of them differently with 'as NAME'",
+                at: options.location))
+            return false
+        }
+        ruleLines[options.name] = options.location.line
+        return true
+    }
+
+    func declaration(hasErrors: Bool) -> FieldTypeDecl {
+        FieldTypeDecl(name: name, location: location, base: base, baseLocation: baseLocation,
+                      lines: lines, parameterReferences: references, source: source,
+                      hasErrors: hasErrors)
+    }
+}

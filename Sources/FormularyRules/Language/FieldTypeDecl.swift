@@ -1,0 +1,67 @@
+/// A parsed `.field` file before `extends` is resolved: the header and the directives in
+/// the order they were written, which is what inheritance needs (a derived type's lines
+/// are applied one by one on top of its base).
+public struct FieldTypeDecl: Sendable, Hashable {
+    public enum Directive: Sendable, Hashable {
+        case label(String)
+        case help(String)
+        case placeholder(String)
+        case keyboard(Keyboard)
+        case autocapitalize(Autocapitalize)
+        case secure
+        case parameter(Parameter)
+        case normalize([NormalizeStep])
+        case mask(MaskRule)
+        case check(CheckRule)
+        case drop(rule: String)
+        case example(Example)
+    }
+
+    /// One directive and where it stands (its keyword).
+    public struct Line: Sendable, Hashable {
+        public var directive: Directive
+        public var location: SourceLocation
+        public init(directive: Directive, location: SourceLocation) {
+            self.directive = directive
+            self.location = location
+        }
+    }
+
+    /// A `$name` used as an argument, remembered so that the resolver can check it against
+    /// the parameters the type ends up with (its own and its bases').
+    public struct ParameterReference: Sendable, Hashable {
+        public var name: String
+        public var location: SourceLocation
+        /// The kinds the argument position accepts (`length` bounds: integer only).
+        public var allowedKinds: [ParameterValue.Kind]
+        /// Declared by a `param` line above the reference in the same file.
+        public var declaredEarlier: Bool
+    }
+
+    public var name: String
+    public var location: SourceLocation
+    /// `extends BASE`, with the location of BASE for diagnostics.
+    public var base: String?
+    public var baseLocation: SourceLocation?
+    public var lines: [Line]
+    public var parameterReferences: [ParameterReference]
+    /// The file's text, so that later diagnostics (from the resolver) can show their line.
+    public var source: SourceLines
+    /// The file had errors; a type extending it reports `invalid-base` instead of
+    /// inheriting half a definition.
+    public var hasErrors: Bool
+
+    public init(name: String, location: SourceLocation, base: String? = nil,
+                baseLocation: SourceLocation? = nil, lines: [Line] = [],
+                parameterReferences: [ParameterReference] = [], source: SourceLines,
+                hasErrors: Bool = false) {
+        self.name = name
+        self.location = location
+        self.base = base
+        self.baseLocation = baseLocation
+        self.lines = lines
+        self.parameterReferences = parameterReferences
+        self.source = source
+        self.hasErrors = hasErrors
+    }
+}

@@ -1,0 +1,123 @@
+/// Parses the logical lines of a `.form` file into a `FormDefinition`.
+///
+/// Only syntax is checked here; whether the types exist, the arguments fit and the
+/// cross-field rules name declared fields is `FormChecker`'s job, since it needs the registry.
+struct FormParser {
+    static let directives = ["label", "field", "same", "require"]
+
+    let source: SourceLines
+    var diagnostics: [Diagnostic] = []
+    var form: FormDefinition
+    var labelLine: Int?
+
+    init(source: SourceLines, location: SourceLocation) {
+        self.source = source
+        self.form = FormDefinition(name: "", location: location)
+    }
+
+    /// `form NAME`.
+    mutating func parseHeader(_ line: LogicalLine) {
+        var parser = LineParser(tokens: line.tokens, source: source)
+        form.location = parser.keyword.location
+        do throws(Diagnostic) {
+            let (name, token) = try parser.expectName("a form name")
+            form.name = name
+            form.location = token.location
+            try parser.expectEnd()
+        } catch {
+            diagnostics.append(error)
+        }
+    }
+
+    mutating func parseLine(_ line: LogicalLine) {
+        guard let first = line.tokens.first else { return }
+        guard let keyword = first.word else {
+            diagnostics.append(source.diagnostic(
+                .unexpectedToken, .error,
+                "expected a directive such as 'field' or 'same', found \(first.displayName)",
+                at: first.location))
+            return
+        }
+        if keyword == "form" {
+            diagnostics.append(source.diagnostic(
+                .duplicateHeader, .error,
+                "a .form file declares one form: 'form' may only be its first directive",
+                at: first.location))
+            return
+        }
+        guard Self.directives.contains(keyword) else {
+            let hint = Suggestion.nearest(to: keyword, in: Self.directives + ["form"])
+                .map { "; did you mean '\($0)'?" }
+                ?? "; expected 'label', 'field', 'same' or 'require'"
+            diagnostics.append(source.diagnostic(.unknownDirective, .error,
+                                                 "unknown directive '\(keyword)'\(hint)", at: first.location))
+            return
+        }
+        var parser = LineParser(tokens: line.tokens, source: source)
+        do throws(Diagnostic) {
+            switch keyword {
+            case "label":
+                let label = try parser.expectString()
+                try parser.expectEnd()
+                if let earlier = labelLine {
+                    throw parser.error(.duplicateDirective,
+                                       "'label' is already given on line \(earlier); it may be given once",
+                                       at: first.location)
+                }
+                labelLine = first.location.line
+                form.label = label
+            case "field":
+                form.fields.append(try parser.parseFormField())
+            case "same":
+                let (a, _) = try parser.expectName("the first of two fields to compare")
+                let (b, _) = try parser.expectName("the second field to compare", after: a)
+                let options = try parser.parseModifiers(defaultName: "same", allowFinal: false)
+                form.rules.append(CrossFieldRule(kind: .same(a, b), options: options))
+            default:
+                var required: [String] = []
+                while let token = parser.cursor.peek, token.word != "when" {
+                    required.append(try parser.expectName("the fields to require, then 'when FIELD'").0)
+                }
+                if required.isEmpty { throw parser.expected("the fields to require, then 'when FIELD'") }
+                guard parser.cursor.take(word: "when") != nil else {
+                    throw parser.expected("'when' and the field whose presence requires them",
+                                          after: required.last!)
+                }
+                let (trigger, _) = try parser.expectName("the field whose presence requires them",
+                                                         after: "when")
+                let options = try parser.parseModifiers(defaultName: "require", allowFinal: false)
+                form.rules.append(CrossFieldRule(kind: .require(required, when: trigger), options: options))
+            }
+        } catch {
+            diagnostics.append(error)
+        }
+    }
+}
+
+extension LineParser {
+    /// `field KEY TYPE[(PARAMS)] [required] [label "…"]`.
+    mutating func parseFormField() throws(Diagnostic) -> FormField {
+        let (key, keyToken) = try expectName("a field key (the entry's column name)")
+        let type = try parseTypeReference()
+        var field = FormField(key: key, type: type, location: keyToken.location)
+        var seen: Set<String> = []
+        while let token = cursor.peek {
+            guard let word = token.word, word == "required" || word == "label" else {
+                let hint = token.word.map { Suggestion.hint(for: $0, in: ["required", "label"]) } ?? ""
+                throw error(.unexpectedToken,
+                            "unexpected \(token.displayName); expected 'required' or 'label \"…\"'\(hint)",
+                            at: token.location)
+            }
+            guard seen.insert(word).inserted else {
+                throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)
+            }
+            cursor.advance()
+            if word == "required" {
+                field.required = true
+            } else {
+                field.label = try expectString(after: "label")
+            }
+        }
+        return field
+    }
+}

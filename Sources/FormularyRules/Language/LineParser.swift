@@ -1,0 +1,145 @@
+/// Parses the arguments of one directive. Methods throw the first error of the line, which
+/// the caller reports before moving on to the next line; errors that do not derail the rest
+/// of the line are collected in `diagnostics` instead.
+struct LineParser {
+    var cursor: TokenCursor
+    let source: SourceLines
+    /// The directive's keyword, for "expected … after 'label'" messages; nil when parsing
+    /// a bare type reference.
+    let directive: Token?
+    var keyword: Token { directive! }
+    /// Parameters declared above this line in the same file, with their kinds.
+    var knownParameters: [String: ParameterValue.Kind] = [:]
+    /// Undeclared `$name`s may still come from the base type.
+    var hasBase = false
+    var references: [FieldTypeDecl.ParameterReference] = []
+    var diagnostics: [Diagnostic] = []
+
+    init(tokens: [Token], source: SourceLines) {
+        self.cursor = TokenCursor(tokens)
+        self.source = source
+        self.directive = cursor.next()!
+    }
+
+    /// A parser for tokens that do not start with a directive keyword.
+    init(bareTokens tokens: [Token], source: SourceLines) {
+        self.cursor = TokenCursor(tokens)
+        self.source = source
+        self.directive = nil
+    }
+
+    func error(_ id: DiagnosticID, _ message: String, at location: SourceLocation) -> Diagnostic {
+        source.diagnostic(id, .error, message, at: location)
+    }
+
+    /// "expected X after 'kw'" at the end of the line, or "…, found Y" at the token.
+    func expected(_ what: String, after: String? = nil) -> Diagnostic {
+        let context = (after ?? directive?.text).map { " after '\($0)'" } ?? ""
+        if let token = cursor.peek {
+            if case .parameter = token.kind {
+                return error(.parameterNotAllowed,
+                             "expected \(what)\(context); a parameter reference cannot stand here",
+                             at: token.location)
+            }
+            return error(.unexpectedToken, "expected \(what)\(context), found \(token.displayName)",
+                         at: token.location)
+        }
+        return error(.missingArgument, "expected \(what)\(context)", at: cursor.endLocation)
+    }
+
+    mutating func expectString(_ what: String = "a string in double quotes", after: String? = nil)
+        throws(Diagnostic) -> String {
+        guard let token = cursor.peek, case .string(let value) = token.kind else {
+            throw expected(what, after: after)
+        }
+        cursor.advance()
+        return value
+    }
+
+    /// A word that must follow the name rules.
+    mutating func expectName(_ what: String, after: String? = nil) throws(Diagnostic) -> (String, Token) {
+        guard let token = cursor.peek, let word = token.word else { throw expected(what, after: after) }
+        cursor.advance()
+        guard NameRules.isValid(word) else {
+            throw error(.invalidName, "'\(word)' \(NameRules.problem(with: word))", at: token.location)
+        }
+        return (word, token)
+    }
+
+    /// A word from a fixed vocabulary, with a "did you mean" when it is not one of them.
+    mutating func expectChoice(_ choices: [String], what: String, id: DiagnosticID)
+        throws(Diagnostic) -> (String, Token) {
+        guard let token = cursor.peek, let word = token.word else {
+            throw expected("\(what) (\(Suggestion.list(choices)))")
+        }
+        cursor.advance()
+        guard choices.contains(word) else {
+            throw error(id, unknownMessage(what, word, choices), at: token.location)
+        }
+        return (word, token)
+    }
+
+    func unknownMessage(_ what: String, _ word: String, _ choices: [String]) -> String {
+        if let suggestion = Suggestion.nearest(to: word, in: choices) {
+            return "unknown \(what) '\(word)'; did you mean '\(suggestion)'?"
+        }
+        return "unknown \(what) '\(word)'; expected \(Suggestion.list(choices))"
+    }
+
+    func expectEnd() throws(Diagnostic) {
+        if let token = cursor.peek {
+            throw error(.unexpectedToken,
+                        "unexpected \(token.displayName)\(directive.map { " after '\($0.text)'" } ?? ""); expected the end of the line",
+                        at: token.location)
+        }
+    }
+
+    /// Records `$name` in an argument position accepting `kinds`. An unknown name is an
+    /// error right away unless a base type may declare it, in which case the resolver checks.
+    mutating func reference(_ name: String, at location: SourceLocation,
+                            kinds: [ParameterValue.Kind]) {
+        let declared = knownParameters[name] != nil
+        references.append(.init(name: name, location: location, allowedKinds: kinds,
+                                 declaredEarlier: declared))
+        if !declared && !hasBase {
+            diagnostics.append(error(.unknownParameter,
+                                     "unknown parameter '$\(name)'\(Suggestion.hint(for: name, in: knownParameters.keys.sorted())); declare it above with 'param \(name) = …'",
+                                     at: location))
+        }
+    }
+
+    // MARK: Rule modifiers
+
+    static let modifierWords = ["message", "as", "warning", "final"]
+
+    /// `as NAME`, `message "…"`, `warning`, `final`, in any order, each at most once, up
+    /// to the end of the line.
+    mutating func parseModifiers(defaultName: String, allowFinal: Bool = true)
+        throws(Diagnostic) -> RuleOptions {
+        var options = RuleOptions(name: defaultName, location: keyword.location)
+        var seen: [String: Token] = [:]
+        let allowed = allowFinal ? Self.modifierWords : Self.modifierWords.filter { $0 != "final" }
+        while let token = cursor.peek {
+            guard let word = token.word, allowed.contains(word) else {
+                let hint = token.word.map { Suggestion.hint(for: $0, in: allowed) } ?? ""
+                let list = allowFinal ? "'as NAME', 'message \"…\"', 'warning' or 'final'"
+                                      : "'as NAME', 'message \"…\"' or 'warning'"
+                throw error(.unexpectedToken,
+                            "unexpected \(token.displayName); expected a rule modifier: \(list)\(hint)",
+                            at: token.location)
+            }
+            if seen[word] != nil {
+                throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)
+            }
+            seen[word] = token
+            cursor.advance()
+            switch word {
+            case "as": options.name = try expectName("a rule name", after: "as").0
+            case "message": options.message = try expectString("a message in double quotes", after: "message")
+            case "warning": options.severity = .warning
+            default: options.finalOnly = true
+            }
+        }
+        return options
+    }
+}

@@ -1,0 +1,127 @@
+/// Scans one physical line (already known to be valid UTF-8) into tokens.
+///
+/// Positions are indices into the line's Unicode scalars; `columns` maps each to the
+/// 1-based grapheme column that `SourceLocation` uses. Every branch of `scan()` consumes
+/// at least one scalar, so scanning always terminates.
+struct LineScanner {
+    let scalars: [Unicode.Scalar]
+    let columns: [Int]
+    let line: Int
+    let file: String
+    let text: String
+    var tokens: [Token] = []
+    var diagnostics: [Diagnostic] = []
+    /// The line ends in `\`: the next physical line belongs to the same directive.
+    var continues = false
+    var i = 0
+
+    init(text: String, line: Int, file: String) {
+        var scalars: [Unicode.Scalar] = []
+        var columns: [Int] = []
+        var column = 1
+        for character in text {
+            for scalar in character.unicodeScalars {
+                scalars.append(scalar)
+                columns.append(column)
+            }
+            column += 1
+        }
+        columns.append(column)
+        self.scalars = scalars
+        self.columns = columns
+        self.line = line
+        self.file = file
+        self.text = text
+    }
+
+    var n: Int { scalars.count }
+
+    func peek(_ offset: Int) -> Unicode.Scalar? {
+        i + offset < n ? scalars[i + offset] : nil
+    }
+
+    func location(_ start: Int, _ end: Int) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: columns[start],
+                       length: columns[min(end, n)] - columns[start])
+    }
+
+    func slice(_ start: Int, _ end: Int) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[start..<end])
+        return String(view)
+    }
+
+    mutating func emit(_ kind: Token.Kind, from start: Int) {
+        tokens.append(Token(kind: kind, text: slice(start, i), location: location(start, i)))
+    }
+
+    mutating func error(_ id: DiagnosticID, _ message: String, _ start: Int, _ end: Int) {
+        diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
+                                      location: location(start, max(end, start + 1)),
+                                      sourceLine: text))
+    }
+
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
+
+    static func isWordStart(_ c: Unicode.Scalar) -> Bool {
+        (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_"
+            || (c.value >= 0x80 && c.properties.isAlphabetic)
+    }
+
+    static func isWordCharacter(_ c: Unicode.Scalar) -> Bool {
+        isWordStart(c) || isDigit(c) || c == "-"
+    }
+
+    static func describe(_ c: Unicode.Scalar) -> String {
+        if c.value < 0x20 || c.value == 0x7F || (c.value >= 0x80 && c.properties.generalCategory == .control)
+            || c.properties.isWhitespace {
+            let hex = String(c.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        return "'\(Character(c))'"
+    }
+
+    mutating func scan() {
+        while i < n {
+            let c = scalars[i]
+            switch c {
+            case " ", "\t":
+                i += 1
+            case "#":
+                i = n
+            case "\\":
+                if scalars[(i + 1)...].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                    continues = true
+                    i = n
+                } else {
+                    error(.unexpectedCharacter,
+                          "unexpected '\\': a backslash outside a string or regex may only end a line, to continue it on the next",
+                          i, i + 1)
+                    i += 1
+                }
+            case "\"":
+                scanString()
+            case "/":
+                scanRegex()
+            case "$":
+                scanParameter()
+            case "-" where peek(1).map(Self.isDigit) == true:
+                scanNumber()
+            case "." , "<":
+                scanRangeOperator()
+            case "(", ")", ",", ":", "=":
+                i += 1
+                emit(.punctuation(Character(c)), from: i - 1)
+            default:
+                if Self.isDigit(c) {
+                    scanNumber()
+                } else if Self.isWordStart(c) {
+                    scanWord()
+                } else {
+                    error(.unexpectedCharacter, "unexpected character \(Self.describe(c))", i, i + 1)
+                    i += 1
+                }
+            }
+        }
+    }
+}

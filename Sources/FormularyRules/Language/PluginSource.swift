@@ -1,0 +1,108 @@
+/// The result of parsing one plugin file: what it declares, and every diagnostic about it.
+public struct ParseOutcome: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
+        case field(FieldTypeDecl)
+        case form(FormDefinition)
+        /// The file declares nothing usable (it is empty, or has no `field`/`form` header).
+        case none
+    }
+
+    public var content: Content
+    /// Lexical and syntax diagnostics, in file order. `TypeResolver` and `FormChecker` add
+    /// the ones that need other files.
+    public var diagnostics: [Diagnostic]
+    public var source: SourceLines
+
+    public var hasErrors: Bool { diagnostics.containsErrors }
+}
+
+/// The entry point for plugin files: `.field` and `.form` alike.
+public enum PluginSource {
+    /// Parses a file whose kind is decided by its first directive (`field NAME` or
+    /// `form NAME`). Without such a header, the file name's extension decides which
+    /// directives are expected, so that the rest of the file still gets checked.
+    ///
+    /// Never fails and never stops at the first error: malformed input yields diagnostics.
+    public static func parse(bytes: [UInt8], file: String) -> ParseOutcome {
+        let lexed = Lexer.lex(bytes, file: file)
+        var diagnostics = lexed.diagnostics
+        let source = lexed.source
+        var lines = lexed.lines[...]
+        let start = SourceLocation(file: file, line: 1, column: 1)
+
+        let header = lines.first?.tokens.first
+        let kind: String
+        var headerLine: LogicalLine?
+        if let word = header?.word, word == "field" || word == "form" {
+            kind = word
+            headerLine = lines.removeFirst()
+        } else {
+            kind = file.hasSuffix(".form") ? "form" : "field"
+            if let header {
+                let known = kind == "form" ? FormParser.directives : FieldParser.directives
+                let isDirective = header.word.map(known.contains) ?? false
+                let hint = header.word.flatMap { Suggestion.nearest(to: $0, in: ["field", "form"]) }
+                    .map { "; did you mean '\($0)'?" } ?? ""
+                diagnostics.append(source.diagnostic(
+                    .missingHeader, .error,
+                    "expected 'field NAME' or 'form NAME' as the first directive, found \(header.displayName)\(hint)",
+                    at: header.location))
+                // The line is reported; parse it as a directive only if it is one.
+                if !isDirective || hint != "" { lines.removeFirst() }
+            } else if lexed.diagnostics.isEmpty {
+                diagnostics.append(source.diagnostic(
+                    .missingHeader, .error,
+                    "empty file: expected 'field NAME' or 'form NAME' as the first directive",
+                    at: start))
+            }
+        }
+
+        if kind == "form" {
+            var parser = FormParser(source: source, location: start)
+            if let headerLine, !headerLine.hasLexicalErrors { parser.parseHeader(headerLine) }
+            for line in lines where !line.hasLexicalErrors { parser.parseLine(line) }
+            diagnostics += parser.diagnostics
+            let content: ParseOutcome.Content = parser.form.name.isEmpty ? .none : .form(parser.form)
+            return ParseOutcome(content: content, diagnostics: sorted(diagnostics), source: source)
+        }
+        var parser = FieldParser(source: source, location: start)
+        if let headerLine, !headerLine.hasLexicalErrors { parser.parseHeader(headerLine) }
+        for line in lines where !line.hasLexicalErrors { parser.parseLine(line) }
+        diagnostics += parser.diagnostics
+        diagnostics = sorted(diagnostics)
+        let content: ParseOutcome.Content = parser.name.isEmpty
+            ? .none : .field(parser.declaration(hasErrors: diagnostics.containsErrors))
+        return ParseOutcome(content: content, diagnostics: diagnostics, source: source)
+    }
+
+    /// Parses a type reference as written on the command line or in a form:
+    /// `age`, `age(min: 21, max: 99)`, `x(name: "text")`. Columns count from the start of
+    /// `text`, which diagnostics show as the source line.
+    public static func parseTypeReference(_ text: String, file: String = "<command line>")
+        -> Result<TypeReference, DiagnosticList> {
+        let lexed = Lexer.lex(text, file: file)
+        if !lexed.diagnostics.isEmpty { return .failure(DiagnosticList(lexed.diagnostics)) }
+        guard lexed.lines.count == 1, let line = lexed.lines.first else {
+            let message = lexed.lines.isEmpty ? "expected a type name, such as age or age(min: 18)"
+                                              : "a type reference must be written on one line"
+            return .failure(DiagnosticList([lexed.source.diagnostic(
+                .missingArgument, .error, message, at: SourceLocation(file: file, line: 1, column: 1))]))
+        }
+        var parser = LineParser(bareTokens: line.tokens, source: lexed.source)
+        do throws(Diagnostic) {
+            let reference = try parser.parseTypeReference()
+            try parser.expectEnd()
+            return .success(reference)
+        } catch {
+            return .failure(DiagnosticList([error]))
+        }
+    }
+
+    /// File order: by line, then column; stable for diagnostics at the same place.
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let (x, y) = (a.element.location, b.element.location)
+            return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+        }.map(\.element)
+    }
+}
