@@ -19,3 +19,10 @@ final class TemporaryDirectory {
 /// The repository's root, found from this file's location (Tests/FormularyStoreTests/…).
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A database at `path` with every embedded migration applied.
+func migratedDatabase(_ path: String) throws -> Database {
+    let db = try Database(path: path)
+    try Migrator().migrate(db)
+    return db
+}
