@@ -1,0 +1,56 @@
+/// Checks a parsed form against the registry of field types.
+public enum FormChecker {
+    /// Every problem of `form` that needs the registry: unknown types (with "did you
+    /// mean"), arguments that do not fit the type's parameters, field keys declared twice,
+    /// and cross-field rules naming fields the form does not declare.
+    ///
+    /// - Parameters:
+    ///   - source: the form's text, so that diagnostics can show their line.
+    ///   - knownTypes: the registry's type names, for suggestions.
+    ///   - lookup: the resolved definition of a type name, or nil.
+    public static func check(_ form: FormDefinition, source: SourceLines? = nil,
+                             knownTypes: [String] = [],
+                             lookup: (String) -> FieldTypeDefinition?) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        func report(_ id: DiagnosticID, _ message: String, _ location: SourceLocation) {
+            let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
+            diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
+                                          location: location, sourceLine: line))
+        }
+
+        var declared: [String: Int] = [:]
+        for field in form.fields {
+            if let earlier = declared[field.key] {
+                report(.duplicateField, "field '\(field.key)' is already declared on line \(earlier)",
+                       field.location)
+            } else {
+                declared[field.key] = field.location.line
+            }
+            guard let definition = lookup(field.type.name) else {
+                report(.unknownType,
+                       "unknown type '\(field.type.name)'\(Suggestion.hint(for: field.type.name, in: knownTypes))",
+                       field.type.location)
+                continue
+            }
+            if case .failure(let failure) = ParameterBinding.bind(definition.parameters,
+                                                                  arguments: field.type.arguments,
+                                                                  typeName: definition.name, source: source) {
+                diagnostics += failure.diagnostics
+            }
+        }
+
+        let keys = form.fields.map(\.key)
+        for rule in form.rules {
+            let named: [String] = switch rule.kind {
+            case .same(let a, let b): [a, b]
+            case .require(let fields, let trigger): fields + [trigger]
+            }
+            for name in named where declared[name] == nil {
+                report(.undeclaredField,
+                       "'\(rule.options.name)' names '\(name)', which the form does not declare\(Suggestion.hint(for: name, in: keys))",
+                       rule.options.location)
+            }
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,60 @@
+/// Binds the arguments of a type reference (`age(min: 21)`) to a type's parameters.
+public enum ParameterBinding {
+    /// Every parameter's value: the argument's where one is given, the default otherwise.
+    ///
+    /// Fails with every problem at once: arguments naming no parameter (with a "did you
+    /// mean"), values of the wrong kind, and arguments given twice. An integer is accepted
+    /// for a decimal parameter (and becomes a decimal); a decimal is not accepted for an
+    /// integer parameter, nor a number for a string one.
+    ///
+    /// - Parameters:
+    ///   - typeName: the type being referenced, for messages.
+    ///   - source: the text the arguments were parsed from, so diagnostics can show it.
+    public static func bind(_ parameters: [Parameter], arguments: [TypeReference.Argument],
+                            typeName: String, source: SourceLines? = nil)
+        -> Result<[String: ParameterValue], DiagnosticList> {
+        var values: [String: ParameterValue] = [:]
+        for parameter in parameters { values[parameter.name] = parameter.defaultValue }
+        var diagnostics: [Diagnostic] = []
+        var given: Set<String> = []
+
+        func report(_ id: DiagnosticID, _ message: String, _ location: SourceLocation) {
+            let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
+            diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
+                                          location: location, sourceLine: line))
+        }
+
+        for argument in arguments {
+            guard given.insert(argument.name).inserted else {
+                report(.duplicateArgument, "argument '\(argument.name)' is given twice", argument.location)
+                continue
+            }
+            guard let parameter = parameters.first(where: { $0.name == argument.name }) else {
+                let names = parameters.map(\.name)
+                let hint = Suggestion.nearest(to: argument.name, in: names).map { "; did you mean '\($0)'?" }
+                    ?? (names.isEmpty ? "; it takes no parameters" : "; its parameters are \(Suggestion.list(names))")
+                report(.unknownParameter, "type '\(typeName)' has no parameter '\(argument.name)'\(hint)",
+                       argument.location)
+                continue
+            }
+            switch (parameter.defaultValue.kind, argument.value) {
+            case (.integer, .integer), (.decimal, .decimal), (.string, .string):
+                values[parameter.name] = argument.value
+            case (.decimal, .integer(let text)):
+                values[parameter.name] = .decimal(text)
+            default:
+                let found: String = switch argument.value {
+                case .integer(let text): "the integer \(text)"
+                case .decimal(let text): "the decimal \(text)"
+                case .string(let text): "the string \"\(text)\""
+                }
+                let wanted = parameter.defaultValue.kind == .decimal ? "a number"
+                    : TypeResolver.article(parameter.defaultValue.kind)
+                report(.argumentKind,
+                       "parameter '\(parameter.name)' of type '\(typeName)' takes \(wanted); found \(found)",
+                       argument.location)
+            }
+        }
+        return diagnostics.isEmpty ? .success(values) : .failure(DiagnosticList(diagnostics))
+    }
+}
