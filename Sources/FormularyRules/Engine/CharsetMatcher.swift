@@ -1,0 +1,101 @@
+/// A compiled `charset CLASS…`: every scalar of the value must be in one of the classes.
+///
+/// `digits` ASCII 0–9; `letters` general category L; `marks` M; `spaces` Zs and tab;
+/// `punctuation` P; `alphanumerics` L, M and ASCII digits; a quoted string lists literal
+/// scalars. ASCII membership is precomputed into a bitmap.
+struct CharsetMatcher: Sendable {
+    private var ascii: CharacterSetBits
+    private var literals: CharacterSetBits
+    private var letters = false, marks = false, spaces = false, punctuation = false
+
+    init(_ classes: [CharsetClass]) {
+        var literals = CharacterSetBits([])
+        for c in classes {
+            switch c {
+            case .digits: break
+            case .letters: letters = true
+            case .marks: marks = true
+            case .spaces: spaces = true
+            case .punctuation: punctuation = true
+            case .alphanumerics: letters = true; marks = true
+            case .literal(let text): for s in text.unicodeScalars { literals.insert(s) }
+            }
+        }
+        self.literals = literals
+        let digits = classes.contains { $0 == .digits || $0 == .alphanumerics }
+        var ascii = CharacterSetBits([])
+        for v in 0..<128 {
+            let s = Unicode.Scalar(UInt8(v))
+            if (digits && UInt8(v).isASCIIDigit) || literals.contains(s)
+                || Self.inNamedClass(s, letters: letters, marks: marks, spaces: spaces, punctuation: punctuation) {
+                ascii.insert(s)
+            }
+        }
+        self.ascii = ascii
+    }
+
+    private static func inNamedClass(_ s: Unicode.Scalar, letters: Bool, marks: Bool,
+                                     spaces: Bool, punctuation: Bool) -> Bool {
+        if letters && isLetter(s) { return true }
+        if marks && isMark(s) { return true }
+        if spaces && (s == "\t" || s.properties.generalCategory == .spaceSeparator) { return true }
+        if punctuation && isPunctuation(s) { return true }
+        return false
+    }
+
+    /// Live and final alike: fails on the first foreign scalar.
+    @inline(__always)
+    func accepts(_ b: Bytes) -> Bool {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                guard ascii.containsASCII(c) else { return false }
+                i += 1
+            } else {
+                let (s, n) = decodeScalar(b, at: i)
+                guard literals.contains(s) || Self.inNamedClass(s, letters: letters, marks: marks,
+                                                                spaces: spaces, punctuation: punctuation)
+                else { return false }
+                i += n
+            }
+        }
+        return true
+    }
+}
+
+/// A compiled `one-of "A" "B"… [ignore-case]`.
+///
+/// Final: the value equals an option (with `ignore-case`, after Unicode lower-casing both).
+/// Live: some option starts with the value.
+struct OneOfMatcher: Sendable {
+    private let options: [[UInt8]]
+    let ignoreCase: Bool
+
+    init(_ options: [String], ignoreCase: Bool) {
+        self.ignoreCase = ignoreCase
+        self.options = options.map { Array(ignoreCase ? $0.lowercased().utf8 : $0.utf8) }
+    }
+
+    func accepts(_ b: Bytes, prefix: Bool) -> Bool {
+        if ignoreCase && !isAllASCII(b) {
+            let lowered = Array(makeString(b).lowercased().utf8)
+            return lowered.withUnsafeBufferPointer { matches($0, prefix: prefix, fold: false) }
+        }
+        return matches(b, prefix: prefix, fold: ignoreCase)
+    }
+
+    @inline(__always)
+    private func matches(_ b: Bytes, prefix: Bool, fold: Bool) -> Bool {
+        options: for option in options {
+            guard prefix ? option.count >= b.count : option.count == b.count else { continue }
+            for k in 0..<b.count {
+                var c = b[k]
+                if fold && c &- 0x41 < 26 { c += 0x20 }
+                guard c == option[k] else { continue options }
+            }
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,175 @@
+/// One compiled check line, ready to run on the normalized, formatted value's bytes.
+struct CompiledCheck: Sendable {
+    enum Kind: Sendable {
+        /// Closed bounds in `unit`; `upper` nil is unbounded.
+        case length(lower: Int, upper: Int?, unit: LengthUnit)
+        case integer
+        case decimal(places: Int?)
+        case range(DecimalRange)
+        case pattern(RegexProgram)
+        case charset(CharsetMatcher)
+        case oneOf(OneOfMatcher)
+        case date(DateCheck)
+        case checksum(ChecksumAlgorithm)
+    }
+
+    enum Outcome { case pass, fail, budgetExceeded }
+
+    let kind: Kind
+    let rule: String
+    let severity: Severity
+    /// Marked `final` in the source; checksums are final-only whatever the line says.
+    let finalOnly: Bool
+    let message: MessageTemplate
+
+    /// Whether the check runs in the live stage.
+    var runsLive: Bool {
+        if finalOnly { return false }
+        if case .checksum = kind { return false }
+        return true
+    }
+
+    @inline(__always)
+    func evaluate(_ b: Bytes, stage: Stage, scratch: Scratch) -> Outcome {
+        let live = stage == .live
+        switch kind {
+        case .length(let lower, let upper, let unit):
+            let n = Length.count(b, unit)
+            if let upper, n > upper { return .fail }
+            return live || n >= lower ? .pass : .fail
+        case .integer:
+            return NumberSyntax.isInteger(b, prefix: live) ? .pass : .fail
+        case .decimal(let places):
+            return NumberSyntax.isDecimal(b, places: places, prefix: live) ? .pass : .fail
+        case .range(let range):
+            if live { return range.liveAllows(b) ? .pass : .fail }
+            guard let number = DecimalParts(b) else { return .fail }
+            return range.contains(number) ? .pass : .fail
+        case .pattern(let program):
+            if live && b.isEmpty { return .pass }
+            switch program.match(b, partial: live, scratch: scratch.regex) {
+            case .match, .partial: return .pass
+            case .noMatch: return .fail
+            case .budgetExceeded: return .budgetExceeded
+            }
+        case .charset(let matcher):
+            return matcher.accepts(b) ? .pass : .fail
+        case .oneOf(let matcher):
+            return matcher.accepts(b, prefix: live) ? .pass : .fail
+        case .date(let check):
+            return (live ? check.passesLive(b) : check.passesFinal(b)) ? .pass : .fail
+        case .checksum(let algorithm):
+            return Checksum.passes(b, algorithm) ? .pass : .fail
+        }
+    }
+}
+
+enum Length {
+    /// The value's length in `unit`. ASCII values count bytes, except that "\r\n" is one
+    /// grapheme.
+    @inline(__always)
+    static func count(_ b: Bytes, _ unit: LengthUnit) -> Int {
+        switch unit {
+        case .bytes:
+            return b.count
+        case .scalars, .utf16:
+            var n = 0
+            for c in b where c & 0xC0 != 0x80 { n += (unit == .utf16 && c >= 0xF0) ? 2 : 1 }
+            return n
+        case .graphemes:
+            var n = b.count
+            var previous: UInt8 = 0
+            for c in b {
+                if c >= 0x80 { return makeString(b).count }
+                if c == 0x0A && previous == 0x0D { n -= 1 }
+                previous = c
+            }
+            return n
+        }
+    }
+}
+
+enum NumberSyntax {
+    /// `-?[0-9]+`, or with `prefix` any prefix of it ("", "-").
+    @inline(__always)
+    static func isInteger(_ b: Bytes, prefix: Bool) -> Bool {
+        var i = 0
+        if b.count > 0 && b[0] == UInt8(ascii: "-") { i = 1 }
+        let start = i
+        while i < b.count {
+            guard b[i].isASCIIDigit else { return false }
+            i += 1
+        }
+        return prefix || i > start
+    }
+
+    /// `-?[0-9]+(\.[0-9]{1,places})?`, or with `prefix` any prefix of it ("-", "12.").
+    @inline(__always)
+    static func isDecimal(_ b: Bytes, places: Int?, prefix: Bool) -> Bool {
+        var i = 0
+        if b.count > 0 && b[0] == UInt8(ascii: "-") { i = 1 }
+        let start = i
+        while i < b.count && b[i].isASCIIDigit { i += 1 }
+        let integerDigits = i - start
+        if i == b.count { return prefix || integerDigits > 0 }
+        guard b[i] == UInt8(ascii: "."), integerDigits > 0 else { return false }
+        if let places, places == 0 { return false }
+        i += 1
+        let fractionStart = i
+        while i < b.count && b[i].isASCIIDigit { i += 1 }
+        guard i == b.count else { return false }
+        let fractionDigits = i - fractionStart
+        if let places, fractionDigits > places { return false }
+        return prefix || fractionDigits > 0
+    }
+}
+
+enum Checksum {
+    static func passes(_ b: Bytes, _ algorithm: ChecksumAlgorithm) -> Bool {
+        switch algorithm {
+        case .luhn: luhn(b)
+        case .mod97: mod97(b)
+        }
+    }
+
+    /// Luhn over the ASCII digits, other characters ignored; no digits fails.
+    @inline(__always)
+    static func luhn(_ b: Bytes) -> Bool {
+        var sum = 0, digits = 0
+        var i = b.count - 1
+        while i >= 0 {
+            let c = b[i]
+            if c.isASCIIDigit {
+                var d = Int(c &- 0x30)
+                if digits & 1 == 1 { d &*= 2; if d > 9 { d -= 9 } }
+                sum &+= d
+                digits += 1
+            }
+            i -= 1
+        }
+        return digits > 0 && sum % 10 == 0
+    }
+
+    /// ISO 7064 MOD 97-10 as for IBAN: ASCII letters and digits, white space ignored, the
+    /// first four moved to the end, letters A/a = 10 … Z/z = 35; the number mod 97 must be
+    /// 1. Any other character, or fewer than five letters and digits, fails.
+    static func mod97(_ b: Bytes) -> Bool {
+        var values: [Int] = []
+        values.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c.isASCIIDigit { values.append(Int(c - 0x30)) }
+            else if c.isASCIILetter { values.append(Int((c | 0x20) - 0x61) + 10) }
+            else if c < 0x80 ? !c.isASCIIWhiteSpace : !decodeScalar(b, at: i).scalar.properties.isWhitespace { return false }
+            i += scalarLength(leadByte: c)
+        }
+        guard values.count >= 5 else { return false }
+        var r = 0
+        for k in 0..<values.count {
+            let v = values[(k + 4) % values.count]
+            r = (v < 10 ? r * 10 + v : r * 100 + v) % 97
+        }
+        return r == 1
+    }
+}

@@ -1,0 +1,150 @@
+/// A field type compiled with its parameter values, ready to judge values.
+///
+/// Judging a value runs this pipeline:
+/// 1. A value that is empty or only white space is absent: no check runs, the verdict is
+///    `valid` and `formatted` is the raw value.
+/// 2. The normalization steps run in order.
+/// 3. The mask, if any, formats the value (and is itself the check `mask`).
+/// 4. The checks run, in order, on the normalized, formatted value.
+///
+/// All methods are safe to call concurrently from several threads: the compiled type is
+/// immutable, and per-thread working memory (byte buffers, PCRE2 match data, JIT stack)
+/// is kept in thread-local scratch.
+public final class CompiledFieldType: Sendable {
+    public let definition: FieldTypeDefinition
+    /// Every parameter's value, defaults included.
+    public let arguments: [String: ParameterValue]
+
+    let steps: [NormalizeOperation]
+    let mask: CompiledMask?
+    let maskCheck: MaskCheck?
+    let checks: [CompiledCheck]
+
+    struct MaskCheck: Sendable {
+        var rule: String
+        var severity: Severity
+        var finalOnly: Bool
+        var message: MessageTemplate
+    }
+
+    init(definition: FieldTypeDefinition, arguments: [String: ParameterValue],
+         steps: [NormalizeOperation], mask: CompiledMask?, maskCheck: MaskCheck?,
+         checks: [CompiledCheck]) {
+        self.definition = definition
+        self.arguments = arguments
+        self.steps = steps
+        self.mask = mask
+        self.maskCheck = maskCheck
+        self.checks = checks
+    }
+
+    /// Runs normalization and mask formatting on `raw` and hands the result to `body`,
+    /// with how it fits the mask (nil without a mask). The bytes live in `scratch` and are
+    /// only valid inside `body`.
+    @inline(__always)
+    func prepare<R>(_ raw: Bytes, scratch: Scratch, _ body: (Bytes, CompiledMask.Fit?) -> R) -> R {
+        var current = raw
+        var buffer: Int? = nil   // the scratch buffer `current` lives in (nil: the raw value)
+        for step in steps {
+            let target = buffer == 0 ? 1 : 0
+            current = step.apply(current, scratch: scratch, buffer: target)
+            if case .trim = step {} else { buffer = target }
+        }
+        guard let mask else { return body(current, nil) }
+        let (formatted, fit) = mask.format(current, scratch: scratch, buffer: buffer == 0 ? 1 : 0)
+        return body(formatted, fit)
+    }
+
+    /// The value's canonical form: normalized and mask-formatted. An absent value is
+    /// returned as it is.
+    public func format(_ value: String) -> String {
+        var text = value
+        return text.withUTF8 { raw in
+            if isBlank(raw) { return value }
+            return prepare(raw, scratch: Scratch.current) { formatted, _ in
+                isSame(formatted, raw) ? value : makeString(formatted)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func isSame(_ a: Bytes, _ b: Bytes) -> Bool {
+        a.baseAddress == b.baseAddress && a.count == b.count
+    }
+
+    /// Whether the value passes the final stage (warnings do not count). An absent value
+    /// passes: whether it may be absent is the form's decision. Builds no strings when
+    /// the value is valid.
+    public func isValid(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { raw in
+            if isBlank(raw) { return true }
+            let scratch = Scratch.current
+            return prepare(raw, scratch: scratch) { b, fit in
+                if let fit, let maskCheck, maskCheck.severity == .error, fit != .filled { return false }
+                for check in checks where check.severity == .error {
+                    if check.evaluate(b, stage: .final, scratch: scratch) != .pass { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    /// Judges one value in `stage`.
+    ///
+    /// Final: `valid`, or `invalid` when any check with error severity fails (warnings are
+    /// listed but do not make the value invalid). Live: `valid` when the value already
+    /// passes the final stage, `invalid` when a live-stage check (not a checksum, not
+    /// marked `final`) with error severity fails, `incomplete` otherwise; the violations
+    /// listed are the live-stage ones. A pattern that exceeds its match budget fails as
+    /// rule `pattern-budget` with error severity.
+    public func validate(_ value: String, stage: Stage = .final) -> FieldResult {
+        var text = value
+        return text.withUTF8 { raw in
+            if isBlank(raw) {
+                return FieldResult(formatted: value, verdict: .valid, violations: [], isAbsent: true)
+            }
+            let scratch = Scratch.current
+            return prepare(raw, scratch: scratch) { b, fit in
+                let formatted = isSame(b, raw) ? value : makeString(b)
+                let finalViolations = violations(b, fit: fit, stage: .final, scratch: scratch)
+                let finalValid = !finalViolations.contains { $0.severity == .error }
+                switch stage {
+                case .final:
+                    return FieldResult(formatted: formatted, verdict: finalValid ? .valid : .invalid,
+                                       violations: finalViolations, isAbsent: false)
+                case .live:
+                    let liveViolations = violations(b, fit: fit, stage: .live, scratch: scratch)
+                    let verdict: Verdict = finalValid ? .valid
+                        : liveViolations.contains { $0.severity == .error } ? .invalid : .incomplete
+                    return FieldResult(formatted: formatted, verdict: verdict,
+                                       violations: liveViolations, isAbsent: false)
+                }
+            }
+        }
+    }
+
+    private func violations(_ b: Bytes, fit: CompiledMask.Fit?, stage: Stage, scratch: Scratch) -> [Violation] {
+        var found: [Violation] = []
+        if let fit, let maskCheck, stage == .final || !maskCheck.finalOnly {
+            let passes = stage == .final ? fit == .filled : fit != .broken
+            if !passes {
+                found.append(Violation(rule: maskCheck.rule, severity: maskCheck.severity,
+                                       message: maskCheck.message.render(value: b)))
+            }
+        }
+        for check in checks where stage == .final || check.runsLive {
+            switch check.evaluate(b, stage: stage, scratch: scratch) {
+            case .pass:
+                continue
+            case .fail:
+                found.append(Violation(rule: check.rule, severity: check.severity,
+                                       message: check.message.render(value: b)))
+            case .budgetExceeded:
+                found.append(Violation(rule: "pattern-budget", severity: .error,
+                                       message: "The value is too complex to check against the pattern of rule '\(check.rule)'."))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,136 @@
+/// A compiled `mask "PATTERN"`.
+///
+/// Slots: `0` an ASCII digit, `A` a Unicode letter (general category L), `*` a letter or an
+/// ASCII digit; `\x` is the literal `x`; every other character is a literal. The mask works
+/// on Unicode scalars.
+///
+/// Formatting walks the mask and the value together, while value scalars remain:
+/// - at a literal, a value scalar equal to it is kept (not doubled), otherwise the literal
+///   is inserted;
+/// - at a slot, a fitting scalar is placed; one that does not fit stops the layout and the
+///   rest of the value is appended unchanged (the mask check then fails);
+/// - when the mask is used up, the remaining scalars are appended unchanged.
+/// Literals are not added after the last value scalar ("5" with `(000) 000-0000` formats to
+/// "(5"), except that once every slot is filled the mask's trailing literals are completed
+/// ("123" with `000)` formats to "123)"). Formatting never drops a character and is
+/// idempotent.
+struct CompiledMask: Sendable {
+    enum Item: Sendable, Hashable {
+        case digit, letter, alphanumeric
+        case literal(Unicode.Scalar)
+    }
+
+    /// How a formatted value relates to the mask.
+    enum Fit {
+        /// Every item laid out and every value scalar used: passes the final check.
+        case filled
+        /// Everything laid out so far fits; more input could fill the mask.
+        case partial
+        /// A scalar did not fit its slot, or the value is longer than the mask.
+        case broken
+    }
+
+    let pattern: String
+    let items: [Item]
+    /// UTF-8 bytes of all literals: the most formatting can add to a value.
+    let literalBytes: Int
+    /// Index of the first item after the last slot.
+    let trailingLiteralsStart: Int
+
+    /// Parses the pattern; nil when it ends in a lone `\`.
+    init?(_ pattern: String) {
+        self.pattern = pattern
+        var items: [Item] = []
+        var escaped = false
+        for s in pattern.unicodeScalars {
+            if escaped { items.append(.literal(s)); escaped = false; continue }
+            switch s {
+            case "\\": escaped = true
+            case "0": items.append(.digit)
+            case "A": items.append(.letter)
+            case "*": items.append(.alphanumeric)
+            default: items.append(.literal(s))
+            }
+        }
+        guard !escaped else { return nil }
+        self.items = items
+        var bytes = 0
+        var lastSlot = -1
+        for (index, item) in items.enumerated() {
+            if case .literal(let s) = item { bytes += UTF8.width(s) } else { lastSlot = index }
+        }
+        literalBytes = bytes
+        trailingLiteralsStart = lastSlot + 1
+    }
+
+    /// The number of slots.
+    var slotCount: Int { items.count { if case .literal = $0 { false } else { true } } }
+
+    /// The mask as a person reads it: escapes removed.
+    var display: String {
+        var text = ""
+        var escaped = false
+        for s in pattern.unicodeScalars {
+            if !escaped && s == "\\" { escaped = true; continue }
+            escaped = false
+            text.unicodeScalars.append(s)
+        }
+        return text
+    }
+
+    @inline(__always)
+    private func fits(_ item: Item, _ b: Bytes, at i: Int) -> (fits: Bool, length: Int) {
+        let c = b[i]
+        if c < 0x80 {
+            switch item {
+            case .digit: return (c.isASCIIDigit, 1)
+            case .letter: return (c.isASCIILetter, 1)
+            case .alphanumeric: return (c.isASCIIDigit || c.isASCIILetter, 1)
+            case .literal: return (false, 1)
+            }
+        }
+        let (s, n) = decodeScalar(b, at: i)
+        switch item {
+        case .digit, .literal: return (false, n)
+        case .letter, .alphanumeric: return (isLetter(s), n)
+        }
+    }
+
+    /// Formats `src` into scratch buffer `index` (not the one `src` lives in).
+    func format(_ src: Bytes, scratch: Scratch, buffer index: Int) -> (Bytes, Fit) {
+        let dst = scratch.buffer(index, capacity: src.count + literalBytes)
+        var count = 0, i = 0, m = 0
+        var broken = false
+        @inline(__always) func write(_ s: Unicode.Scalar) {
+            if s.value < 0x80 { dst[count] = UInt8(s.value); count += 1; return }
+            for byte in UTF8.encode(s)! { dst[count] = byte; count += 1 }
+        }
+        layout: while m < items.count && i < src.count {
+            let item = items[m]
+            if case .literal(let literal) = item {
+                write(literal)
+                let (s, n) = decodeScalar(src, at: i)
+                if s == literal { i += n }
+                m += 1
+                continue
+            }
+            let (ok, n) = fits(item, src, at: i)
+            guard ok else { broken = true; break layout }
+            for k in 0..<n { dst[count + k] = src[i + k] }
+            count += n
+            i += n
+            m += 1
+        }
+        if !broken && i == src.count && i > 0 && m >= trailingLiteralsStart {
+            while m < items.count, case .literal(let literal) = items[m] {
+                write(literal)
+                m += 1
+            }
+        }
+        let rest = src.count - i
+        for k in 0..<rest { dst[count + k] = src[i + k] }
+        count += rest
+        let fit: Fit = broken || rest > 0 ? .broken : (m == items.count ? .filled : .partial)
+        return (UnsafeBufferPointer(start: dst, count: count), fit)
+    }
+}

@@ -1,0 +1,62 @@
+/// The messages of checks whose line gives none.
+enum DefaultMessages {
+    static func length(lower: Int, upper: Int?, unit: LengthUnit) -> String {
+        let noun = switch unit {
+        case .graphemes: "characters"
+        case .scalars: "Unicode scalars"
+        case .utf16: "UTF-16 code units"
+        case .bytes: "bytes"
+        }
+        guard let upper else { return "Must be at least \(lower) \(noun) long" }
+        if lower == upper { return "Must be exactly \(lower) \(noun) long" }
+        if lower == 0 { return "Must be at most \(upper) \(noun) long" }
+        return "Must be \(lower) to \(upper) \(noun) long"
+    }
+
+    static func decimal(_ places: Int?) -> String {
+        switch places {
+        case nil: "Must be a number"
+        case 0?: "Must be a whole number"
+        case 1?: "Must be a number with at most 1 decimal place"
+        case let n?: "Must be a number with at most \(n) decimal places"
+        }
+    }
+
+    static func range(_ r: DecimalRange) -> String {
+        switch (r.lower, r.upper) {
+        case (let l?, let u?) where !r.lowerExclusive && r.upperInclusive:
+            return l.parts.isZero && u.parts.isZero || DecimalParts.compare(l.parts, u.parts) == 0
+                ? "Must be \(l.text)" : "Must be a number from \(l.text) to \(u.text)"
+        default:
+            var parts: [String] = []
+            if let l = r.lower { parts.append(r.lowerExclusive ? "above \(l.text)" : "at least \(l.text)") }
+            if let u = r.upper { parts.append(r.upperInclusive ? "at most \(u.text)" : "below \(u.text)") }
+            return parts.isEmpty ? "Must be a number" : "Must be a number " + parts.joined(separator: " and ")
+        }
+    }
+
+    static func charset(_ classes: [CharsetClass]) -> String {
+        let names = classes.map { c -> String in
+            switch c {
+            case .digits: "digits"
+            case .letters: "letters"
+            case .marks: "marks"
+            case .spaces: "spaces"
+            case .punctuation: "punctuation"
+            case .alphanumerics: "letters and digits"
+            case .literal(let text): "\"\(text)\""
+            }
+        }
+        return "May only contain " + names.joined(separator: ", ")
+    }
+
+    static func date(_ format: String, _ range: DayRange) -> String {
+        let base = "Must be a real date in the format \(format)"
+        switch (range.firstDate, range.lastDate) {
+        case (let a?, let b?): return base + " from \(a) to \(b)"
+        case (let a?, nil): return base + " on or after \(a)"
+        case (nil, let b?): return base + " on or before \(b)"
+        case (nil, nil): return base
+        }
+    }
+}

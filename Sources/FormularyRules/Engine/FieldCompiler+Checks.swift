@@ -1,0 +1,202 @@
+extension FieldCompilation {
+    /// Compiles normalization, mask and checks, then runs the cross-rule checks. Returns
+    /// a type even when errors were reported (the caller drops it).
+    mutating func build() -> CompiledFieldType? {
+        let secure = definition.secure
+        let steps = definition.normalization.map(NormalizeOperation.init)
+        var mask: CompiledMask? = nil
+        var maskCheck: CompiledFieldType.MaskCheck? = nil
+        if let rule = definition.mask {
+            if let compiled = CompiledMask(rule.pattern) {
+                mask = compiled
+                var substitutions = parameterTexts
+                substitutions["min"] = String(compiled.slotCount)
+                substitutions["max"] = String(compiled.slotCount)
+                let template = rule.options.message ?? "Expected the format \(compiled.display)"
+                maskCheck = .init(rule: rule.options.name, severity: rule.options.severity,
+                                  finalOnly: rule.options.finalOnly,
+                                  message: MessageTemplate(template, substitutions: substitutions, secure: secure))
+            } else {
+                report("invalid-mask", "the mask \"\(rule.pattern)\" ends in a lone '\\'", at: rule.options.location)
+            }
+        }
+        var checks: [CompiledCheck] = []
+        for rule in definition.checks {
+            guard let (kind, bounds, defaultMessage) = compileKind(rule) else { continue }
+            var substitutions = parameterTexts
+            substitutions["min"] = bounds.min
+            substitutions["max"] = bounds.max
+            let template = rule.options.message ?? defaultMessage
+            checks.append(CompiledCheck(kind: kind, rule: rule.options.name, severity: rule.options.severity,
+                                        finalOnly: rule.options.finalOnly,
+                                        message: MessageTemplate(template, substitutions: substitutions,
+                                                                 secure: secure)))
+        }
+        if let mask { checkMaskAgainstLengths(mask, checks) }
+        let type = CompiledFieldType(definition: definition, arguments: values, steps: steps,
+                                     mask: mask, maskCheck: maskCheck, checks: checks)
+        if mask != nil { checkAcceptExamples(type) }
+        return type
+    }
+
+    private typealias Bounds = (min: String, max: String)
+
+    private mutating func compileKind(_ rule: CheckRule) -> (CompiledCheck.Kind, Bounds, String)? {
+        let location = rule.options.location
+        switch rule.kind {
+        case .length(let spec, let unit):
+            var lower = 0, upper: Int? = nil
+            var bounds: Bounds = ("", "")
+            if let arg = spec.lower {
+                guard let v = integer(arg) else { return nil }
+                lower = spec.lowerExclusive ? v + 1 : v
+                bounds.min = String(v)
+            }
+            if let arg = spec.upper {
+                guard let v = integer(arg) else { return nil }
+                upper = spec.upperInclusive ? v : v - 1
+                bounds.max = String(v)
+            }
+            lower = max(0, lower)
+            if let upper, upper < lower {
+                report("empty-range", "the length range is empty: no value can satisfy it", at: location)
+                return nil
+            }
+            return (.length(lower: lower, upper: upper, unit: unit), bounds,
+                    DefaultMessages.length(lower: lower, upper: upper, unit: unit))
+        case .integer:
+            return (.integer, ("", ""), "Must be a whole number")
+        case .decimal(let placesArg):
+            var places: Int? = nil
+            if let placesArg {
+                guard let v = integer(placesArg) else { return nil }
+                guard v >= 0 else {
+                    report("negative-places", "places must not be negative (\(v))", at: location)
+                    return nil
+                }
+                places = v
+            }
+            return (.decimal(places: places), ("", places.map(String.init) ?? ""), DefaultMessages.decimal(places))
+        case .range(let spec):
+            var range = DecimalRange(lower: nil, lowerExclusive: spec.lowerExclusive,
+                                     upper: nil, upperInclusive: spec.upperInclusive)
+            if let arg = spec.lower {
+                guard let c = decimal(arg, at: location) else { return nil }
+                range.lower = c
+            }
+            if let arg = spec.upper {
+                guard let c = decimal(arg, at: location) else { return nil }
+                range.upper = c
+            }
+            if range.isEmpty {
+                report("empty-range", "the range is empty: no number can satisfy it", at: location)
+                return nil
+            }
+            return (.range(range), (range.lower?.text ?? "", range.upper?.text ?? ""),
+                    DefaultMessages.range(range))
+        case .pattern(let source, let flags):
+            let program: RegexProgram
+            do {
+                program = try RegexProgram(source: source, flags: flags)
+            } catch {
+                report("invalid-regex", "the pattern does not compile: \(error.message) at offset \(error.offset)",
+                       at: location)
+                return nil
+            }
+            if RegexSource.hasNestedQuantifier(source, extended: flags.contains(.extended)) {
+                report("regex-backtracking",
+                       "the pattern repeats a group that holds a repetition (as in '(a+)+'): matching may backtrack catastrophically and hit the match budget",
+                       at: location, severity: .warning)
+            }
+            return (.pattern(program), ("", ""), "Is not in the expected format")
+        case .charset(let classes):
+            return (.charset(CharsetMatcher(classes)), ("", ""), DefaultMessages.charset(classes))
+        case .oneOf(let options, let ignoreCase):
+            guard !options.isEmpty else {
+                report("empty-one-of", "one-of needs at least one option", at: location)
+                return nil
+            }
+            return (.oneOf(OneOfMatcher(options, ignoreCase: ignoreCase)), ("", ""),
+                    "Must be one of: " + options.joined(separator: ", "))
+        case .date(let formatText, let spec):
+            let format: DateFormat
+            do {
+                format = try DateFormat(formatText)
+            } catch {
+                let why = switch error {
+                case .duplicate(let token): "'\(token)' (or another year) appears twice"
+                case .missingYear: "it needs a year, 'yyyy' or 'yy'"
+                case .dayWithoutMonth: "'dd' needs 'MM'"
+                }
+                report("invalid-date-format", "invalid date format \"\(formatText)\": \(why)", at: location)
+                return nil
+            }
+            var range = DayRange()
+            if let spec {
+                if let arg = spec.lower {
+                    guard let d = date(arg, at: location) else { return nil }
+                    range.first = Calendar.dayNumber(d) + (spec.lowerExclusive ? 1 : 0)
+                }
+                if let arg = spec.upper {
+                    guard let d = date(arg, at: location) else { return nil }
+                    range.last = Calendar.dayNumber(d) - (spec.upperInclusive ? 0 : 1)
+                }
+                range.firstDate = range.first.map { Calendar.date(dayNumber: $0) }
+                range.lastDate = range.last.map { Calendar.date(dayNumber: $0) }
+                if range.isEmpty {
+                    report("empty-range", "the date range is empty: no date can satisfy it", at: location)
+                    return nil
+                }
+            }
+            let check = DateCheck(format: format, range: range, todayYear: today.year)
+            return (.date(check), (range.firstDate?.description ?? "", range.lastDate?.description ?? ""),
+                    DefaultMessages.date(formatText, range))
+        case .checksum(let algorithm):
+            return (.checksum(algorithm), ("", ""),
+                    algorithm == .luhn ? "Fails the Luhn check digit test" : "Fails the MOD 97-10 check")
+        }
+    }
+
+    /// A mask fills to a known length: a `length` rule that length cannot satisfy is a
+    /// contradiction.
+    private mutating func checkMaskAgainstLengths(_ mask: CompiledMask, _ checks: [CompiledCheck]) {
+        for (rule, check) in zip(definition.checks, checks) where check.severity == .error {
+            guard case .length(let lower, let upper, let unit) = check.kind else { continue }
+            var low = 0, high = 0
+            for item in mask.items {
+                switch (item, unit) {
+                case (.literal(let s), .bytes): low += UTF8.width(s); high += UTF8.width(s)
+                case (.literal(let s), .utf16): low += UTF16.width(s); high += UTF16.width(s)
+                case (.literal, _), (.digit, _): low += 1; high += 1
+                case (_, .bytes): low += 1; high += 4
+                case (_, .utf16): low += 1; high += 2
+                default: low += 1; high += 1
+                }
+            }
+            if high < lower || (upper.map { low > $0 } ?? false) {
+                let filled = low == high ? "\(low)" : "\(low) to \(high)"
+                report("mask-length-conflict",
+                       "the mask \"\(mask.display)\" fills to \(filled) \(unit.rawValue), which this length rule never allows",
+                       at: rule.options.location)
+            }
+        }
+    }
+
+    private mutating func checkAcceptExamples(_ type: CompiledFieldType) {
+        guard let mask = type.mask else { return }
+        for example in definition.examples where !example.live {
+            guard case .accept = example.expectation else { continue }
+            var text = example.value
+            let fit: CompiledMask.Fit? = text.withUTF8 { raw in
+                if isBlank(raw) { return nil }
+                return type.prepare(raw, scratch: Scratch.current) { _, fit in fit }
+            }
+            if let fit, fit != .filled {
+                let shown = definition.secure ? MessageTemplate.securePlaceholder : "\"\(example.value)\""
+                report("accept-unformattable",
+                       "the accept example \(shown) does not fill the mask \"\(mask.display)\"",
+                       at: example.location)
+            }
+        }
+    }
+}

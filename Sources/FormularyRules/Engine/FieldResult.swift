@@ -1,0 +1,65 @@
+/// The two moments at which a value is judged.
+///
+/// - `final`: the value is complete (a stored record, a field that lost focus).
+/// - `live`: the value is a prefix of what is still being typed; a check fails only when
+///   no completion of the prefix could pass it.
+public enum Stage: String, Sendable {
+    case final, live
+}
+
+/// The outcome of judging one value.
+///
+/// The final stage only answers `valid` or `invalid`. The live stage answers `valid` when
+/// the value already passes the final stage, `invalid` when some live-stage check with
+/// error severity fails (no completion can pass), and `incomplete` otherwise.
+public enum Verdict: String, Sendable {
+    case valid, incomplete, invalid
+}
+
+/// One failed check: the rule's name (its keyword, or its `as` name), its severity and the
+/// rendered message. A `secure` type's value never appears in `message`.
+public struct Violation: Sendable, Hashable {
+    public var rule: String
+    public var severity: Severity
+    public var message: String
+
+    public init(rule: String, severity: Severity, message: String) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+    }
+}
+
+/// One judged value.
+public struct FieldResult: Sendable {
+    /// The normalized, mask-formatted value; the raw value when the value is absent.
+    public var formatted: String
+    public var verdict: Verdict
+    /// Errors and warnings, in check order (the mask first). In the live stage these are
+    /// the live-stage violations.
+    public var violations: [Violation]
+    /// The value was empty or only white space: no check ran and the verdict is `valid`.
+    /// Whether an absent value is acceptable is the form's decision (`required`).
+    public var isAbsent: Bool
+
+    public init(formatted: String, verdict: Verdict, violations: [Violation], isAbsent: Bool) {
+        self.formatted = formatted
+        self.verdict = verdict
+        self.violations = violations
+        self.isAbsent = isAbsent
+    }
+}
+
+/// The result of running one `accept` or `reject` example of a type.
+public struct SelfTestOutcome: Sendable, Hashable {
+    public var example: Example
+    public var passed: Bool
+    /// Why the example failed, in plain words; nil when it passed.
+    public var reason: String?
+
+    public init(example: Example, passed: Bool, reason: String?) {
+        self.example = example
+        self.passed = passed
+        self.reason = reason
+    }
+}

@@ -1,0 +1,52 @@
+/// A check's message, parsed once at compile time.
+///
+/// `{value}` is filled with the value when the check fails (`•••` for a `secure` type:
+/// a secret never appears in a message); `{min}`, `{max}` and `{NAME}` of a parameter are
+/// filled at compile time. Any other `{…}` is left as written.
+struct MessageTemplate: Sendable {
+    private enum Segment: Sendable {
+        case text(String)
+        case value
+    }
+
+    private let segments: [Segment]
+    private let secure: Bool
+
+    static let securePlaceholder = "•••"
+
+    init(_ template: String, substitutions: [String: String], secure: Bool) {
+        self.secure = secure
+        var segments: [Segment] = []
+        var text = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { rest = rest[open...]; break }
+            let name = String(after[..<close])
+            if name == "value" {
+                if !text.isEmpty { segments.append(.text(text)); text = "" }
+                segments.append(.value)
+            } else if let replacement = substitutions[name] {
+                text += replacement
+            } else {
+                text += "{\(name)}"
+            }
+            rest = after[after.index(after: close)...]
+        }
+        text += rest
+        if !text.isEmpty { segments.append(.text(text)) }
+        self.segments = segments
+    }
+
+    func render(value: Bytes) -> String {
+        var out = ""
+        for segment in segments {
+            switch segment {
+            case .text(let t): out += t
+            case .value: out += secure ? Self.securePlaceholder : makeString(value)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,176 @@
+/// A compiled `normalize` step.
+///
+/// Semantics (all steps work on Unicode scalars, with ASCII fast paths):
+/// - `trim`: removes white space (Unicode White_Space) at both ends.
+/// - `collapse-spaces`: replaces every run of white space by one U+0020 space.
+/// - `strip-spaces`: removes all white space.
+/// - `strip "CHARS"`: removes every scalar listed in CHARS.
+/// - `uppercase`, `lowercase`: full Unicode case mapping ("ß" upper-cases to "SS").
+/// - `capitalize`: words are separated by white space and hyphens (`-`, U+2010, U+2011);
+///   in each word the first letter is title-cased when only punctuation precedes it in the
+///   word, the rest is left as typed: "jean-luc o'neil" → "Jean-Luc O'neil",
+///   "(bob)" → "(Bob)", "3rd" stays "3rd".
+enum NormalizeOperation: Sendable {
+    case trim, collapseSpaces, stripSpaces, uppercase, lowercase, capitalize
+    case strip(CharacterSetBits)
+
+    init(_ step: NormalizeStep) {
+        switch step {
+        case .trim: self = .trim
+        case .collapseSpaces: self = .collapseSpaces
+        case .stripSpaces: self = .stripSpaces
+        case .uppercase: self = .uppercase
+        case .lowercase: self = .lowercase
+        case .capitalize: self = .capitalize
+        case .strip(let chars): self = .strip(CharacterSetBits(chars.unicodeScalars))
+        }
+    }
+
+    /// Applies the step to `src`, writing into scratch buffer `index` (which must not be
+    /// the one `src` lives in), and returns the result.
+    func apply(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes {
+        switch self {
+        case .trim:
+            var start = 0, end = src.count
+            while start < end {
+                let (s, n) = decodeScalar(src, at: start)
+                guard isWhiteSpace(s) else { break }
+                start += n
+            }
+            while end > start {
+                var lead = end - 1
+                while lead > start && src[lead] & 0xC0 == 0x80 { lead -= 1 }
+                guard isWhiteSpace(decodeScalar(src, at: lead).scalar) else { break }
+                end = lead
+            }
+            return UnsafeBufferPointer(rebasing: src[start..<end])
+        case .collapseSpaces, .stripSpaces:
+            let collapse = if case .collapseSpaces = self { true } else { false }
+            let dst = scratch.buffer(index, capacity: src.count)
+            var count = 0, i = 0, inRun = false
+            while i < src.count {
+                let c = src[i]
+                let n = scalarLength(leadByte: c)
+                let space = c < 0x80 ? c.isASCIIWhiteSpace : decodeScalar(src, at: i).scalar.properties.isWhitespace
+                if space {
+                    if collapse && !inRun { dst[count] = 0x20; count += 1 }
+                    inRun = true
+                } else {
+                    for k in 0..<n { dst[count + k] = src[i + k] }
+                    count += n
+                    inRun = false
+                }
+                i += n
+            }
+            return UnsafeBufferPointer(start: dst, count: count)
+        case .strip(let set):
+            let dst = scratch.buffer(index, capacity: src.count)
+            var count = 0, i = 0
+            while i < src.count {
+                let c = src[i]
+                let n = scalarLength(leadByte: c)
+                let drop = c < 0x80 ? set.containsASCII(c) : set.contains(decodeScalar(src, at: i).scalar)
+                if !drop {
+                    for k in 0..<n { dst[count + k] = src[i + k] }
+                    count += n
+                }
+                i += n
+            }
+            return UnsafeBufferPointer(start: dst, count: count)
+        case .uppercase, .lowercase:
+            let upper = if case .uppercase = self { true } else { false }
+            if isAllASCII(src) {
+                let dst = scratch.buffer(index, capacity: src.count)
+                for i in 0..<src.count {
+                    let c = src[i]
+                    dst[i] = upper ? (c &- 0x61 < 26 ? c - 0x20 : c) : (c &- 0x41 < 26 ? c + 0x20 : c)
+                }
+                return UnsafeBufferPointer(start: dst, count: src.count)
+            }
+            let text = makeString(src)
+            return copy(upper ? text.uppercased() : text.lowercased(), scratch: scratch, buffer: index)
+        case .capitalize:
+            return capitalize(src, scratch: scratch, buffer: index)
+        }
+    }
+
+    private func capitalize(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes {
+        var out: [UInt8] = []
+        var inPlace = true
+        // Title-case mappings may be longer than the scalar, so the ASCII path writes in
+        // place and the general path collects into an array.
+        let dst = scratch.buffer(index, capacity: src.count)
+        var count = 0
+        var lookingForLetter = true
+        var i = 0
+        while i < src.count {
+            let (s, n) = decodeScalar(src, at: i)
+            var replacement: Unicode.Scalar? = nil
+            var mapped: String? = nil
+            if isWhiteSpace(s) || s == "-" || s == "\u{2010}" || s == "\u{2011}" {
+                lookingForLetter = true
+            } else if lookingForLetter {
+                if isLetter(s) {
+                    lookingForLetter = false
+                    if s.value < 0x80 {
+                        if s.value >= 0x61 && s.value <= 0x7A { replacement = Unicode.Scalar(s.value - 0x20) }
+                    } else {
+                        mapped = s.properties.titlecaseMapping
+                    }
+                } else if !isPunctuation(s) {
+                    lookingForLetter = false
+                }
+            }
+            if let mapped {
+                if inPlace { out.append(contentsOf: UnsafeBufferPointer(start: dst, count: count)); inPlace = false }
+                out.append(contentsOf: mapped.utf8)
+            } else if inPlace {
+                if let replacement { dst[count] = UInt8(replacement.value); count += 1 }
+                else { for k in 0..<n { dst[count + k] = src[i + k] }; count += n }
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: src[i..<(i + n)]))
+            }
+            i += n
+        }
+        if inPlace { return UnsafeBufferPointer(start: dst, count: count) }
+        let target = scratch.buffer(index, capacity: out.count)
+        for k in 0..<out.count { target[k] = out[k] }
+        return UnsafeBufferPointer(start: target, count: out.count)
+    }
+
+    private func copy(_ text: String, scratch: Scratch, buffer index: Int) -> Bytes {
+        let n = text.utf8.count
+        let dst = scratch.buffer(index, capacity: n)
+        var k = 0
+        for c in text.utf8 { dst[k] = c; k += 1 }
+        return UnsafeBufferPointer(start: dst, count: n)
+    }
+}
+
+/// A set of Unicode scalars with a bitmap for ASCII.
+struct CharacterSetBits: Sendable, Hashable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+    private var others: Set<UInt32> = []
+
+    init<S: Sequence>(_ scalars: S) where S.Element == Unicode.Scalar {
+        for s in scalars { insert(s) }
+    }
+
+    mutating func insert(_ s: Unicode.Scalar) {
+        switch s.value {
+        case 0..<64: low |= 1 << UInt64(s.value)
+        case 64..<128: high |= 1 << UInt64(s.value - 64)
+        default: others.insert(s.value)
+        }
+    }
+
+    @inline(__always)
+    func containsASCII(_ c: UInt8) -> Bool {
+        c < 64 ? low & (1 << UInt64(c)) != 0 : high & (1 << UInt64(c &- 64)) != 0
+    }
+
+    func contains(_ s: Unicode.Scalar) -> Bool {
+        s.value < 128 ? containsASCII(UInt8(s.value)) : others.contains(s.value)
+    }
+}

@@ -1,0 +1,106 @@
+import CPCRE2
+
+/// A compiled `pattern /RE/flags` on PCRE2's 8-bit library.
+///
+/// Compiled with `UTF | UCP | ANCHORED | ENDANCHORED` (plus `CASELESS` for `i`, `EXTENDED`
+/// for `x`): the whole value must match, with no "before a final newline" loophole, and
+/// because the anchoring is set at compile time the JIT can run it. `\d` and `\D` are
+/// rewritten to ASCII digits (see `RegexSource`), while `\w`, `\s` and `\b` stay
+/// Unicode-aware. The JIT is compiled for complete and soft-partial matching; when the JIT
+/// is unavailable or runs out of JIT stack the interpreter is used.
+///
+/// Every match runs under a budget (`matchLimit(forSubjectLength:)`) and a heap limit.
+/// A match that exceeds either ends as `.budgetExceeded` rather than hanging: the value
+/// fails with rule `pattern-budget`.
+final class RegexProgram: @unchecked Sendable {
+    // pcre2_code is read-only after compilation and JIT compilation, so one program is
+    // shared by every thread; the per-match state lives in each thread's `RegexScratch`.
+    private let code: OpaquePointer
+    let hasJIT: Bool
+
+    enum Outcome { case match, partial, noMatch, budgetExceeded }
+
+    struct CompileError: Error {
+        var message: String
+        /// Byte offset into the source as written.
+        var offset: Int
+    }
+
+    /// The budget: a fixed allowance plus a per-byte allowance, so that linear patterns on
+    /// megabyte values pass while exponential backtracking stops within milliseconds.
+    static func matchLimit(forSubjectLength n: Int) -> UInt32 {
+        UInt32(min(Int(UInt32.max), 200_000 + 40 * n))
+    }
+
+    /// Heap limit for the interpreter's backtracking memory, in KiB.
+    static let heapLimitKiB: UInt32 = 256 * 1024
+
+    init(source: String, flags: RegexFlags) throws(CompileError) {
+        let rewritten = RegexSource.asciiDigits(source, extended: flags.contains(.extended))
+        var options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_ANCHORED | PCRE2_ENDANCHORED)
+        if flags.contains(.caseInsensitive) { options |= UInt32(PCRE2_CASELESS) }
+        if flags.contains(.extended) { options |= UInt32(PCRE2_EXTENDED) }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let compiled = rewritten.bytes.withUnsafeBufferPointer { b in
+            pcre2_compile_8(b.baseAddress ?? RegexSource.emptyByte, b.count, options,
+                            &errorCode, &errorOffset, nil)
+        }
+        guard let compiled else {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let n = pcre2_get_error_message_8(errorCode, &buffer, buffer.count)
+            let text = n > 0 ? String(decoding: buffer[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
+            throw CompileError(message: text, offset: rewritten.originalOffset(errorOffset))
+        }
+        code = compiled
+        hasJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_SOFT)) == 0
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    /// Matches the whole subject; `partial` uses `PCRE2_PARTIAL_SOFT` (a complete match
+    /// still answers `.match`).
+    func match(_ subject: Bytes, partial: Bool, scratch: RegexScratch) -> Outcome {
+        let options = UInt32(PCRE2_NO_UTF_CHECK) | (partial ? UInt32(PCRE2_PARTIAL_SOFT) : 0)
+        pcre2_set_match_limit_8(scratch.context, RegexProgram.matchLimit(forSubjectLength: subject.count))
+        let base = subject.baseAddress ?? RegexSource.emptyByte
+        var rc: Int32
+        if hasJIT {
+            rc = pcre2_jit_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
+            if rc == PCRE2_ERROR_JIT_STACKLIMIT {
+                rc = pcre2_match_8(code, base, subject.count, 0, options | UInt32(PCRE2_NO_JIT),
+                                   scratch.matchData, scratch.context)
+            }
+        } else {
+            rc = pcre2_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
+        }
+        if rc >= 0 { return .match }
+        switch rc {
+        case PCRE2_ERROR_NOMATCH: return .noMatch
+        case PCRE2_ERROR_PARTIAL: return .partial
+        default: return .budgetExceeded   // match, depth or heap limit, or out of memory
+        }
+    }
+}
+
+/// One thread's PCRE2 match state: match data, a match context with the limits, and a JIT
+/// stack big enough for long values.
+final class RegexScratch {
+    let matchData: OpaquePointer
+    let context: OpaquePointer
+    private let jitStack: OpaquePointer?
+
+    init() {
+        matchData = pcre2_match_data_create_8(1, nil)
+        context = pcre2_match_context_create_8(nil)
+        jitStack = pcre2_jit_stack_create_8(32 * 1024, 64 * 1024 * 1024, nil)
+        if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
+        pcre2_set_heap_limit_8(context, RegexProgram.heapLimitKiB)
+    }
+
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_match_context_free_8(context)
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+    }
+}
