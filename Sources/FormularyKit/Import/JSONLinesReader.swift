@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FormularyJSON
+
+/// Reads JSON Lines: one flat JSON object per line, streaming, in constant memory.
+///
+/// Each value becomes text: a string as is, a number as written (`30`, `1.50`, `1e3`),
+/// a boolean as `true` or `false`; `null` means the field is absent. An array or object
+/// value is an error naming the field. Blank lines (only spaces, tabs or a `\r`) are
+/// skipped; a line may end with `\n` or `\r\n`; a UTF-8 byte-order mark at the start
+/// is skipped. Every line is parsed strictly (see `JSONParser`: duplicate keys and
+/// invalid UTF-8 are errors).
+///
+/// The header grows as new keys appear (see ``RecordHeader``). Every error about a line
+/// is recoverable: the reader goes on with the next line.
+public final class JSONLinesReader: RecordReader {
+    public struct Options: Sendable {
+        /// Bytes asked of the source at a time (and the buffer's initial size).
+        public var chunkSize: Int
+        /// The longest line, in bytes.
+        public var maxLineBytes: Int
+        /// The deepest nesting the parser accepts before calling a line hostile.
+        public var maxDepth: Int
+
+        public init(chunkSize: Int = 64 << 10, maxLineBytes: Int = 16 << 20, maxDepth: Int = 64) {
+            self.chunkSize = chunkSize
+            self.maxLineBytes = maxLineBytes
+            self.maxDepth = maxDepth
+        }
+    }
+
+    public let fileName: String
+    public let options: Options
+
+    /// The names seen so far, in order of first appearance.
+    public private(set) var header = RecordHeader(names: [])
+
+    private let input: InputBuffer
+    private let parser: JSONParser
+    /// Start of the current line in `input`.
+    private var lineStart = 0
+    /// Where the search for the line's end goes on.
+    private var searchFrom = 0
+    private var line = 1
+    /// Skipping the rest of an over-long line.
+    private var discarding = false
+    private var hasCheckedByteOrderMark = false
+    private var isFinished = false
+
+    public init(source: any ByteSource, fileName: String, options: Options = Options()) {
+        self.fileName = fileName
+        self.options = options
+        self.input = InputBuffer(source: source, chunkSize: options.chunkSize)
+        self.parser = JSONParser(maxDepth: options.maxDepth)
+    }
+
+    public func next() throws(RecordReadError) -> Record? {
+        guard !isFinished else { return nil }
+        try skipByteOrderMark()
+        while true {
+            guard let lineEnd = try nextLineEnd() else {
+                isFinished = true
+                return nil
+            }
+            let start = lineStart
+            let number = line
+            lineStart = min(lineEnd + 1, input.end)
+            searchFrom = lineStart
+            line += 1
+            if discarding {
+                discarding = false
+                continue
+            }
+            var end = lineEnd
+            if end > start && input.base[end - 1] == 0x0D { end -= 1 }
+            let bytes = UnsafeBufferPointer(start: input.base + start, count: end - start)
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            if bytes.count > options.maxLineBytes {
+                throw RecordReadError(kind: .recordTooLarge(limit: options.maxLineBytes), file: fileName,
+                                      line: number, isRecoverable: true)
+            }
+            return try record(from: bytes, line: number)
+        }
+    }
+
+    /// The index of the `\n` ending the current line (or of the input's end when the
+    /// last line has none); `nil` when no line is left.
+    private func nextLineEnd() throws(RecordReadError) -> Int? {
+        while true {
+            let available = input.end - searchFrom
+            if available > 0, let found = memchr(input.base + searchFrom, 0x0A, available) {
+                return input.base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            searchFrom = input.end
+            if input.isAtEnd {
+                return lineStart < input.end ? input.end : nil
+            }
+            if !discarding && input.end - lineStart > options.maxLineBytes {
+                discarding = true
+                throw RecordReadError(kind: .recordTooLarge(limit: options.maxLineBytes), file: fileName,
+                                      line: line, isRecoverable: true)
+            }
+            try refill(keepingFrom: discarding ? input.end : lineStart)
+        }
+    }
+
+    private func record(from bytes: UnsafeBufferPointer<UInt8>, line: Int) throws(RecordReadError) -> Record {
+        let value: JSONValue
+        do {
+            value = try parser.parse(bytes)
+        } catch {
+            throw RecordReadError(kind: .invalidJSON(error.message), file: fileName, line: line,
+                                  column: error.column, isRecoverable: true)
+        }
+        guard case .object(let object) = value else {
+            throw RecordReadError(kind: .notAnObject, file: fileName, line: line, column: 1, isRecoverable: true)
+        }
+        // New keys start a longer header; known ones keep the mapping callers made.
+        let newNames = object.keys.filter { header.index(of: $0) == nil }
+        if !newNames.isEmpty {
+            header = RecordHeader(names: header.names + newNames)
+        }
+        var values = [String?](repeating: nil, count: header.count)
+        for (key, member) in object {
+            let text: String?
+            switch member {
+            case .null: text = nil
+            case .bool(let flag): text = flag ? "true" : "false"
+            case .number(let number): text = number
+            case .string(let string): text = string
+            case .array, .object:
+                throw RecordReadError(kind: .nestedValue(field: key), file: fileName, line: line, isRecoverable: true)
+            }
+            // Safe: every key is in the header now.
+            values[header.index(of: key)!] = text
+        }
+        return Record(header: header, values: values, line: line)
+    }
+
+    private func skipByteOrderMark() throws(RecordReadError) {
+        guard !hasCheckedByteOrderMark else { return }
+        hasCheckedByteOrderMark = true
+        while input.end - lineStart < 3 && !input.isAtEnd {
+            try refill(keepingFrom: lineStart)
+        }
+        let base = input.base
+        if input.end - lineStart >= 3, base[lineStart] == 0xEF, base[lineStart + 1] == 0xBB, base[lineStart + 2] == 0xBF {
+            lineStart += 3
+            searchFrom = lineStart
+        }
+    }
+
+    private func refill(keepingFrom keep: Int) throws(RecordReadError) {
+        let shift: Int
+        do {
+            shift = try input.refill(keepingFrom: keep)
+        } catch {
+            isFinished = true
+            throw RecordReadError(kind: .readFailed(String(describing: error)), file: fileName, line: line,
+                                  isRecoverable: false)
+        }
+        lineStart -= shift
+        searchFrom -= shift
+    }
+}
