@@ -1,10 +1,10 @@
 /// "Did you mean" suggestions for misspelled words.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate nearest to `word`, when it is near enough to be a plausible typo:
     /// at most 2 edits (1 for words of up to 3 characters), counting a swap of two
     /// neighbouring characters as one edit (`rnage` → `range`). Ties go to the earlier
     /// candidate, so callers list the most common words first.
-    static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates where candidate != word {
@@ -16,7 +16,7 @@ enum Suggestion {
     }
 
     /// `"; did you mean 'x'?"` or "".
-    static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+    public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 

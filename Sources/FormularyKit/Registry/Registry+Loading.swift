@@ -1,0 +1,25 @@
+import FormularyRules
+
+extension Registry {
+    /// Loads the registry the way every command sees it: the built-in types, then the
+    /// database's (passed in, already read), then each plugin folder in order.
+    ///
+    /// - Throws: `FileError` when a folder cannot be read, a file in it cannot be read,
+    ///   or a symbolic link leads out of its folder.
+    public static func load(folders: [PluginFolder], databaseFiles: [PluginFile] = [],
+                            includeBuiltins: Bool = true) throws(FileError) -> Registry {
+        var files = includeBuiltins ? builtinFiles : []
+        files += databaseFiles
+        for folder in folders {
+            guard FileSystem.isDirectory(folder.path) else {
+                let origin = folder.origin == .environment ? "FORMULARY_PATH" : "--plugins"
+                throw FileError(path: folder.path, reason: "is not a folder (named by \(origin))")
+            }
+            for path in try FileSystem.files(in: folder.path, extensions: [".field", ".form"]) {
+                files.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
+                                        source: .folder(folder)))
+            }
+        }
+        return Registry(files: files)
+    }
+}

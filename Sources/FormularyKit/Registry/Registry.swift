@@ -1,0 +1,172 @@
+import FormularyRules
+
+/// The field types and forms visible to a command: the union of the built-in types, the
+/// database's, and the plugin folders', later sources overriding earlier ones.
+///
+/// Loading parses every file (cheap) but compiles nothing: a type is compiled — regexes
+/// JIT-compiled, ranges and dates resolved — only when it is used, and then cached per
+/// set of arguments. A broken file does not stop the registry from loading; its problems
+/// are reported when the type is used, linted or listed.
+public final class Registry {
+    /// One type as the registry sees it after overriding.
+    public struct TypeEntry: Sendable {
+        public var name: String
+        public var source: TypeSource
+        public var file: String
+        /// The parsed declaration, or nil when the file could not be parsed that far.
+        public var declaration: FieldTypeDecl?
+        /// Problems found while parsing this file and placing it in the registry.
+        public var diagnostics: [Diagnostic]
+        /// The sources of same-named types this one hides, nearest first.
+        public var overrides: [TypeSource]
+    }
+
+    /// One form as the registry sees it after overriding.
+    public struct FormEntry: Sendable {
+        public var name: String
+        public var source: TypeSource
+        public var file: String
+        public var form: FormDefinition?
+        public var text: SourceLines
+        public var diagnostics: [Diagnostic]
+        public var overrides: [TypeSource]
+    }
+
+    public private(set) var types: [String: TypeEntry] = [:]
+    public private(set) var forms: [String: FormEntry] = [:]
+    /// Problems not tied to one type: unreadable folders, files that declare nothing.
+    public private(set) var problems: [Diagnostic] = []
+
+    private var definitions: [String: Result<FieldTypeDefinition, DiagnosticList>] = [:]
+    private var compiled: [String: CompiledFieldType] = [:]
+    private lazy var resolver: TypeResolver = {
+        let declarations = types.compactMapValues { $0.declaration }
+        return TypeResolver(knownNames: typeNames) { declarations[$0] }
+    }()
+
+    /// The built-in plugin files, as compiled into the binary.
+    public static var builtinFiles: [PluginFile] {
+        BuiltinPluginFiles.files.map {
+            PluginFile(path: "plugins/" + $0.name, bytes: Array($0.text.utf8), source: .builtin)
+        }
+    }
+
+    /// Loads the given files, which must come grouped by source, lowest precedence first.
+    public init(files: [PluginFile]) {
+        var declaredIn: [String: String] = [:]   // "source|name" → file, to catch duplicates
+        for file in files {
+            let outcome = PluginSource.parse(bytes: file.bytes, file: file.path)
+            switch outcome.content {
+            case .field(let decl):
+                var diagnostics = outcome.diagnostics
+                let key = "\(file.source)|field|\(decl.name)"
+                if let other = declaredIn[key] {
+                    diagnostics.append(Registry.duplicate(
+                        "type '\(decl.name)' is also declared in \(other); a folder may declare each type once",
+                        at: decl.location, in: outcome.source))
+                }
+                declaredIn[key] = file.path
+                add(TypeEntry(name: decl.name, source: file.source, file: file.path, declaration: decl,
+                              diagnostics: diagnostics, overrides: []))
+            case .form(let form):
+                var diagnostics = outcome.diagnostics
+                let key = "\(file.source)|form|\(form.name)"
+                if let other = declaredIn[key] {
+                    diagnostics.append(Registry.duplicate(
+                        "form '\(form.name)' is also declared in \(other); a folder may declare each form once",
+                        at: form.location, in: outcome.source))
+                }
+                declaredIn[key] = file.path
+                add(FormEntry(name: form.name, source: file.source, file: file.path, form: form,
+                              text: outcome.source, diagnostics: diagnostics, overrides: []))
+            case .none:
+                // Nothing declared: attribute the problems to the name the file suggests,
+                // so that using that name reports them instead of "unknown type".
+                let stem = Registry.stem(of: file.path)
+                if file.path.hasSuffix(".form") {
+                    add(FormEntry(name: stem, source: file.source, file: file.path, form: nil,
+                                  text: outcome.source, diagnostics: outcome.diagnostics, overrides: []))
+                } else {
+                    add(TypeEntry(name: stem, source: file.source, file: file.path, declaration: nil,
+                                  diagnostics: outcome.diagnostics, overrides: []))
+                }
+            }
+        }
+    }
+
+    private func add(_ entry: TypeEntry) {
+        var entry = entry
+        if let hidden = types[entry.name] {
+            entry.overrides = [hidden.source] + hidden.overrides
+        }
+        types[entry.name] = entry
+    }
+
+    private func add(_ entry: FormEntry) {
+        var entry = entry
+        if let hidden = forms[entry.name] {
+            entry.overrides = [hidden.source] + hidden.overrides
+        }
+        forms[entry.name] = entry
+    }
+
+    static func duplicate(_ message: String, at location: SourceLocation, in source: SourceLines) -> Diagnostic {
+        Diagnostic(id: "duplicate-declaration", severity: .error, message: message,
+                   location: location, sourceLine: source.text(ofLine: location.line))
+    }
+
+    static func stem(of path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: ".") else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Type names, sorted.
+    public var typeNames: [String] { types.keys.sorted() }
+
+    /// The resolved definition of a type (after `extends`), or every problem that stands
+    /// in the way: its own file's, its bases' and the resolver's.
+    public func definition(named name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
+        if let cached = definitions[name] { return cached }
+        guard let entry = types[name] else { return nil }
+        let result: Result<FieldTypeDefinition, DiagnosticList>
+        if entry.diagnostics.containsErrors || entry.declaration == nil {
+            result = .failure(DiagnosticList(entry.diagnostics))
+        } else {
+            result = resolver.resolve(entry.declaration!)
+        }
+        definitions[name] = result
+        return result
+    }
+
+    /// The type a reference names, compiled with its arguments for `today`. Cached.
+    public func compile(_ reference: TypeReference, today: CivilDate,
+                        source: SourceLines? = nil) -> Result<CompiledFieldType, DiagnosticList> {
+        let key = "\(reference)@\(today)"
+        if let hit = compiled[key] { return .success(hit) }
+        guard let found = definition(named: reference.name) else {
+            let hint = Suggestion.nearest(to: reference.name, in: typeNames).map { "; did you mean '\($0)'?" }
+                ?? "; 'formulary types list' shows the types there are"
+            let line = source?.text(ofLine: reference.location.line) ?? ""
+            return .failure(DiagnosticList([Diagnostic(
+                id: DiagnosticID.unknownType.rawValue, severity: .error,
+                message: "unknown type '\(reference.name)'\(hint)", location: reference.location,
+                sourceLine: line)]))
+        }
+        let definition: FieldTypeDefinition
+        switch found {
+        case .failure(let problems): return .failure(problems)
+        case .success(let d): definition = d
+        }
+        let arguments: [String: ParameterValue]
+        switch ParameterBinding.bind(definition.parameters, arguments: reference.arguments,
+                                     typeName: definition.name, source: source) {
+        case .failure(let problems): return .failure(problems)
+        case .success(let a): arguments = a
+        }
+        let (type, diagnostics) = FieldCompiler.compile(definition, arguments: arguments, today: today)
+        guard let type else { return .failure(DiagnosticList(diagnostics)) }
+        compiled[key] = type
+        return .success(type)
+    }
+}

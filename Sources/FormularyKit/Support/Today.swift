@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FormularyRules
+
+/// Decides what "today" is for date checks: `--today`, else `FORMULARY_TODAY`, else the
+/// local calendar date. Fixing it makes validation repeatable (tests, re-runs, audits).
+public enum Today {
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        public var text: String
+        public var origin: String
+        public var description: String {
+            "\(origin) '\(text)' is not a date; write it as YYYY-MM-DD, e.g. 2026-11-29"
+        }
+    }
+
+    public static func resolve(option: String?, environment: String?) throws(Invalid) -> CivilDate {
+        if let option {
+            guard let d = CivilDate(iso: option) else { throw Invalid(text: option, origin: "--today") }
+            return d
+        }
+        if let environment, !environment.isEmpty {
+            guard let d = CivilDate(iso: environment) else {
+                throw Invalid(text: environment, origin: "FORMULARY_TODAY")
+            }
+            return d
+        }
+        return localDate()
+    }
+
+    /// The local calendar date of this process's time zone.
+    public static func localDate() -> CivilDate {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return CivilDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+    }
+}
