@@ -120,6 +120,15 @@ public final class JSONLinesReader: RecordReader {
         guard case .object(let object) = value else {
             throw RecordReadError(kind: .notAnObject, file: fileName, line: line, column: 1, isRecoverable: true)
         }
+        // Refuse the line before its keys can join the header.
+        for (key, member) in object {
+            switch member {
+            case .array, .object:
+                throw RecordReadError(kind: .nestedValue(field: key), file: fileName, line: line, isRecoverable: true)
+            case .null, .bool, .number, .string:
+                continue
+            }
+        }
         // New keys start a longer header; known ones keep the mapping callers made.
         let newNames = object.keys.filter { header.index(of: $0) == nil }
         if !newNames.isEmpty {
@@ -133,8 +142,7 @@ public final class JSONLinesReader: RecordReader {
             case .bool(let flag): text = flag ? "true" : "false"
             case .number(let number): text = number
             case .string(let string): text = string
-            case .array, .object:
-                throw RecordReadError(kind: .nestedValue(field: key), file: fileName, line: line, isRecoverable: true)
+            case .array, .object: text = nil  // refused above
             }
             // Safe: every key is in the header now.
             values[header.index(of: key)!] = text
