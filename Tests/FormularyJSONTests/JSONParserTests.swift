@@ -155,3 +155,47 @@ import Testing
         #expect(try shallow.parse("[[1]]") == [[1]])
     }
 }
+
+@Suite struct UTF8ValidationTests {
+    private func offset(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidUTF8Offset(in: $0) }
+    }
+
+    @Test func knownCases() {
+        #expect(offset([]) == nil)
+        #expect(offset(Array("plain ASCII text, longer than eight bytes".utf8)) == nil)
+        #expect(offset(Array("Zoë 日本 😀 \u{10FFFF}".utf8)) == nil)
+        #expect(offset([0x61, 0x80]) == 1)                    // lone continuation
+        #expect(offset([0xC0, 0xAF]) == 0)                    // overlong
+        #expect(offset([0xE0, 0x9F, 0xBF]) == 0)              // overlong 3-byte
+        #expect(offset([0xED, 0xA0, 0x80]) == 0)              // encoded surrogate
+        #expect(offset([0xF4, 0x90, 0x80, 0x80]) == 0)        // past U+10FFFF
+        #expect(offset([0xF5, 0x80, 0x80, 0x80]) == 0)
+        #expect(offset(Array("12345678é".utf8).dropLast()) == 8)  // truncated at the end
+        #expect(offset([0xE2, 0x82, 0x41]) == 0)              // bad third byte
+    }
+
+    /// The standard library's parser is the reference.
+    @Test func agreesWithTheStandardLibrary() {
+        var generator = SplitMix64(seed: 99)
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2,
+                                    0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? interesting.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+            }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes.makeIterator()
+            var expected: Int?
+            var position = 0
+            loop: while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let scalar): position += scalar.count
+                case .error: expected = position; break loop
+                case .emptyInput: break loop
+                }
+            }
+            #expect(offset(bytes) == expected, "\(bytes)")
+        }
+    }
+}

@@ -325,11 +325,12 @@ public final class CSVReader: RecordReader {
                 // Inside a quoted field every quote is doubled.
                 index += start[index] == UInt8(ascii: "\"") ? 2 : 1
             }
-            if let text = scratch.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) {
-                return text
+            let text: String? = scratch.withUnsafeBufferPointer { unescaped in
+                firstInvalidUTF8Offset(in: unescaped) == nil ? String(decoding: unescaped, as: UTF8.self) : nil
             }
-        } else if let text = String(validating: raw, as: UTF8.self) {
-            return text
+            if let text { return text }
+        } else if firstInvalidUTF8Offset(in: raw) == nil {
+            return String(decoding: raw, as: UTF8.self)
         }
         let offset = firstInvalidUTF8Offset(in: raw) ?? 0
         throw error(.invalidUTF8, at: recordStart + span.start + offset)
