@@ -1,0 +1,165 @@
+/// The compact encoding of an entry's values (column `entries.vals`) and of a layout's field
+/// names (column `entry_layouts.fields`).
+///
+/// A sequence of slots, one per field of the layout, in layout order. Each slot starts with an
+/// unsigned LEB128 varint tag: `0` means the value is absent (a JSON Lines object without that
+/// key, or JSON `null`), `n + 1` means a present value of `n` UTF-8 bytes, which follow. Absent
+/// slots at the end are omitted, so a slot beyond the end of the bytes is absent.
+///
+/// Why not JSON text: reading a value is a varint and a pointer, with no parsing, escaping or
+/// allocation, which keeps batch validation close to SQLite's raw read speed (docs/storage.md).
+public enum EntryValues {
+    /// Encodes `values` (nil for absent) into a new array.
+    public static func encode(_ values: [String?]) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(values, into: &out)
+        return out
+    }
+
+    /// Encodes `values`, replacing the contents of `out` (whose capacity is reused).
+    public static func encode(_ values: [String?], into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        var pendingAbsent = 0
+        for value in values {
+            guard var value else { pendingAbsent += 1; continue }
+            // Absent slots are written only when a present one follows them.
+            out.append(contentsOf: repeatElement(0, count: pendingAbsent))
+            pendingAbsent = 0
+            value.withUTF8 { utf8 in
+                appendVarint(UInt64(utf8.count) + 1, to: &out)
+                out.append(contentsOf: utf8)
+            }
+        }
+    }
+
+    /// Encodes non-optional strings (layout field names).
+    public static func encode(_ names: [String]) -> [UInt8] {
+        encode(names.map(Optional.some))
+    }
+
+    /// Decodes every slot present in `bytes` (trailing absent slots are not represented).
+    public static func decode(_ bytes: [UInt8]) throws(EntryValuesError) -> [String?] {
+        var values: [String?] = []
+        let failure = bytes.withUnsafeBytes { buffer -> EntryValuesError? in
+            var reader = EntryValuesReader(buffer)
+            do throws(EntryValuesError) {
+                while let slot = try reader.next() {
+                    values.append(slot.map { String(decoding: $0, as: UTF8.self) })
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        return values
+    }
+
+    /// Decodes field names; an absent name is malformed.
+    public static func decodeNames(_ bytes: [UInt8]) throws(EntryValuesError) -> [String] {
+        var names: [String] = []
+        for value in try decode(bytes) {
+            guard let value else { throw EntryValuesError.malformed(offset: 0) }
+            names.append(value)
+        }
+        return names
+    }
+
+    /// Finds every slot of `bytes` without copying: afterwards `spans[i]` locates slot `i` for
+    /// `i < spans.count` (slots past the end of `bytes` are absent). `spans` keeps its count, so
+    /// one array can be reused for every row of a layout.
+    @inlinable
+    public static func locate(_ bytes: UnsafeRawBufferPointer,
+                              into spans: inout [EntryValueSpan]) throws(EntryValuesError) {
+        var reader = EntryValuesReader(bytes)
+        for index in spans.indices {
+            guard let slot = try reader.next() else {
+                for rest in index..<spans.count { spans[rest] = .absent }
+                return
+            }
+            if let slot {
+                spans[index] = EntryValueSpan(offset: Int32(reader.offset - slot.count),
+                                              length: Int32(slot.count))
+            } else {
+                spans[index] = .absent
+            }
+        }
+    }
+
+    @inlinable
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+}
+
+/// Where one value lies in an encoded entry, as found by ``EntryValues/locate(_:into:)``.
+public struct EntryValueSpan: Sendable, Hashable {
+    /// Byte offset of the value's first byte.
+    public var offset: Int32
+    /// The value's length in bytes, or -1 when the value is absent.
+    public var length: Int32
+
+    @inlinable public init(offset: Int32, length: Int32) {
+        self.offset = offset
+        self.length = length
+    }
+
+    public static let absent = EntryValueSpan(offset: 0, length: -1)
+
+    @inlinable public var isPresent: Bool { length >= 0 }
+
+    /// The value's bytes inside `bytes` (the buffer `locate` was given), or nil when absent.
+    @inlinable public func bytes(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard length >= 0 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
+    }
+}
+
+/// Reads the slots of an encoded entry one by one, without copying.
+public struct EntryValuesReader {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    /// Offset of the next slot's tag.
+    public var offset: Int { position }
+    @usableFromInline var position = 0
+
+    @inlinable public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// The next slot: nil at the end, `.some(nil)` for an absent value, else the value's
+    /// bytes (valid as long as the buffer given to `init`).
+    @inlinable
+    public mutating func next() throws(EntryValuesError) -> UnsafeRawBufferPointer?? {
+        guard position < bytes.count else { return nil }
+        var tag: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < bytes.count, shift < 63 else { throw .malformed(offset: position) }
+            let byte = bytes[position]
+            position += 1
+            tag |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        if tag == 0 { return .some(nil) }
+        let length = Int(tag - 1)
+        guard length <= bytes.count - position else { throw .malformed(offset: position) }
+        let value = UnsafeRawBufferPointer(rebasing: bytes[position..<position + length])
+        position += length
+        return .some(value)
+    }
+}
+
+/// An encoded entry that cannot be read (a damaged database).
+public enum EntryValuesError: Error, Sendable, Hashable, CustomStringConvertible {
+    case malformed(offset: Int)
+
+    public var description: String {
+        switch self {
+        case .malformed(let offset): "malformed entry values at byte \(offset)"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// An entry as stored, decoded for display (`entries list`, `entries show`).
+public struct StoredEntry: Sendable, Hashable {
+    public var id: Int64
+    public var form: String
+    /// The import key, when the entry was imported with `--key`.
+    public var key: String?
+    /// The entry's columns, in the order they were imported (declared and unknown alike).
+    public var fields: [String]
+    /// One value per field; nil when absent.
+    public var values: [String?]
+    /// 1 for a new entry, +1 for each keyed update.
+    public var version: Int
+    public var createdAt: String
+    public var updatedAt: String
+
+    /// The value of `field`, or nil when the entry has no such column or it is absent.
+    public subscript(field: String) -> String? {
+        guard let index = fields.firstIndex(of: field) else { return nil }
+        return values[index]
+    }
+
+    /// The present values as (field, value) pairs, in column order.
+    public var presentValues: [(field: String, value: String)] {
+        zip(fields, values).compactMap { field, value in value.map { (field, $0) } }
+    }
+}
+
+/// The values an entry had before a keyed import replaced them (`entry_versions`).
+public struct StoredEntryVersion: Sendable, Hashable {
+    public var entryID: Int64
+    public var version: Int
+    public var fields: [String]
+    public var values: [String?]
+    /// When this version became current.
+    public var validFrom: String
+    /// When a later import replaced it.
+    public var replacedAt: String
+}
+
+/// What ``EntryWriter`` did with one row.
+public enum EntryWriteOutcome: Sendable, Hashable {
+    /// A new entry.
+    case inserted(id: Int64)
+    /// An existing entry with the same key got new values; the old ones went to its history.
+    case updated(id: Int64, version: Int)
+    /// An existing entry with the same key already had exactly these values.
+    case unchanged(id: Int64)
+
+    public var id: Int64 {
+        switch self {
+        case .inserted(let id), .updated(let id, _), .unchanged(let id): id
+        }
+    }
+}

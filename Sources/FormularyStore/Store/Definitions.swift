@@ -1,0 +1,67 @@
+/// The two kinds of versioned definitions the database keeps.
+public enum DefinitionKind: String, Sendable, Hashable {
+    case type
+    case form
+
+    var versionsTable: String { self == .type ? "type_versions" : "form_versions" }
+    var eventsTable: String { self == .type ? "type_events" : "form_events" }
+    /// Prefix of audit actions: `types.add`, `forms.retire`.
+    var auditNoun: String { self == .type ? "types" : "forms" }
+}
+
+/// One stored version of a field type or form, identified by the SHA-256 of its source.
+public struct DefinitionVersion: Sendable, Hashable {
+    public var id: Int64
+    public var kind: DefinitionKind
+    public var name: String
+    /// SHA-256 hex of ``source``.
+    public var hash: String
+    /// The canonical source of the resolved definition.
+    public var source: String
+    /// Where it came from when first recorded: `database` for `types add`/`forms add`,
+    /// otherwise the source of a version recorded because a validation run used it
+    /// (`builtin`, `folder:PATH`…).
+    public var origin: String
+    /// When it was first recorded (UTC ISO 8601).
+    public var recordedAt: String
+    public var actor: String
+
+    /// The first 12 hex digits, as shown in lists.
+    public var shortHash: String { String(hash.prefix(12)) }
+}
+
+/// Something that happened to a name in the database registry.
+public struct DefinitionEvent: Sendable, Hashable {
+    public enum Action: String, Sendable, Hashable {
+        /// A version became the current database definition of the name.
+        case add
+        /// The name was hidden from the registry.
+        case retire
+    }
+    public var id: Int64
+    public var name: String
+    public var action: Action
+    /// The version added; nil for a retirement.
+    public var version: DefinitionVersion?
+    public var at: String
+    public var actor: String
+}
+
+/// What ``Store/addVersion(_:name:source:actor:)`` did.
+public enum AddOutcome: Sendable, Hashable {
+    /// The version became current. `isNewVersion` is false when an earlier version (or a
+    /// version recorded by a run) came back; `previous` is the version it replaced, if any.
+    case added(DefinitionVersion, isNewVersion: Bool, previous: DefinitionVersion?)
+    /// That exact definition is already the current one: nothing was written.
+    case unchanged(DefinitionVersion)
+
+    public var version: DefinitionVersion {
+        switch self {
+        case .added(let version, _, _), .unchanged(let version): version
+        }
+    }
+
+    public var changedDatabase: Bool {
+        if case .added = self { true } else { false }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import FormularyJSON
+
+/// Formulary's database: the typed façade the commands use.
+///
+/// Opening a store does not change its schema: call ``migrate()`` (the `init` and `migrate`
+/// commands) or ``requireCurrentSchema()`` (every other command) first. Methods that change
+/// registered types or forms append their own audit record in the same transaction; for
+/// imports and validation runs the caller wraps its work and one ``appendAudit(actor:action:subject:details:)``
+/// in ``transaction(_:)``.
+///
+/// A store is one connection: use it from one thread at a time, and open another `Store` (or
+/// ``Database``) per worker thread.
+public final class Store {
+    /// The connection, for queries the façade does not offer (issue 4's runs and reports).
+    public let database: Database
+    /// Where "now" comes from, for timestamps; tests fix it.
+    public var clock: @Sendable () -> Date = { Date() }
+    let migrator: Migrator
+    var layoutIDs: [[String]: Int64] = [:]
+    var layoutFieldsByID: [Int64: [String]] = [:]
+
+    /// Opens (creating the file if needed) the database at `path`.
+    public init(path: String, configuration: Database.Configuration = .init(),
+                migrations: [Migration] = Migration.embedded) throws {
+        database = try Database(path: path, configuration: configuration)
+        migrator = try Migrator(migrations: migrations)
+    }
+
+    // MARK: Schema
+
+    /// Applies pending migrations; returns those applied by this call.
+    @discardableResult
+    public func migrate() throws -> [AppliedMigration] {
+        try migrator.migrate(database, now: clock)
+    }
+
+    /// Applied and pending migrations (`migrate --status`).
+    public func migrationStatus() throws -> [MigrationStatus] {
+        try migrator.status(of: database)
+    }
+
+    /// Throws unless every migration of this executable is applied and none was changed.
+    public func requireCurrentSchema() throws {
+        let pending = try migrationStatus().compactMap { status -> String? in
+            if case .pending(let migration) = status { migration.name } else { nil }
+        }
+        if !pending.isEmpty { throw StoreError.schemaOutOfDate(pending: pending) }
+    }
+
+    // MARK: Transactions and time
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction (a savepoint when nested).
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try database.transaction(.immediate, body)
+        } catch {
+            // Rows created in the rolled-back work are gone; so must be their cached ids.
+            clearLayoutCache()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a deferred (read) transaction: a consistent snapshot for reports.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(.deferred, body)
+    }
+
+    /// The current time as stored (UTC ISO 8601 with milliseconds).
+    public func timestamp() -> String { Timestamp.string(from: clock()) }
+
+    // MARK: Audit
+
+    /// Appends an audit record in the current transaction (or its own). Never pass secure values.
+    @discardableResult
+    public func appendAudit(actor: String, action: String, subject: String,
+                            details: JSONValue = .object([:])) throws -> AuditRecord {
+        try AuditLog.append(database, actor: actor, action: action, subject: subject,
+                            details: details, at: clock())
+    }
+
+    /// Audit records in order; see ``AuditLog/records(_:since:actor:limit:)``.
+    public func auditRecords(since: String? = nil, actor: String? = nil,
+                             limit: Int? = nil) throws -> [AuditRecord] {
+        try AuditLog.records(database, since: since, actor: actor, limit: limit)
+    }
+
+    /// Recomputes the audit chain (`audit verify`).
+    public func verifyAudit() throws -> AuditVerification {
+        try AuditLog.verify(database)
+    }
+}
+
+/// Store-level failures that are not SQLite's.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Migrations are pending: run `formulary migrate` (or `init`).
+    case schemaOutOfDate(pending: [String])
+    /// The name has no current version in the database (never added, or retired).
+    case notInDatabase(kind: DefinitionKind, name: String)
+    /// No entry has that id.
+    case noSuchEntry(Int64)
+    /// Stored bytes that cannot be read.
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .schemaOutOfDate(let pending):
+            "the database schema is out of date (pending: \(pending.joined(separator: ", "))); "
+                + "run `formulary migrate`"
+        case let .notInDatabase(kind, name):
+            "no \(kind.rawValue) named '\(name)' is in the database"
+        case .noSuchEntry(let id):
+            "no entry with id \(id)"
+        case .corrupt(let what):
+            "corrupt data in the database: \(what)"
+        }
+    }
+}
