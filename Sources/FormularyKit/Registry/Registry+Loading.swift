@@ -2,11 +2,13 @@ import FormularyRules
 
 extension Registry {
     /// Loads the registry the way every command sees it: the built-in types, then the
-    /// database's (passed in, already read), then each plugin folder in order.
+    /// database's (passed in, already read), then each plugin folder in order, then
+    /// `extraFiles` (files named on a command line).
     ///
     /// - Throws: `FileError` when a folder cannot be read, a file in it cannot be read,
     ///   or a symbolic link leads out of its folder.
     public static func load(folders: [PluginFolder], databaseFiles: [PluginFile] = [],
+                            extraFiles: [PluginFile] = [],
                             includeBuiltins: Bool = true) throws(FileError) -> Registry {
         var files = includeBuiltins ? builtinFiles : []
         files += databaseFiles
@@ -20,6 +22,6 @@ extension Registry {
                                         source: .folder(folder)))
             }
         }
-        return Registry(files: files)
+        return Registry(files: files + extraFiles)
     }
 }

@@ -155,7 +155,7 @@ public final class Registry {
         }
         let definition: FieldTypeDefinition
         switch found {
-        case .failure(let problems): return .failure(problems)
+        case .failure(let problems): return .failure(DiagnosticList(withSourceLines(problems.diagnostics)))
         case .success(let d): definition = d
         }
         let arguments: [String: ParameterValue]
@@ -165,7 +165,7 @@ public final class Registry {
         case .success(let a): arguments = a
         }
         let (type, diagnostics) = FieldCompiler.compile(definition, arguments: arguments, today: today)
-        guard let type else { return .failure(DiagnosticList(diagnostics)) }
+        guard let type else { return .failure(DiagnosticList(withSourceLines(diagnostics))) }
         compiled[key] = type
         return .success(type)
     }

@@ -1,0 +1,38 @@
+import FormularyKit
+import FormularyRules
+
+extension CommandContext {
+    /// The registry as this command sees it (built-in, database, folders).
+    /// `extraFiles` (files named on the command line, e.g. by `types lint`) come last and
+    /// override everything else.
+    func loadRegistry(extraFiles: [PluginFile] = []) throws -> Registry {
+        try Registry.load(folders: pluginFolders, extraFiles: extraFiles)
+    }
+
+    /// Parses `TYPE[(PARAMS)]` as typed on the command line and compiles it, or fails
+    /// with exit status 2 and the diagnostics.
+    func compiledType(_ text: String, in registry: Registry) throws -> CompiledFieldType {
+        let reference: TypeReference
+        switch PluginSource.parseTypeReference(text) {
+        case .failure(let problems):
+            throw CommandFailure(status: .badInput, message: "'\(text)' is not a type reference",
+                                 details: render(problems.diagnostics))
+        case .success(let r): reference = r
+        }
+        let source = SourceLines(file: "<command line>", lines: [text])
+        switch registry.compile(reference, today: try today(), source: source) {
+        case .failure(let problems):
+            let errors = problems.diagnostics.filter { $0.severity == .error }
+            let first = errors.first?.message ?? "type '\(reference.name)' cannot be used"
+            let message = errors.count == 1 && errors[0].location.file == "<command line>"
+                ? first : "type '\(reference.name)' cannot be used"
+            throw CommandFailure(status: .badInput, message: message, details: render(problems.diagnostics))
+        case .success(let type): return type
+        }
+    }
+
+    /// Diagnostics as text, `file:line:column: error: …` with the line and a caret.
+    func render(_ diagnostics: [Diagnostic]) -> String {
+        DiagnosticFormatter().format(diagnostics)
+    }
+}

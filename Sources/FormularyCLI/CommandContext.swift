@@ -1,0 +1,68 @@
+import FormularyKit
+import FormularyRules
+
+/// Output formats a command may offer.
+enum OutputFormat: String, CaseIterable {
+    case text, json, csv, html
+}
+
+/// What every command gets: the parsed arguments, the environment, the output streams,
+/// and the global settings resolved with their precedence (option, then environment,
+/// then default).
+final class CommandContext {
+    let arguments: ParsedArguments
+    let environment: [String: String]
+    let stdout: OutputStream
+    let stderr: OutputStream
+
+    init(arguments: ParsedArguments, environment: [String: String],
+         stdout: OutputStream, stderr: OutputStream) {
+        self.arguments = arguments
+        self.environment = environment
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// Colour on standard output: a terminal, and `NO_COLOR` not set.
+    var style: Style { Style(enabled: stdout.isTerminal && environment["NO_COLOR"] == nil) }
+    var errorStyle: Style { Style(enabled: stderr.isTerminal && environment["NO_COLOR"] == nil) }
+
+    /// The `--format` value, checked against what the command offers.
+    func format(offered: [OutputFormat]) throws -> OutputFormat {
+        guard let text = arguments.value("format") else { return .text }
+        guard let f = OutputFormat(rawValue: text), offered.contains(f) else {
+            let list = offered.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: "this command does not offer --format \(text); use one of: \(list)",
+                             helpCommand: arguments.commandPath.joined(separator: " "))
+        }
+        return f
+    }
+
+    func today() throws -> CivilDate {
+        do {
+            return try Today.resolve(option: arguments.value("today"), environment: environment["FORMULARY_TODAY"])
+        } catch {
+            throw UsageError(message: error.description, helpCommand: nil)
+        }
+    }
+
+    /// Plugin folders, lowest precedence first: `FORMULARY_PATH` entries, then `--plugins`.
+    var pluginFolders: [PluginFolder] {
+        let fromEnvironment = (environment["FORMULARY_PATH"] ?? "")
+            .split(separator: ":", omittingEmptySubsequences: true)
+            .map { PluginFolder(path: String($0), origin: .environment) }
+        let fromOptions = arguments.all("plugins").map { PluginFolder(path: $0, origin: .option) }
+        return fromEnvironment + fromOptions
+    }
+
+    var databasePath: String {
+        arguments.value("db") ?? environment["FORMULARY_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "formulary.db"
+    }
+
+    var actor: String {
+        if let a = arguments.value("actor") { return a }
+        if let a = environment["FORMULARY_ACTOR"], !a.isEmpty { return a }
+        if let a = environment["USER"], !a.isEmpty { return a }
+        return "unknown"
+    }
+}

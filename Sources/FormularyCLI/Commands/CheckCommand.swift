@@ -1,0 +1,116 @@
+import FormularyJSON
+import FormularyKit
+import FormularyRules
+
+/// `formulary check TYPE[(PARAMS)] VALUE... [--live]`
+struct CheckCommand: Command {
+    static let spec = CommandSpec(
+        path: ["check"],
+        abstract: "Validates values with a field type, one result per value.",
+        usage: "check TYPE[(PARAMS)] VALUE... [--live]",
+        discussion: """
+        Each value is normalized, formatted with the type's mask and checked. The final stage
+        (the default) judges a complete value: valid or invalid. With --live, each value is
+        judged as a prefix still being typed: valid, incomplete (some completion would pass)
+        or invalid (none would). Values of secure types are shown as •••.
+
+        Exit status: 0 when no value has an error, 1 when some value is invalid, 2 when the
+        type cannot be used. Put '--' before values that start with '-'.
+        """,
+        options: [OptionSpec(name: "live", kind: .flag, help: "Judges the values as prefixes typed so far.")],
+        positionals: 2...Int.max,
+        positionalName: "TYPE and at least one VALUE",
+        examples: [
+            "formulary check credit-card \"4111 1111 1111 1111\"",
+            "formulary check 'age(min: 18)' 17 42",
+            "formulary check --live exp-date 1",
+            "formulary --format json check email ada@example.com",
+        ])
+
+    let typeText: String
+    let values: [String]
+    let stage: Stage
+    let format: OutputFormat
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        typeText = arguments.positionals[0]
+        values = Array(arguments.positionals.dropFirst())
+        stage = arguments.flag("live") ? .live : .final
+        format = try context.format(offered: [.text, .json])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let registry = try context.loadRegistry()
+        let type = try context.compiledType(typeText, in: registry)
+        let secure = type.definition.secure
+        let style = context.style
+        var anyInvalid = false
+        var rows: [[String]] = []
+        for value in values {
+            let result = type.validate(value, stage: stage)
+            if result.verdict == .invalid { anyInvalid = true }
+            let shown = secure ? "•••" : result.formatted
+            switch format {
+            case .json:
+                var w = JSONWriter()
+                w.object { o in
+                    o.field("type", typeText)
+                    o.field("value", secure ? "•••" : value)
+                    o.field("formatted", shown)
+                    o.field("stage", stage.rawValue)
+                    o.field("verdict", result.verdict.rawValue)
+                    o.field("valid", result.verdict == .valid)
+                    o.array("violations") { a in
+                        for v in result.violations {
+                            a.object { vo in
+                                vo.field("rule", v.rule)
+                                vo.field("severity", v.severity.rawValue)
+                                vo.field("message", v.message)
+                            }
+                        }
+                    }
+                }
+                w.newline()
+                context.stdout.write(bytes: w.bytes)
+            default:
+                let verdict: String
+                switch result.verdict {
+                case .valid: verdict = style.green("valid")
+                case .incomplete: verdict = style.yellow("incomplete")
+                case .invalid: verdict = style.red("invalid")
+                }
+                let problems = result.violations.map {
+                    ($0.severity == .warning ? "warning " : "") + "\($0.rule): \($0.message)"
+                }.joined(separator: "; ")
+                let display = result.isAbsent ? "(empty: no check runs)" : Self.quoted(shown)
+                rows.append([verdict, display, problems])
+            }
+        }
+        if format == .text { context.stdout.write(TextTable(rows: rows).render()) }
+        return anyInvalid ? .violations : .success
+    }
+
+    /// The value in quotes, with control characters escaped, so that white space and
+    /// invisible characters can be seen.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+                    out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,99 @@
+import FormularyJSON
+import FormularyKit
+import FormularyRules
+
+/// `formulary types lint FILE...`
+struct TypesLintCommand: Command {
+    static let spec = CommandSpec(
+        path: ["types", "lint"],
+        abstract: "Parses and type-checks plugin files and prints every diagnostic.",
+        usage: "types lint FILE...",
+        discussion: """
+        Checks .field and .form files without a database: syntax, inheritance (a base may
+        come from the registry or from another file given here), parameters, and the
+        load-time checks (contradictory ranges, masks, regexes that do not compile or that
+        backtrack badly). Diagnostics go to standard error as file:line:column with the line
+        and a caret; files without problems are listed as 'ok'.
+
+        Exit status: 0 when no file has an error (warnings allowed), 2 otherwise.
+        """,
+        positionals: 1...Int.max,
+        positionalName: "FILE",
+        examples: ["formulary types lint my-types/*.field", "formulary types lint signup.form"])
+
+    let files: [String]
+    let format: OutputFormat
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        files = arguments.positionals
+        format = try context.format(offered: [.text, .json])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        var pluginFiles: [PluginFile] = []
+        for path in files {
+            let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
+            pluginFiles.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
+                                          source: .folder(folder)))
+        }
+        let registry = try context.loadRegistry(extraFiles: pluginFiles)
+        let today = try context.today()
+        var all: [(file: String, diagnostics: [Diagnostic])] = []
+        for file in files {
+            var diagnostics: [Diagnostic] = []
+            for entry in registry.types.values where entry.file == file {
+                diagnostics += registry.lint(type: entry.name, today: today)
+            }
+            for entry in registry.forms.values where entry.file == file {
+                diagnostics += registry.lint(form: entry.name)
+            }
+            all.append((file, Self.sorted(diagnostics)))
+        }
+        let hasErrors = all.contains { $0.diagnostics.contains { $0.severity == .error } }
+        if format == .json {
+            var w = JSONWriter()
+            w.object { o in
+                o.field("ok", !hasErrors)
+                o.array("files") { a in
+                    for (file, diagnostics) in all {
+                        a.object { f in
+                            f.field("file", file)
+                            f.array("diagnostics") { da in
+                                for d in diagnostics { da.object { Self.write(d, to: &$0) } }
+                            }
+                        }
+                    }
+                }
+            }
+            w.newline()
+            context.stdout.write(bytes: w.bytes)
+        } else {
+            for (file, diagnostics) in all {
+                if diagnostics.isEmpty {
+                    context.stdout.line("ok  \(file)")
+                } else {
+                    context.stderr.write(context.render(diagnostics))
+                }
+            }
+        }
+        return hasErrors ? .badInput : .success
+    }
+
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return diagnostics.filter { seen.insert($0).inserted }.sorted {
+            ($0.location.file, $0.location.line, $0.location.column) < ($1.location.file, $1.location.line, $1.location.column)
+        }
+    }
+
+    static func write(_ d: Diagnostic, to o: inout JSONObjectWriter) {
+        o.field("id", d.id)
+        o.field("severity", d.severity.rawValue)
+        o.field("message", d.message)
+        o.field("file", d.location.file)
+        o.field("line", d.location.line)
+        o.field("column", d.location.column)
+    }
+}

@@ -1,0 +1,84 @@
+import FormularyJSON
+import FormularyKit
+import FormularyRules
+
+/// `formulary types show NAME`
+struct TypesShowCommand: Command {
+    static let spec = CommandSpec(
+        path: ["types", "show"],
+        abstract: "Shows a type's resolved definition, its parameters and its version.",
+        usage: "types show NAME",
+        discussion: """
+        Prints the definition after 'extends' is resolved, in the plugin language, with its
+        parameters and defaults, where it comes from, and its version: the SHA-256 of that
+        definition, which is what validation runs record.
+        """,
+        positionals: 1...1,
+        positionalName: "NAME",
+        examples: ["formulary types show credit-card"])
+
+    let name: String
+    let format: OutputFormat
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        name = arguments.positionals[0]
+        format = try context.format(offered: [.text, .json])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let registry = try context.loadRegistry()
+        guard let entry = registry.types[name], let resolved = registry.definition(named: name) else {
+            throw CommandFailure(status: .badInput,
+                                 message: "unknown type '\(name)'" + Suggestion.hint(for: name, in: registry.typeNames))
+        }
+        let definition: FieldTypeDefinition
+        switch resolved {
+        case .failure(let problems):
+            throw CommandFailure(status: .badInput, message: "type '\(name)' has errors",
+                                 details: context.render(problems.diagnostics))
+        case .success(let d): definition = d
+        }
+        let version = Registry.version(of: definition)
+        if format == .json {
+            var w = JSONWriter()
+            w.object { o in
+                o.field("name", name)
+                o.field("version", version)
+                o.field("source", entry.source.kind)
+                o.field("location", entry.source.description)
+                o.field("file", entry.file)
+                o.array("extends") { a in for b in definition.bases { a.value(b) } }
+                o.array("overrides") { a in for s in entry.overrides { a.value(s.description) } }
+                o.array("parameters") { a in
+                    for p in definition.parameters {
+                        a.object { po in
+                            po.field("name", p.name)
+                            po.field("kind", p.defaultValue.kind.rawValue)
+                            po.field("default", p.defaultValue.text)
+                        }
+                    }
+                }
+                o.field("definition", definition.canonicalSource)
+            }
+            w.newline()
+            context.stdout.write(bytes: w.bytes)
+            return .success
+        }
+        var rows: [[String]] = [
+            ["name", name],
+            ["version", version],
+            ["source", "\(entry.source) (\(entry.file))"],
+        ]
+        if !definition.bases.isEmpty { rows.append(["extends", definition.bases.joined(separator: " → ")]) }
+        if !entry.overrides.isEmpty { rows.append(["overrides", entry.overrides.map(\.description).joined(separator: ", ")]) }
+        for p in definition.parameters {
+            rows.append(["parameter", "\(p.name) = \(p.defaultValue.kind == .string ? "\"\(p.defaultValue.text)\"" : p.defaultValue.text) (\(p.defaultValue.kind.rawValue))"])
+        }
+        context.stdout.write(TextTable(rows: rows).render())
+        context.stdout.line()
+        context.stdout.write(definition.canonicalSource)
+        return .success
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormularyKit
+import FormularyRules
+
+/// The root command: finds the subcommand, runs it, and turns every error into the
+/// contract's message and exit status.
+enum Formulary {
+    static let version = "0.1.0"
+
+    static let commandTypes: [any Command.Type] = [
+        CheckCommand.self, FormatCommand.self,
+        TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
+    ]
+
+    static var specs: [CommandSpec] { commandTypes.map { $0.spec } }
+
+    static func main(arguments: [String], environment: [String: String]) -> ExitStatus {
+        let stdout = OutputStream(fd: 1)
+        let stderr = OutputStream(fd: 2)
+        defer {
+            stdout.flush()
+            stderr.flush()
+        }
+        let errorStyle = Style(enabled: stderr.isTerminal && environment["NO_COLOR"] == nil)
+        func fail(_ message: String, details: String = "") {
+            stderr.line("formulary: \(errorStyle.red("error")): \(message)")
+            if !details.isEmpty { stderr.write(details.hasSuffix("\n") ? details : details + "\n") }
+        }
+
+        let parser = ArgumentParser(commands: specs)
+        let command: CommandSpec?
+        let parsed: ParsedArguments
+        do {
+            (command, parsed) = try parser.parse(arguments)
+        } catch {
+            fail(error.message)
+            stderr.line("See 'formulary \(error.helpCommand.map { $0 + " " } ?? "")--help'.")
+            return .badInput
+        }
+        if parsed.flag("version") {
+            stdout.line("formulary \(version)")
+            return .success
+        }
+        guard let command else {
+            stdout.write(Help.root(specs: specs, group: parsed.commandPath.first))
+            return .success
+        }
+        if parsed.flag("help") {
+            stdout.write(Help.command(command))
+            return .success
+        }
+        let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr)
+        do {
+            guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
+                fail("internal: no implementation for '\(command.name)'")
+                return .environment
+            }
+            return try type.init(arguments: parsed, context: context).run()
+        } catch let error as UsageError {
+            fail(error.message)
+            stderr.line("See 'formulary \(error.helpCommand.map { $0 + " " } ?? "")--help'.")
+            return .badInput
+        } catch let error as CommandFailure {
+            fail(error.message, details: error.details)
+            return error.status
+        } catch let error as FileError {
+            fail(error.description)
+            return .badInput
+        } catch {
+            fail("\(error)")
+            return .environment
+        }
+    }
+
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}

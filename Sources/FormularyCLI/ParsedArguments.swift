@@ -1,0 +1,141 @@
+import FormularyRules
+
+/// The command line after parsing: which command, its options and its positionals.
+struct ParsedArguments: Sendable {
+    var commandPath: [String] = []
+    var flags: Set<String> = []
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+}
+
+/// A usage error: exit status 2, with a hint at the command's help.
+struct UsageError: Error, Sendable {
+    var message: String
+    var helpCommand: String?   // e.g. "check" → "See 'formulary check --help'."
+}
+
+/// Parses `argv` (without the program name) against the command table.
+///
+/// Global options may stand anywhere; `--` ends the options so that values may start
+/// with `-`. Every token is consumed exactly once, so the loop always terminates.
+struct ArgumentParser {
+    var commands: [CommandSpec]
+
+    func parse(_ argv: [String]) throws(UsageError) -> (CommandSpec?, ParsedArguments) {
+        var result = ParsedArguments()
+        // Find the command: the longest run of leading non-option words naming one.
+        var words: [String] = []
+        var i = 0
+        var skipNext = false
+        for token in argv {
+            if skipNext { skipNext = false; continue }
+            if token == "--" { break }
+            if token.hasPrefix("-") && token.count > 1 {
+                if let spec = OptionSpec.globals.first(where: { "--" + $0.name == token }), spec.takesValue {
+                    skipNext = true
+                }
+                continue
+            }
+            words.append(token)
+            if words.count == 2 { break }
+        }
+        var command: CommandSpec?
+        for n in stride(from: min(2, words.count), through: 1, by: -1) {
+            if let match = commands.first(where: { $0.path == Array(words.prefix(n)) }) {
+                command = match
+                break
+            }
+        }
+        if command == nil, let first = words.first {
+            let groups = Set(commands.compactMap { $0.path.count > 1 ? $0.path[0] : nil })
+            if groups.contains(first) {
+                let subs = commands.filter { $0.path.first == first }.map { $0.path[1] }
+                if words.count > 1 {
+                    throw UsageError(message: "unknown command '\(first) \(words[1])'"
+                        + (Suggestion.nearest(to: words[1], in: subs).map { "; did you mean '\(first) \($0)'?" } ?? ""),
+                        helpCommand: first)
+                }
+                // `formulary types` alone: show the group's help.
+                result.commandPath = [first]
+                result.flags.insert("help")
+                return (nil, result)
+            }
+            throw UsageError(message: "unknown command '\(first)'"
+                + Suggestion.hint(for: first, in: commands.map { $0.path[0] }), helpCommand: nil)
+        }
+        result.commandPath = command?.path ?? []
+        let options = OptionSpec.globals + (command?.options ?? [])
+        var pathToSkip = command?.path ?? []
+        var afterDashDash = false
+        while i < argv.count {
+            let token = argv[i]
+            i += 1
+            if afterDashDash { result.positionals.append(token); continue }
+            if token == "--" { afterDashDash = true; continue }
+            if token.hasPrefix("-") && token.count > 1 {
+                var name: String
+                var inlineValue: String?
+                if token.hasPrefix("--") {
+                    name = String(token.dropFirst(2))
+                    if let eq = name.firstIndex(of: "=") {
+                        inlineValue = String(name[name.index(after: eq)...])
+                        name = String(name[..<eq])
+                    }
+                } else if token.count == 2, let spec = options.first(where: { $0.short == token.last }) {
+                    name = spec.name
+                } else {
+                    throw UsageError(message: "unknown option '\(token)'; to pass a value that starts with '-', put '--' before it",
+                                     helpCommand: command?.name)
+                }
+                guard let spec = options.first(where: { $0.name == name }) else {
+                    throw UsageError(message: "unknown option '--\(name)'"
+                        + (Suggestion.nearest(to: name, in: options.map(\.name)).map { "; did you mean '--\($0)'?" } ?? ""),
+                        helpCommand: command?.name)
+                }
+                if spec.takesValue {
+                    let value: String
+                    if let inlineValue { value = inlineValue } else {
+                        guard i < argv.count else {
+                            throw UsageError(message: "option '--\(name)' needs a value (\(spec.valueName!))",
+                                             helpCommand: command?.name)
+                        }
+                        value = argv[i]
+                        i += 1
+                    }
+                    if case .value = spec.kind, result.values[name] != nil, !OptionSpec.globals.contains(spec) {
+                        throw UsageError(message: "option '--\(name)' was given twice", helpCommand: command?.name)
+                    }
+                    result.values[name, default: []].append(value)
+                } else {
+                    if inlineValue != nil {
+                        throw UsageError(message: "option '--\(name)' takes no value", helpCommand: command?.name)
+                    }
+                    result.flags.insert(name)
+                }
+                continue
+            }
+            if let first = pathToSkip.first, token == first {
+                pathToSkip.removeFirst()
+                continue
+            }
+            result.positionals.append(token)
+        }
+        if let command, !result.flag("help"), !result.flag("version") {
+            let n = result.positionals.count
+            if n < command.positionals.lowerBound {
+                throw UsageError(message: "missing \(command.positionalName); usage: formulary \(command.usage)",
+                                 helpCommand: command.name)
+            }
+            if n > command.positionals.upperBound {
+                let extra = result.positionals[command.positionals.upperBound]
+                throw UsageError(message: "unexpected argument '\(extra)'; usage: formulary \(command.usage)",
+                                 helpCommand: command.name)
+            }
+        }
+        return (command, result)
+    }
+}
