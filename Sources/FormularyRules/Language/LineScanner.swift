@@ -118,8 +118,12 @@ struct LineScanner {
                 } else if Self.isWordStart(c) {
                     scanWord()
                 } else {
-                    error(.unexpectedCharacter, "unexpected character \(Self.describe(c))", i, i + 1)
+                    // One report per character a person sees, not per scalar of an emoji.
+                    let start = i
                     i += 1
+                    while i < n, columns[i] == columns[start] { i += 1 }
+                    let what = i - start == 1 ? Self.describe(c) : "'\(slice(start, i))'"
+                    error(.unexpectedCharacter, "unexpected character \(what)", start, i)
                 }
             }
         }
