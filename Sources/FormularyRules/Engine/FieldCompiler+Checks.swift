@@ -13,9 +13,12 @@ extension FieldCompilation {
                 substitutions["min"] = String(compiled.slotCount)
                 substitutions["max"] = String(compiled.slotCount)
                 let template = rule.options.message ?? "Expected the format \(compiled.display)"
-                maskCheck = .init(rule: rule.options.name, severity: rule.options.severity,
-                                  finalOnly: rule.options.finalOnly,
-                                  message: MessageTemplate(template, substitutions: substitutions, secure: secure))
+                // `drop mask` keeps the mask for formatting but removes its fill check.
+                if rule.checksFill {
+                    maskCheck = .init(rule: rule.options.name, severity: rule.options.severity,
+                                      finalOnly: rule.options.finalOnly,
+                                      message: MessageTemplate(template, substitutions: substitutions, secure: secure))
+                }
             } else {
                 report("invalid-mask", "the mask \"\(rule.pattern)\" ends in a lone '\\'", at: rule.options.location)
             }
@@ -191,7 +194,10 @@ extension FieldCompilation {
                 if isBlank(raw) { return nil }
                 return type.prepare(raw, scratch: Scratch.current) { _, fit in fit }
             }
-            if let fit, fit != .filled {
+            // Without its fill check (`drop mask`) the mask only formats: an example must
+            // then fit it, not fill it.
+            let required: Bool = type.maskCheck == nil ? fit == .broken : fit != .filled
+            if let fit, required {
                 let shown = definition.secure ? MessageTemplate.securePlaceholder : "\"\(example.value)\""
                 report("accept-unformattable",
                        "the accept example \(shown) does not fill the mask \"\(mask.display)\"",
