@@ -46,6 +46,12 @@ func readJSONLines(bytes: [UInt8], maxReadSize: Int = .max, chunkSize: Int = 64 
         #expect(reader.header === third.header)
     }
 
+    @Test func sameKeysInAnotherOrderMapToTheSameColumns() {
+        let outcome = readJSONLines("{\"a\":\"1\",\"b\":\"2\"}\n{\"b\":\"3\",\"a\":\"4\"}\n{\"a\":\"5\",\"b\":\"6\"}\n")
+        #expect(outcome.header == ["a", "b"])
+        #expect(outcome.rows == [["1", "2"], ["4", "3"], ["5", "6"]])
+    }
+
     @Test func blankLinesCRLFAndByteOrderMark() {
         let outcome = readJSONLines("\u{FEFF}{\"a\":\"1\"}\r\n\r\n   \n\t\r\n{\"a\":\"2\"}\n\n{\"a\":\"3\"}")
         #expect(outcome.errors.isEmpty)

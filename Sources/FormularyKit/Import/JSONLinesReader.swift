@@ -51,6 +51,9 @@ public final class JSONLinesReader: RecordReader {
     private var discarding = false
     private var hasCheckedByteOrderMark = false
     private var isFinished = false
+    /// The keys of the last line and the header column of each.
+    private var lastKeys: [String] = []
+    private var lastColumns: [Int] = []
 
     public init(source: any ByteSource, fileName: String, options: Options = Options()) {
         self.fileName = fileName
@@ -129,13 +132,20 @@ public final class JSONLinesReader: RecordReader {
                 continue
             }
         }
-        // New keys start a longer header; known ones keep the mapping callers made.
-        let newNames = object.keys.filter { header.index(of: $0) == nil }
-        if !newNames.isEmpty {
-            header = RecordHeader(names: header.names + newNames)
+        // Lines of one file nearly always have the same keys in the same order: reuse
+        // the previous line's key-to-column mapping instead of hashing every key.
+        if object.keys != lastKeys {
+            let newNames = object.keys.filter { header.index(of: $0) == nil }
+            if !newNames.isEmpty {
+                // New keys start a longer header; known ones keep the mapping callers made.
+                header = RecordHeader(names: header.names + newNames)
+            }
+            // Safe: every key is in the header now.
+            lastColumns = object.keys.map { header.index(of: $0)! }
+            lastKeys = object.keys
         }
         var values = [String?](repeating: nil, count: header.count)
-        for (key, member) in object {
+        for (position, member) in object.values.enumerated() {
             let text: String?
             switch member {
             case .null: text = nil
@@ -144,8 +154,7 @@ public final class JSONLinesReader: RecordReader {
             case .string(let string): text = string
             case .array, .object: text = nil  // refused above
             }
-            // Safe: every key is in the header now.
-            values[header.index(of: key)!] = text
+            values[lastColumns[position]] = text
         }
         return Record(header: header, values: values, line: line)
     }
