@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "FormularyStore", dependencies: ["CSQLite", "CCrypto", "FormularyJSON"]),
         .target(name: "FormularyKit",
                 dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"]),
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"]),
+        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"]),
 
         .executableTarget(name: "FormularyBench", dependencies: ["FormularyKit"],
                           path: "bench/FormularyBench"),

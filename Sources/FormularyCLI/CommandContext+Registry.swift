@@ -3,12 +3,6 @@ import FormularyRules
 
 extension CommandContext {
     /// The registry as this command sees it (built-in, database, folders).
-    /// `extraFiles` (files named on the command line, e.g. by `types lint`) come last and
-    /// override everything else.
-    func loadRegistry(extraFiles: [PluginFile] = []) throws -> Registry {
-        try Registry.load(folders: pluginFolders, extraFiles: extraFiles)
-    }
-
     /// Parses `TYPE[(PARAMS)]` as typed on the command line and compiles it, or fails
     /// with exit status 2 and the diagnostics.
     func compiledType(_ text: String, in registry: Registry) throws -> CompiledFieldType {

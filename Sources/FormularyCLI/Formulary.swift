@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FormularyKit
+import FormularyStore
 import FormularyRules
 
 /// The root command: finds the subcommand, runs it, and turns every error into the
@@ -68,6 +69,15 @@ enum Formulary {
         } catch let error as FileError {
             fail(error.description)
             return .badInput
+        } catch let error as StoreError {
+            fail(error.description)
+            switch error {
+            case .noSuchEntry, .notInDatabase: return .badInput
+            default: return .environment
+            }
+        } catch let error as DatabaseError {
+            fail("database \(context.databasePath): \(error)")
+            return .environment
         } catch {
             fail("\(error)")
             return .environment

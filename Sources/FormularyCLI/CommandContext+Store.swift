@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormularyKit
+import FormularyStore
+
+extension CommandContext {
+    /// Whether the database file exists (commands that only read types work without one).
+    var databaseExists: Bool {
+        access(databasePath, F_OK) == 0
+    }
+
+    /// Opens the database for a command that needs one, checking its schema is current.
+    /// `init` and `migrate` pass `requireSchema: false` and migrate it themselves.
+    func openStore(create: Bool = false, requireSchema: Bool = true) throws -> Store {
+        if !create && !databaseExists {
+            throw CommandFailure(status: .environment,
+                                 message: "no database at \(databasePath); run 'formulary init' to create it, or pass --db PATH")
+        }
+        var configuration = Database.Configuration()
+        configuration.create = create
+        let store = try Store(path: databasePath, configuration: configuration)
+        if requireSchema { try store.requireCurrentSchema() }
+        return store
+    }
+
+    /// The registry with the database's types and forms when there is a database; commands
+    /// that only check values work without one.
+    func loadRegistry(extraFiles: [PluginFile] = [], store: Store? = nil) throws -> Registry {
+        var databaseFiles: [PluginFile] = []
+        if let store = try store ?? (databaseExists ? openStore() : nil) {
+            for kind in [DefinitionKind.type, .form] {
+                for version in try store.currentVersions(kind) {
+                    let ext = kind == .type ? "field" : "form"
+                    databaseFiles.append(PluginFile(path: "database:\(version.name)@\(version.shortHash).\(ext)",
+                                                    bytes: Array(version.source.utf8), source: .database))
+                }
+            }
+        }
+        return try Registry.load(folders: pluginFolders, databaseFiles: databaseFiles, extraFiles: extraFiles)
+    }
+}
