@@ -14,6 +14,8 @@ struct LineScanner {
     /// The line ends in `\`: the next physical line belongs to the same directive.
     var continues = false
     var i = 0
+    /// The index of the line's last scalar that is not a space or tab (-1 if none).
+    let lastVisible: Int
 
     init(text: String, line: Int, file: String) {
         var scalars: [Unicode.Scalar] = []
@@ -27,6 +29,9 @@ struct LineScanner {
             column += 1
         }
         columns.append(column)
+        var last = scalars.count - 1
+        while last >= 0, scalars[last] == " " || scalars[last] == "\t" { last -= 1 }
+        self.lastVisible = last
         self.scalars = scalars
         self.columns = columns
         self.line = line
@@ -81,6 +86,15 @@ struct LineScanner {
         return "'\(Character(c))'"
     }
 
+    /// Characters that start no token (and are not white space).
+    static func isStray(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case " ", "\t", "#", "\\", "\"", "/", "$", "-", ".", "<", "(", ")", ",", ":", "=": false
+        default: !isDigit(c) && !isWordStart(c)
+        }
+    }
+
+
     mutating func scan() {
         while i < n {
             let c = scalars[i]
@@ -90,14 +104,15 @@ struct LineScanner {
             case "#":
                 i = n
             case "\\":
-                if scalars[(i + 1)...].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                if i == lastVisible {
                     continues = true
                     i = n
                 } else {
+                    let start = i
+                    while i < n, i != lastVisible, scalars[i] == "\\" { i += 1 }
                     error(.unexpectedCharacter,
                           "unexpected '\\': a backslash outside a string or regex may only end a line, to continue it on the next",
-                          i, i + 1)
-                    i += 1
+                          start, i)
                 }
             case "\"":
                 scanString()
@@ -118,12 +133,12 @@ struct LineScanner {
                 } else if Self.isWordStart(c) {
                     scanWord()
                 } else {
-                    // One report per character a person sees, not per scalar of an emoji.
+                    // One report per run of stray characters, not per scalar of an emoji.
                     let start = i
                     i += 1
-                    while i < n, columns[i] == columns[start] { i += 1 }
-                    let what = i - start == 1 ? Self.describe(c) : "'\(slice(start, i))'"
-                    error(.unexpectedCharacter, "unexpected character \(what)", start, i)
+                    while i < n, columns[i] == columns[start] || Self.isStray(scalars[i]) { i += 1 }
+                    let what = i - start == 1 ? "character " + Self.describe(c) : "characters '\(slice(start, i))'"
+                    error(.unexpectedCharacter, "unexpected \(what)", start, i)
                 }
             }
         }
