@@ -4,7 +4,6 @@
 /// Control characters use the short escapes `\b \f \n \r \t` where RFC 8259 has one and
 /// `\u00XX` (lowercase hex) otherwise, the same choice as RFC 8785, so that the output
 /// is canonical: one string always has one encoding.
-@usableFromInline
 func appendJSONString(_ string: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     if let done: Void = string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) {

@@ -325,3 +325,18 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct RecordReadErrorTests {
+    @Test func messagesAndPlaces() {
+        let withColumn = RecordReadError(kind: .invalidUTF8, file: "a.csv", line: 3, column: 7, isRecoverable: true)
+        #expect(withColumn.description == "a.csv:3:7: invalid UTF-8")
+        let key = RecordReadError(kind: .emptyKey(field: "email"), file: "-", line: 12, isRecoverable: true)
+        #expect(key.description == "-:12: the key field 'email' is empty; every record needs a key with --key")
+        #expect(RecordReadError(kind: .recordTooLarge(limit: 1500), file: "f", line: 1, isRecoverable: true).message
+                == "record is larger than 1500 bytes")
+        #expect(RecordReadError(kind: .fieldTooLarge(limit: 16 << 20), file: "f", line: 1, isRecoverable: true).message
+                == "field is larger than 16 MiB")
+        #expect(RecordReadError(kind: .wrongFieldCount(expected: 2, found: 1), file: "f", line: 1, isRecoverable: true)
+                .message == "record has 1 field, the header has 2")
+    }
+}

@@ -71,5 +71,43 @@ func runReaderBench(records: Int = 1_000_000) {
     }
 
     measure("CSV reader", bytes: csv) { CSVReader(source: $0, fileName: "bench.csv") }
+    measureWriter(count: records)
     measure("JSON Lines reader", bytes: jsonLines) { JSONLinesReader(source: $0, fileName: "bench.jsonl") }
+}
+
+/// Writes `check`-shaped result objects (one JSON line each) into a reused buffer.
+private func measureWriter(count: Int) {
+    var writer = JSONWriter(reservingCapacity: 1 << 20)
+    var written = 0
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+        for index in 0..<count {
+            writer.object { o in
+                o.field("type", "credit-card")
+                o.field("value", "4111 1111 1111 1112")
+                o.field("formatted", "4111 1111 1111 1112")
+                o.field("stage", "final")
+                o.field("verdict", index % 2 == 0 ? "invalid" : "valid")
+                o.field("valid", index % 2 != 0)
+                o.array("violations") { a in
+                    if index % 2 == 0 {
+                        a.object { v in
+                            v.field("rule", "luhn")
+                            v.field("severity", "error")
+                            v.field("message", "Card number is not valid")
+                        }
+                    }
+                }
+            }
+            writer.newline()
+            if writer.bytes.count > 1 << 20 {
+                written += writer.bytes.count
+                writer.removeAll()
+            }
+        }
+    }
+    written += writer.bytes.count
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    print("JSONWriter: \(count) check results, \(written / max(count, 1)) bytes each: "
+          + "\(Int(Double(count) / seconds)) objects/s, \(Int(Double(written) / 1_048_576 / seconds)) MiB/s")
 }

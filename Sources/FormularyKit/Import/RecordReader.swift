@@ -122,6 +122,8 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A JSON Lines field whose value is an array or an object.
         case nestedValue(field: String)
         case readFailed(String)
+        /// `import --key FIELD`: the record has no value in the key column.
+        case emptyKey(field: String)
     }
 
     public var kind: Kind
@@ -158,6 +160,7 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
         case .notAnObject: "a JSON Lines record must be an object"
         case .nestedValue(let field): "field '\(field)' is an array or object; only strings, numbers, booleans and null can be imported"
         case .readFailed(let message): "read failed: \(message)"
+        case .emptyKey(let field): "the key field '\(field)' is empty; every record needs a key with --key"
         }
     }
 
