@@ -13,6 +13,11 @@ enum Formulary {
     static let commandTypes: [any Command.Type] = [
         CheckCommand.self, FormatCommand.self,
         TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
+        InitCommand.self, MigrateCommand.self,
+        TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self,
+        FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self,
+        ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
+        AuditCommand.self, AuditVerifyCommand.self,
     ]
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }

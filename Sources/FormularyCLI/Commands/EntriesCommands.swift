@@ -1,0 +1,165 @@
+import FormularyJSON
+import FormularyKit
+import FormularyRules
+import FormularyStore
+
+/// `formulary entries list [--form NAME] [--failing]`
+struct EntriesListCommand: Command {
+    static let spec = CommandSpec(
+        path: ["entries", "list"],
+        abstract: "Lists stored entries and their latest verdict.",
+        usage: "entries list [--form NAME] [--failing] [--limit N]",
+        discussion: """
+        One line per entry: id, form, key, when it was added and last changed, and the
+        verdict of the latest validation run that judged it (none before the first run).
+        --failing keeps the entries whose latest verdict is invalid.
+        """,
+        options: [
+            OptionSpec(name: "form", kind: .value("NAME"), help: "Only entries of this form."),
+            OptionSpec(name: "failing", kind: .flag, help: "Only entries that failed their latest validation."),
+            OptionSpec(name: "limit", kind: .value("N"), help: "At most N entries (default 1000; 0 for all)."),
+        ],
+        examples: ["formulary entries list --form signup", "formulary entries list --failing"])
+
+    let form: String?
+    let failing: Bool
+    let limit: Int
+    let format: OutputFormat
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        form = arguments.value("form")
+        failing = arguments.flag("failing")
+        if let text = arguments.value("limit") {
+            guard let n = Int(text), n >= 0 else {
+                throw UsageError(message: "--limit \(text) is not a count; use a whole number, 0 for all", helpCommand: "entries list")
+            }
+            limit = n
+        } else {
+            limit = 1000
+        }
+        format = try context.format(offered: [.text, .json])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        let verdicts = EntryVerdicts(store: store)
+        var rows: [[String]] = []
+        var w = JSONWriter()
+        var shown = 0
+        try w.array { a in
+            var after: Int64 = 0
+            scan: while true {
+                let page = try store.entries(form: form, afterID: after, limit: 1000)
+                if page.isEmpty { break }
+                for entry in page {
+                    after = entry.id
+                    let verdict = try verdicts.latest(entryID: entry.id)
+                    if failing && verdict?.isFailing != true { continue }
+                    shown += 1
+                    rows.append([String(entry.id), entry.form, entry.key ?? "", entry.createdAt, entry.updatedAt,
+                                 verdict?.summary ?? "not validated"])
+                    a.object { o in
+                        o.field("id", Int(entry.id))
+                        o.field("form", entry.form)
+                        if let k = entry.key { o.field("key", k) } else { o.nullField("key") }
+                        o.field("created_at", entry.createdAt)
+                        o.field("updated_at", entry.updatedAt)
+                        if let v = verdict { o.field("verdict", v.summary) } else { o.nullField("verdict") }
+                    }
+                    if limit > 0 && shown >= limit { break scan }
+                }
+            }
+        }
+        if format == .json {
+            w.newline()
+            context.stdout.write(bytes: w.bytes)
+        } else {
+            context.stdout.write(TextTable(header: ["ID", "FORM", "KEY", "ADDED", "CHANGED", "LATEST VERDICT"], rows: rows).render())
+        }
+        return .success
+    }
+}
+
+/// `formulary entries show ID`
+struct EntriesShowCommand: Command {
+    static let spec = CommandSpec(
+        path: ["entries", "show"],
+        abstract: "Shows one entry: its values, key, when added and changed, latest verdict.",
+        usage: "entries show ID",
+        discussion: "Values of fields whose type is secure are shown as •••.",
+        positionals: 1...1,
+        positionalName: "ID",
+        examples: ["formulary entries show 42"])
+
+    let id: Int64
+    let format: OutputFormat
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        guard let id = Int64(arguments.positionals[0]), id > 0 else {
+            throw UsageError(message: "'\(arguments.positionals[0])' is not an entry id; ids are whole numbers (see 'formulary entries list')",
+                             helpCommand: "entries show")
+        }
+        self.id = id
+        format = try context.format(offered: [.text, .json])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        guard let entry = try store.entry(id: id) else { throw StoreError.noSuchEntry(id) }
+        let registry = try context.loadRegistry(store: store)
+        // When the form is gone from the registry nobody can tell which values are secret:
+        // hide them all rather than risk printing one.
+        let secret = SecureFields.keys(form: entry.form, registry: registry) ?? Set(entry.fields)
+        let verdict = try EntryVerdicts(store: store).latest(entryID: id)
+        let values = zip(entry.fields, entry.values).map { field, value in
+            (field, value.map { secret.contains(field) && !$0.isEmpty ? "•••" : $0 })
+        }
+        if format == .json {
+            var w = JSONWriter()
+            w.object { o in
+                o.field("id", Int(entry.id))
+                o.field("form", entry.form)
+                if let k = entry.key { o.field("key", k) } else { o.nullField("key") }
+                o.field("version", entry.version)
+                o.field("created_at", entry.createdAt)
+                o.field("updated_at", entry.updatedAt)
+                o.object("values") { vo in
+                    for (field, value) in values {
+                        if let value { vo.field(field, value) } else { vo.nullField(field) }
+                    }
+                }
+                if let v = verdict { o.field("verdict", v.summary) } else { o.nullField("verdict") }
+            }
+            w.newline()
+            context.stdout.write(bytes: w.bytes)
+            return .success
+        }
+        var rows: [[String]] = [["id", String(entry.id)], ["form", entry.form]]
+        if let k = entry.key { rows.append(["key", k]) }
+        rows += [["added", entry.createdAt], ["changed", "\(entry.updatedAt) (version \(entry.version))"],
+                 ["latest verdict", verdict?.summary ?? "not validated yet"]]
+        context.stdout.write(TextTable(rows: rows).render())
+        context.stdout.line()
+        context.stdout.write(TextTable(header: ["FIELD", "VALUE"], rows: values.map {
+            [$0.0, $0.1.map { CheckCommand.quoted($0) } ?? "(absent)"]
+        }).render())
+        return .success
+    }
+}
+
+/// Which columns of a form's entries hold secret values.
+enum SecureFields {
+    /// Nil when the form is not in the registry.
+    static func keys(form name: String, registry: Registry) -> Set<String>? {
+        guard let form = registry.forms[name]?.form else { return nil }
+        var keys = Set<String>()
+        for field in form.fields {
+            if case .success(let d)? = registry.definition(named: field.type.name), d.secure { keys.insert(field.key) }
+        }
+        return keys
+    }
+}

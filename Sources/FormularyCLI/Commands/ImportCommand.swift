@@ -1,0 +1,128 @@
+import FormularyJSON
+import FormularyKit
+import FormularyRules
+import FormularyStore
+
+/// `formulary import --form NAME FILE|- [--key FIELD]`
+struct ImportCommand: Command {
+    static let spec = CommandSpec(
+        path: ["import"],
+        abstract: "Stores entries of a form from a CSV or JSON Lines file (one transaction).",
+        usage: "import --form NAME FILE|- [--key FIELD] [--input csv|jsonl] [--skip-bad]",
+        discussion: """
+        CSV needs a header row (RFC 4180: quoted fields, embedded commas, quotes and line
+        breaks, CRLF or LF, a UTF-8 byte-order mark). JSON Lines holds one flat object per
+        line: numbers and booleans become their text, null is absent, nested values are an
+        error. The format follows the extension (.csv, .jsonl, .ndjson) unless --input says;
+        '-' reads standard input (then --input is needed).
+
+        The import is one transaction: a malformed line stops it with file:line and nothing
+        is written. --skip-bad skips such lines instead and lists each one. Values are stored
+        as they are; 'formulary validate' judges them. Columns the form does not declare are
+        kept (validation reports them as unknown-field warnings). With --key FIELD, a record
+        whose key an entry already has updates that entry; its previous values stay in its
+        history.
+        """,
+        options: [
+            OptionSpec(name: "form", kind: .value("NAME"), help: "The form the entries belong to (required)."),
+            OptionSpec(name: "key", kind: .value("FIELD"), help: "A column that identifies an entry; updates instead of duplicating."),
+            OptionSpec(name: "input", kind: .value("FORMAT"), help: "csv or jsonl, when the file name does not tell."),
+            OptionSpec(name: "skip-bad", kind: .flag, help: "Skips malformed lines (listing each) instead of stopping."),
+        ],
+        positionals: 1...1,
+        positionalName: "FILE (or - for standard input)",
+        examples: ["formulary import --form signup signups.csv", "formulary import --form signup --key email - --input jsonl < more.jsonl"])
+
+    let file: String
+    let form: String
+    let key: String?
+    let input: RecordFormat
+    let skipBad: Bool
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        file = arguments.positionals[0]
+        guard let form = arguments.value("form") else {
+            throw UsageError(message: "import needs --form NAME: the form the entries belong to", helpCommand: "import")
+        }
+        self.form = form
+        key = arguments.value("key")
+        skipBad = arguments.flag("skip-bad")
+        if let text = arguments.value("input") {
+            guard let f = RecordFormat(rawValue: text) else {
+                throw UsageError(message: "--input \(text) is not a format; use csv or jsonl", helpCommand: "import")
+            }
+            input = f
+        } else if let f = RecordFormat(fileName: file) {
+            input = f
+        } else {
+            throw UsageError(message: "cannot tell the format of '\(file)' from its name; add --input csv or --input jsonl",
+                             helpCommand: "import")
+        }
+        _ = try context.format(offered: [.text, .json])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        let registry = try context.loadRegistry(store: store)
+        guard registry.forms[form] != nil else {
+            throw CommandFailure(status: .badInput, message: "unknown form '\(form)'"
+                + Suggestion.hint(for: form, in: registry.forms.keys.sorted())
+                + "; add it with 'formulary forms add FILE' or put it in a plugin folder")
+        }
+        let source: any ByteSource
+        do {
+            source = file == "-" ? FileByteSource.standardInput() : try FileByteSource(path: file)
+        } catch {
+            throw CommandFailure(status: .badInput, message: error.description)
+        }
+        let reader = input.makeReader(source: source, fileName: file)
+        let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor))
+        let showProgress = context.stderr.isTerminal
+        let summary: Importer.Summary
+        do {
+            summary = try importer.run(reader, into: store) { count in
+                if showProgress {
+                    context.stderr.write("\rimported \(count) records…")
+                    context.stderr.flush()
+                }
+            }
+        } catch let error as RecordReadError {
+            throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported"
+                + (error.isRecoverable ? " (use --skip-bad to skip such lines)" : ""))
+        } catch let error as ImportError {
+            throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported")
+        }
+        if showProgress { context.stderr.write("\r\u{1B}[K") }
+        for bad in summary.skipped {
+            context.stderr.line("formulary: warning: \(bad.description); line skipped")
+        }
+        if context.arguments.value("format") == "json" {
+            var w = JSONWriter()
+            w.object { o in
+                o.field("form", form)
+                o.field("records", summary.records)
+                o.field("added", summary.added)
+                o.field("updated", summary.updated)
+                o.field("unchanged", summary.unchanged)
+                o.array("skipped") { a in
+                    for bad in summary.skipped {
+                        a.object { so in
+                            so.field("line", bad.line)
+                            so.field("message", bad.message)
+                        }
+                    }
+                }
+            }
+            w.newline()
+            context.stdout.write(bytes: w.bytes)
+        } else {
+            var parts = ["\(summary.added) added"]
+            if key != nil { parts += ["\(summary.updated) updated", "\(summary.unchanged) unchanged"] }
+            if skipBad { parts.append("\(summary.skipped.count) skipped") }
+            context.stdout.line("Imported \(summary.records) records into \(form): \(parts.joined(separator: ", ")).")
+        }
+        return .success
+    }
+}

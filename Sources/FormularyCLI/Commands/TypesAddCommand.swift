@@ -1,0 +1,160 @@
+import FormularyJSON
+import FormularyKit
+import FormularyRules
+import FormularyStore
+
+/// `formulary types add FILE...`
+struct TypesAddCommand: Command {
+    static let spec = CommandSpec(
+        path: ["types", "add"],
+        abstract: "Lints and self-tests types, then stores each as a new version (audited).",
+        usage: "types add FILE...",
+        discussion: """
+        Each file must declare one field type. It is linted (as 'types lint' does), its
+        accept/reject examples are run, and only when every file passes are the types stored,
+        all in one transaction: each as a new version keyed by the SHA-256 of its resolved
+        definition. Adding a definition that is already current changes nothing and says so.
+        Database types override built-in ones of the same name and are overridden by plugin
+        folders.
+
+        Exit status: 0 when stored (or unchanged), 2 when a file has errors or failing examples.
+        """,
+        positionals: 1...Int.max,
+        positionalName: "FILE",
+        examples: ["formulary types add my-types/visa.field"])
+
+    let files: [String]
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        files = arguments.positionals
+        _ = try context.format(offered: [.text])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        let checked = try DefinitionFiles.check(files, kind: .type, context: context, store: store)
+        let outcomes = try store.transaction {
+            try checked.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: context.actor) }
+        }
+        DefinitionFiles.report(outcomes, noun: "type", to: context.stdout)
+        return .success
+    }
+}
+
+/// `formulary forms add FILE...`
+struct FormsAddCommand: Command {
+    static let spec = CommandSpec(
+        path: ["forms", "add"],
+        abstract: "Checks forms and stores each as a new version (audited).",
+        usage: "forms add FILE...",
+        discussion: """
+        Each file must declare one form. A form that names an unknown type or parameter, a
+        field twice, or a rule over undeclared fields is refused with file:line:column. Forms
+        are versioned like types: by the SHA-256 of their canonical definition, in one
+        transaction for all the files.
+        """,
+        positionals: 1...Int.max,
+        positionalName: "FILE",
+        examples: ["formulary forms add signup.form"])
+
+    let files: [String]
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        files = arguments.positionals
+        _ = try context.format(offered: [.text])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        let checked = try DefinitionFiles.check(files, kind: .form, context: context, store: store)
+        let outcomes = try store.transaction {
+            try checked.map { try store.addVersion(.form, name: $0.name, source: $0.source, actor: context.actor) }
+        }
+        DefinitionFiles.report(outcomes, noun: "form", to: context.stdout)
+        return .success
+    }
+}
+
+/// What `types add` and `forms add` share: reading, linting and self-testing the files.
+enum DefinitionFiles {
+    struct Checked {
+        var name: String
+        var source: String
+    }
+
+    static func check(_ files: [String], kind: DefinitionKind, context: CommandContext,
+                      store: Store) throws -> [Checked] {
+        var pluginFiles: [PluginFile] = []
+        for path in files {
+            let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
+            pluginFiles.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
+                                          source: .folder(folder)))
+        }
+        let registry = try context.loadRegistry(extraFiles: pluginFiles, store: store)
+        let today = try context.today()
+        var problems: [Diagnostic] = []
+        var failures: [String] = []
+        var checked: [Checked] = []
+        for path in files {
+            let typeEntries = registry.types.values.filter { $0.file == path }
+            let formEntries = registry.forms.values.filter { $0.file == path }
+            switch kind {
+            case .type:
+                guard let entry = typeEntries.first else {
+                    let what = formEntries.isEmpty ? "declares no field type" : "is a form; use 'formulary forms add'"
+                    failures.append("\(path) \(what)")
+                    continue
+                }
+                let diagnostics = registry.lint(type: entry.name, today: today)
+                problems += diagnostics
+                guard !diagnostics.containsErrors, case .success(let definition)? = registry.definition(named: entry.name)
+                else { continue }
+                let reference = TypeReference(name: entry.name, location: entry.declaration!.location)
+                guard case .success(let compiled) = registry.compile(reference, today: today) else { continue }
+                let bad = SelfTests.run(compiled).filter { !$0.passed }
+                for outcome in bad {
+                    let l = outcome.example.location
+                    failures.append("\(l.file):\(l.line): self-test failed: \(outcome.reason ?? "failed")")
+                }
+                if bad.isEmpty { checked.append(Checked(name: entry.name, source: definition.canonicalSource)) }
+            case .form:
+                guard let entry = formEntries.first else {
+                    let what = typeEntries.isEmpty ? "declares no form" : "is a field type; use 'formulary types add'"
+                    failures.append("\(path) \(what)")
+                    continue
+                }
+                let diagnostics = registry.lint(form: entry.name)
+                problems += diagnostics
+                if !diagnostics.containsErrors, let form = entry.form {
+                    checked.append(Checked(name: entry.name, source: form.canonicalSource))
+                }
+            }
+        }
+        if problems.containsErrors || !failures.isEmpty {
+            let details = context.render(problems) + failures.map { $0 + "\n" }.joined()
+            let count = files.count
+            throw CommandFailure(status: .badInput,
+                                 message: "nothing was stored: \(count == 1 ? "the file has" : "the files have") problems",
+                                 details: details)
+        }
+        if !problems.isEmpty { context.stderr.write(context.render(problems)) }   // warnings
+        return checked
+    }
+
+    static func report(_ outcomes: [AddOutcome], noun: String, to out: OutputStream) {
+        for outcome in outcomes {
+            let v = outcome.version
+            switch outcome {
+            case .unchanged:
+                out.line("\(v.name): unchanged; version \(v.shortHash) is already the current \(noun)")
+            case .added(_, let isNew, let previous):
+                let was = previous.map { " (was \($0.shortHash))" } ?? ""
+                out.line("\(v.name): added \(isNew ? "new " : "earlier ")version \(v.shortHash)\(was)")
+            }
+        }
+    }
+}
