@@ -28,4 +28,6 @@ embed() {
 }
 
 embed BuiltinPluginFiles Sources/FormularyKit/Registry/BuiltinPluginFiles.swift plugins/*.field
+mkdir -p Sources/FormularyKit/Demo
+embed DemoFiles Sources/FormularyKit/Demo/DemoFiles.swift demo/signup.form demo/signup-sample.csv
 if [ -x scripts/embed-migrations.sh ]; then scripts/embed-migrations.sh; fi
