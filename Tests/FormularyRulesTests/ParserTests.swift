@@ -280,6 +280,21 @@ import Testing
         #expect(ids("field x\ndrop") == ["missing-argument"])
     }
 
+    @Test func messagesSayWhatWasExpected() {
+        func message(_ line: String) -> String? { parse("field x\n" + line).diagnostics.first?.message }
+        #expect(message("lenght 1") == "unknown directive 'lenght'; did you mean 'length'?")
+        #expect(message("length 1 graphems") == "unknown length unit 'graphems'; did you mean 'graphemes'?")
+        #expect(message("normalize trm") == "unknown normalization step 'trm'; did you mean 'trim'?")
+        #expect(message("charset digts") == "unknown charset class 'digts'; did you mean 'digits'?")
+        #expect(message("checksum lunh") == "unknown checksum algorithm 'lunh'; did you mean 'luhn'?")
+        #expect(message("keyboard emial") == "unknown keyboard 'emial'; did you mean 'email'?")
+        #expect(message("keyboard qwerty") == "unknown keyboard 'qwerty'; expected 'default', 'number-pad', 'decimal-pad', 'email', 'phone' or 'url'")
+        #expect(message("length") == "expected a range such as 1...100, 18... or ...160 after 'length'")
+        #expect(message("label \"a\" b") == "unexpected 'b' after 'label'; expected the end of the line")
+        #expect(message("frobnicate") == "unknown directive 'frobnicate'; expected a directive such as 'label', 'param', 'normalize', 'mask', 'length', 'pattern' or 'accept'")
+        #expect(message("normalize strip \"a\"")?.contains("never throws away letters or digits") == true)
+    }
+
     @Test func names() {
         #expect(ids("field Credit") == ["invalid-name"])
         #expect(ids("field 9lives") == ["invalid-number"])
