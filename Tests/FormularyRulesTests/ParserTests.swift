@@ -314,6 +314,10 @@ import Testing
         #expect(parse("feild x").diagnostics.first?.message.contains("did you mean 'field'?") == true)
         if case .none = parse("label \"x\"").content {} else { Issue.record("expected no content") }
         #expect(ids("same a b", file: "f.form") == ["missing-header"])
+        // A broken first line does not hide the header after it.
+        let outcome = PluginSource.parse(bytes: [0x23, 0xFF, 0x0A] + Array("field x\nlabel \"X\"".utf8), file: "u.field")
+        #expect(outcome.diagnostics.map(\.id) == ["invalid-utf8"])
+        if case .field(let decl) = outcome.content { #expect(decl.name == "x") } else { Issue.record("no decl") }
     }
 
     @Test func everyErrorOfAFileIsReported() {

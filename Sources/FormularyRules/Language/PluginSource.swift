@@ -27,7 +27,9 @@ public enum PluginSource {
         let lexed = Lexer.lex(bytes, file: file)
         var diagnostics = lexed.diagnostics
         let source = lexed.source
-        var lines = lexed.lines[...]
+        // Lines with nothing but a lexical error (invalid UTF-8) are reported already and
+        // must not hide the header that follows them.
+        var lines = lexed.lines.drop { $0.tokens.isEmpty }
         let start = SourceLocation(file: file, line: 1, column: 1)
 
         let header = lines.first?.tokens.first
