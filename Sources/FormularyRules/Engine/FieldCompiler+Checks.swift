@@ -197,7 +197,7 @@ extension FieldCompilation {
             // Without its fill check (`drop mask`) the mask only formats: an example must
             // then fit it, not fill it.
             let required: Bool = type.maskCheck == nil ? fit == .broken : fit != .filled
-            if let fit, required {
+            if fit != nil, required {
                 let shown = definition.secure ? MessageTemplate.securePlaceholder : "\"\(example.value)\""
                 report("accept-unformattable",
                        "the accept example \(shown) does not fill the mask \"\(mask.display)\"",
