@@ -65,6 +65,16 @@ CREATE TABLE entry_layouts (
     fields BLOB NOT NULL UNIQUE
 ) STRICT;
 
+-- Each import: entries point to the import that created them and to the one that last
+-- changed them, which is cheaper than two timestamps per row and says more.
+CREATE TABLE imports (
+    id      INTEGER PRIMARY KEY,
+    form_id INTEGER NOT NULL REFERENCES forms (id),
+    at      TEXT NOT NULL,                                -- UTC ISO 8601
+    actor   TEXT NOT NULL,
+    source  TEXT NOT NULL                                 -- file name, or '-' for standard input
+) STRICT;
+
 -- Entries. `vals` holds one slot per layout field: see EntryValues in docs/storage.md.
 -- `version` counts the updates made by keyed imports; earlier versions are in entry_versions.
 -- Ids are AUTOINCREMENT so that an id is never reused: validation runs derive which
@@ -76,21 +86,21 @@ CREATE TABLE entries (
     layout_id  INTEGER NOT NULL REFERENCES entry_layouts (id),
     vals       BLOB NOT NULL,
     version    INTEGER NOT NULL DEFAULT 1,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    created_in INTEGER NOT NULL REFERENCES imports (id),
+    updated_in INTEGER REFERENCES imports (id)            -- NULL until a keyed import changes it
 ) STRICT;
 CREATE INDEX entries_by_form ON entries (form_id);
 CREATE UNIQUE INDEX entries_by_key ON entries (form_id, key) WHERE key IS NOT NULL;
 
--- The values an entry had before each keyed update: version N was current from
--- `valid_from` until `replaced_at`.
+-- The values an entry had before each keyed update: version N was written by import
+-- `written_in` and replaced by import `replaced_in`.
 CREATE TABLE entry_versions (
     entry_id    INTEGER NOT NULL REFERENCES entries (id),
     version     INTEGER NOT NULL,
     layout_id   INTEGER NOT NULL REFERENCES entry_layouts (id),
     vals        BLOB NOT NULL,
-    valid_from  TEXT NOT NULL,
-    replaced_at TEXT NOT NULL,
+    written_in  INTEGER NOT NULL REFERENCES imports (id),
+    replaced_in INTEGER NOT NULL REFERENCES imports (id),
     PRIMARY KEY (entry_id, version)
 ) STRICT, WITHOUT ROWID;
 

@@ -14,7 +14,7 @@ struct EntryStoreTests {
     @Test func addsAndReadsEntries() throws {
         let store = try makeStore()
         let ids = try store.transaction {
-            let writer = try store.entryWriter(form: "signup")
+            let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
             let layout = try writer.layoutID(for: ["name", "email", "nickname"])
             let a = try writer.add(layoutID: layout, values: ["Ada", "ada@example.com", nil])
             let other = try writer.layoutID(for: ["email", "name"])
@@ -51,7 +51,7 @@ struct EntryStoreTests {
         struct Malformed: Error {}
         #expect(throws: Malformed.self) {
             try store.transaction {
-                let writer = try store.entryWriter(form: "signup")
+                let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
                 let layout = try writer.layoutID(for: ["x"])
                 try writer.add(layoutID: layout, values: ["1"])
                 throw Malformed()
@@ -60,7 +60,7 @@ struct EntryStoreTests {
         #expect(try store.entryCount() == 0)
         // The layout row was rolled back; a new import must not reuse its cached id.
         try store.transaction {
-            let writer = try store.entryWriter(form: "signup")
+            let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
             try writer.add(layoutID: try writer.layoutID(for: ["x"]), values: ["2"])
         }
         #expect(try store.entries().map { $0["x"] } == ["2"])
@@ -76,7 +76,7 @@ struct EntryStoreTests {
             let time = times[round]
             store.clock = { time }
             try store.transaction {
-                let writer = try store.entryWriter(form: "signup")
+                let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
                 let layout = try writer.layoutID(for: ["email", "name"])
                 outcomes.append(try writer.upsert(key: values[0], layoutID: layout, values: values))
             }
@@ -92,14 +92,14 @@ struct EntryStoreTests {
         #expect(history[0].validFrom.hasPrefix("2026-01-01") && history[0].replacedAt.hasPrefix("2026-02-01"))
         // The same key in another form is another entry.
         let other = try store.transaction {
-            let writer = try store.entryWriter(form: "newsletter")
+            let writer = try store.entryWriter(form: "newsletter", actor: "tester", source: "test.csv")
             return try writer.upsert(key: "a@x", layoutID: try writer.layoutID(for: ["email"]), values: ["a@x"])
         }
         #expect(other.id != id)
         // Without upsert a duplicate key is refused by the database.
         #expect(throws: DatabaseError.self) {
             try store.transaction {
-                let writer = try store.entryWriter(form: "signup")
+                let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
                 try EntryValues.encode(["a@x"]).withUnsafeBytes {
                     try writer.add(layoutID: try writer.layoutID(for: ["email"]), encoded: $0, key: "a@x")
                 }
@@ -110,7 +110,7 @@ struct EntryStoreTests {
     @Test func scansEncodedEntriesInIdRanges() throws {
         let store = try makeStore()
         let ids = try store.transaction {
-            let writer = try store.entryWriter(form: "f")
+            let writer = try store.entryWriter(form: "f", actor: "tester", source: "test.csv")
             let layout = try writer.layoutID(for: ["n"])
             return try (0..<10).map { try writer.add(layoutID: layout, values: ["\($0)"]) }
         }
@@ -133,7 +133,7 @@ struct EntryStoreTests {
         let fields = ["name", "email", "phone", "age", "card", "exp", "cvv"]
         let start = Date()
         try store.transaction {
-            let writer = try store.entryWriter(form: "signup")
+            let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
             let layout = try writer.layoutID(for: fields)
             var encoded: [UInt8] = []
             for index in 0..<count {

@@ -1,14 +1,17 @@
 /// Writes the entries of one form, reusing its prepared statements for every row: the fast
 /// path of `import`.
 ///
-/// Get one from ``Store/entryWriter(form:)`` inside ``Store/transaction(_:)`` so that the whole
-/// import commits once (outside a transaction every row would commit, and sync, on its own).
-/// All rows written by one writer share one timestamp: the import's.
+/// Get one from ``Store/entryWriter(form:actor:source:)`` inside ``Store/transaction(_:)`` so
+/// that the whole import commits once (outside a transaction every row would commit, and sync,
+/// on its own). A writer is one import: it records an `imports` row (time, actor, source), and
+/// every entry it creates or changes points to it.
 public final class EntryWriter {
     public let store: Store
     public let formID: Int64
     public let form: String
-    /// The time written to `created_at` / `updated_at`.
+    /// The `imports` row of this writer.
+    public let importID: Int64
+    /// When the import happened (UTC ISO 8601).
     public let timestamp: String
     private let insert: Statement
     private let findByKey: Statement
@@ -16,24 +19,26 @@ public final class EntryWriter {
     private let update: Statement
     private var scratch: [UInt8] = []
 
-    init(store: Store, form: String, formID: Int64) throws {
+    init(store: Store, form: String, formID: Int64, actor: String, source: String) throws {
         self.store = store
         self.form = form
         self.formID = formID
         self.timestamp = store.timestamp()
         let db = store.database
+        try db.execute("INSERT INTO imports (form_id, at, actor, source) VALUES (?, ?, ?, ?)",
+                       [.integer(formID), .text(timestamp), .text(actor), .text(source)])
+        importID = db.lastInsertRowID
         insert = try db.makeStatement("""
-            INSERT INTO entries (form_id, key, layout_id, vals, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO entries (form_id, key, layout_id, vals, created_in) VALUES (?, ?, ?, ?, ?)
             """)
         findByKey = try db.makeStatement(
-            "SELECT id, layout_id, vals, version, updated_at FROM entries WHERE form_id = ? AND key = ?")
+            "SELECT id, layout_id, vals, version FROM entries WHERE form_id = ? AND key = ?")
         saveVersion = try db.makeStatement("""
-            INSERT INTO entry_versions (entry_id, version, layout_id, vals, valid_from, replaced_at)
-            SELECT id, version, layout_id, vals, updated_at, ? FROM entries WHERE id = ?
+            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in)
+            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), ? FROM entries WHERE id = ?
             """)
         update = try db.makeStatement("""
-            UPDATE entries SET layout_id = ?, vals = ?, version = version + 1, updated_at = ? WHERE id = ?
+            UPDATE entries SET layout_id = ?, vals = ?, version = version + 1, updated_in = ? WHERE id = ?
             """)
     }
 
@@ -57,8 +62,7 @@ public final class EntryWriter {
         insert.bind(key, at: 2)
         insert.bind(layoutID, at: 3)
         insert.bind(bytes: encoded, at: 4)
-        insert.bind(timestamp, at: 5)
-        insert.bind(timestamp, at: 6)
+        insert.bind(importID, at: 5)
         try insert.execute()
         return store.database.lastInsertRowID
     }
@@ -85,12 +89,12 @@ public final class EntryWriter {
             return .inserted(id: try add(layoutID: layoutID, encoded: encoded, key: key))
         }
         if same { return .unchanged(id: id) }
-        saveVersion.bind(timestamp, at: 1)
+        saveVersion.bind(importID, at: 1)
         saveVersion.bind(id, at: 2)
         try saveVersion.execute()
         update.bind(layoutID, at: 1)
         update.bind(bytes: encoded, at: 2)
-        update.bind(timestamp, at: 3)
+        update.bind(importID, at: 3)
         update.bind(id, at: 4)
         try update.execute()
         return .updated(id: id, version: version + 1)

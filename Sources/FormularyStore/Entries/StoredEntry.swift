@@ -10,8 +10,13 @@ public struct StoredEntry: Sendable, Hashable {
     public var values: [String?]
     /// 1 for a new entry, +1 for each keyed update.
     public var version: Int
+    /// When the import that created it ran (UTC ISO 8601).
     public var createdAt: String
+    /// When a keyed import last changed it; equal to ``createdAt`` when never changed.
     public var updatedAt: String
+    /// The imports that created and last changed it.
+    public var createdIn: Int64
+    public var updatedIn: Int64?
 
     /// The value of `field`, or nil when the entry has no such column or it is absent.
     public subscript(field: String) -> String? {
@@ -31,9 +36,9 @@ public struct StoredEntryVersion: Sendable, Hashable {
     public var version: Int
     public var fields: [String]
     public var values: [String?]
-    /// When this version became current.
+    /// When the import that wrote this version ran.
     public var validFrom: String
-    /// When a later import replaced it.
+    /// When the import that replaced it ran.
     public var replacedAt: String
 }
 

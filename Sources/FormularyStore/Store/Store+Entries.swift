@@ -56,9 +56,12 @@ extension Store {
         layoutFieldsByID.removeAll()
     }
 
-    /// A writer for entries of form `name` (the form id is created if needed).
-    public func entryWriter(form name: String) throws -> EntryWriter {
-        try EntryWriter(store: self, form: name, formID: ensureFormID(named: name))
+    /// A writer for one import into form `name` (the form id is created if needed): records
+    /// the import (now, `actor`, `source` — a file name or `-`) and returns the writer.
+    public func entryWriter(form name: String, actor: String = "unknown",
+                            source: String = "-") throws -> EntryWriter {
+        try EntryWriter(store: self, form: name, formID: ensureFormID(named: name), actor: actor,
+                        source: source)
     }
 
     /// One entry, decoded.
@@ -91,8 +94,9 @@ extension Store {
     /// The earlier values of an entry, oldest first (its current values are in ``entry(id:)``).
     public func entryHistory(id: Int64) throws -> [StoredEntryVersion] {
         let statement = try database.cachedStatement("""
-            SELECT entry_id, version, layout_id, vals, valid_from, replaced_at FROM entry_versions
-            WHERE entry_id = ? ORDER BY version
+            SELECT v.entry_id, v.version, v.layout_id, v.vals, w.at, r.at FROM entry_versions AS v
+            JOIN imports AS w ON w.id = v.written_in JOIN imports AS r ON r.id = v.replaced_in
+            WHERE v.entry_id = ? ORDER BY v.version
             """)
         try statement.bind([.integer(id)])
         var result: [StoredEntryVersion] = []
@@ -126,15 +130,18 @@ extension Store {
     // MARK: Private
 
     static let entrySelect = """
-        SELECT e.id, f.name, e.key, e.layout_id, e.vals, e.version, e.created_at, e.updated_at
+        SELECT e.id, f.name, e.key, e.layout_id, e.vals, e.version, c.at, coalesce(u.at, c.at),
+               e.created_in, e.updated_in
         FROM entries AS e JOIN forms AS f ON f.id = e.form_id
+        JOIN imports AS c ON c.id = e.created_in LEFT JOIN imports AS u ON u.id = e.updated_in
         """
 
     private func decodeEntry(_ row: Row) throws -> StoredEntry {
         let fields = try layoutFields(row.int64(3))
         return StoredEntry(id: row.int64(0), form: row.string(1), key: row.optionalString(2),
                            fields: fields, values: try Self.values(row.blob(4), count: fields.count),
-                           version: row.int(5), createdAt: row.string(6), updatedAt: row.string(7))
+                           version: row.int(5), createdAt: row.string(6), updatedAt: row.string(7),
+                           createdIn: row.int64(8), updatedIn: row.optionalInt64(9))
     }
 
     /// Decoded values padded with absent slots to the layout's length.

@@ -1,0 +1,98 @@
+/// Writes the results of one validation run, batch by batch, with prepared statements.
+///
+/// Each distinct (form, field, type, rule, severity, message) is stored once per run in
+/// `run_rules`; result rows only point to it. A batch is: ``add(entryID:entryVersion:ruleID:)``
+/// for each failed rule, then ``progress(formID:judgedThrough:counts:)``, all inside one
+/// ``Store/transaction(_:)``, so that a batch's results, the progress marker and the counts
+/// commit together or not at all.
+///
+/// After a batch fails to commit, the rule ids this writer remembers may name rolled-back
+/// rows: stop the run (mark it incomplete) rather than writing more batches with it.
+public final class RunResultWriter {
+    public let runID: Int64
+    private let store: Store
+    private let insertRule: Statement
+    private let insertResult: Statement
+    private let updateForm: Statement
+    private let updateRun: Statement
+    private var ruleIDs: [RuleKey: Int64] = [:]
+
+    private struct RuleKey: Hashable {
+        var formID: Int64
+        var field: String?
+        var type: String?
+        var rule: String
+        var severity: ResultSeverity
+        var message: String
+    }
+
+    init(store: Store, runID: Int64) throws {
+        self.store = store
+        self.runID = runID
+        let db = store.database
+        insertRule = try db.makeStatement("""
+            INSERT INTO run_rules (run_id, form_id, field, type, rule, severity, message) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertResult = try db.makeStatement(
+            "INSERT OR IGNORE INTO run_results (run_id, entry_id, rule_id, entry_version) VALUES (?, ?, ?, ?)")
+        updateForm = try db.makeStatement("""
+            UPDATE run_forms SET judged_through = ?, entries_checked = entries_checked + ?,
+                entries_invalid = entries_invalid + ?, entries_warned = entries_warned + ?,
+                errors = errors + ?, warnings = warnings + ?
+            WHERE run_id = ? AND form_id = ?
+            """)
+        updateRun = try db.makeStatement("""
+            UPDATE runs SET entries_checked = entries_checked + ?, entries_invalid = entries_invalid + ?,
+                entries_warned = entries_warned + ?, errors = errors + ?, warnings = warnings + ?
+            WHERE id = ?
+            """)
+    }
+
+    /// The id of this failed rule in the run, inserted on first use.
+    public func ruleID(formID: Int64, field: String?, type: String?, rule: String,
+                       severity: ResultSeverity, message: String) throws -> Int64 {
+        let key = RuleKey(formID: formID, field: field, type: type, rule: rule, severity: severity, message: message)
+        if let id = ruleIDs[key] { return id }
+        insertRule.bind(runID, at: 1)
+        insertRule.bind(formID, at: 2)
+        insertRule.bind(field, at: 3)
+        insertRule.bind(type, at: 4)
+        insertRule.bind(rule, at: 5)
+        insertRule.bind(severity.rawValue, at: 6)
+        insertRule.bind(message, at: 7)
+        try insertRule.execute()
+        let id = store.database.lastInsertRowID
+        ruleIDs[key] = id
+        return id
+    }
+
+    /// Records one failed rule of one entry (the same rule twice for an entry is kept once).
+    public func add(entryID: Int64, entryVersion: Int, ruleID: Int64) throws {
+        insertResult.bind(runID, at: 1)
+        insertResult.bind(entryID, at: 2)
+        insertResult.bind(ruleID, at: 3)
+        insertResult.bind(Int64(entryVersion), at: 4)
+        try insertResult.execute()
+    }
+
+    /// Moves the form's progress marker to `judgedThrough` and adds the batch's counts to the
+    /// form's and the run's.
+    public func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws {
+        updateForm.bind(judgedThrough, at: 1)
+        updateForm.bind(counts.entriesChecked, at: 2)
+        updateForm.bind(counts.entriesInvalid, at: 3)
+        updateForm.bind(counts.entriesWarned, at: 4)
+        updateForm.bind(counts.errors, at: 5)
+        updateForm.bind(counts.warnings, at: 6)
+        updateForm.bind(runID, at: 7)
+        updateForm.bind(formID, at: 8)
+        try updateForm.execute()
+        updateRun.bind(counts.entriesChecked, at: 1)
+        updateRun.bind(counts.entriesInvalid, at: 2)
+        updateRun.bind(counts.entriesWarned, at: 3)
+        updateRun.bind(counts.errors, at: 4)
+        updateRun.bind(counts.warnings, at: 5)
+        updateRun.bind(runID, at: 6)
+        try updateRun.execute()
+    }
+}
