@@ -1,0 +1,77 @@
+/// The escaping every report format needs, in one place so that each rule is tested once.
+public enum ReportEscaping {
+    /// Text for HTML element content and attribute values: `&`, `<`, `>`, `"` and `'` become
+    /// character references, so no message or key can open a tag or leave an attribute.
+    public static func html(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// One CSV cell (RFC 4180), safe to open in a spreadsheet.
+    ///
+    /// A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with
+    /// `'`, which spreadsheets show but do not evaluate: otherwise a message such as
+    /// `=HYPERLINK(…)` taken from imported data would run as a formula ("CSV injection").
+    /// Then a cell containing a comma, a double quote, CR or LF is quoted, with quotes doubled.
+    public static func csvCell(_ text: String) -> String {
+        var cell = text
+        if let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+            cell = "'" + cell
+        }
+        let needsQuotes = cell.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
+        guard needsQuotes else { return cell }
+        return "\"" + cell.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// One CSV record: the cells escaped, joined with commas, ended with CRLF (RFC 4180).
+    public static func csvRecord(_ cells: [String]) -> String {
+        cells.map(csvCell).joined(separator: ",") + "\r\n"
+    }
+
+    /// Text for a terminal: control characters (C0, DEL, C1) are written as escapes (`\n`,
+    /// `\t`, `\u{1B}`), so that data can neither break the table's alignment nor send
+    /// escape sequences to the terminal.
+    public static func terminal(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(scalar):
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+extension String {
+    /// Every occurrence of the scalar `target` replaced. Scalars, not characters: a quote
+    /// followed by a combining mark is one `Character` but still a quote to a CSV reader.
+    func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+}

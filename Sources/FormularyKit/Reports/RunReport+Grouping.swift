@@ -1,0 +1,162 @@
+import FormularyRules
+
+/// What `report --by` groups failures by.
+public enum ReportGrouping: String, Sendable, Hashable, CaseIterable {
+    case rule, field, type, entry
+
+    /// The column heading of the group key in tables.
+    public var heading: String {
+        switch self {
+        case .rule: "RULE"
+        case .field: "FIELD"
+        case .type: "TYPE"
+        case .entry: "ENTRY"
+        }
+    }
+}
+
+/// The failures that share a rule, a field, a type or an entry.
+public struct ReportGroup: Sendable, Hashable {
+    /// The rule, field, type name, or `#ID` of the entry. Form-level rules group under
+    /// ``ReportGroup/formLevel`` by field and type; undeclared fields under ``ReportGroup/noType`` by type.
+    public var key: String
+    /// For `--by entry`: the entry.
+    public var entry: RunReport.EntryRef?
+    /// Failed rules in the group (one entry failing two rules counts twice).
+    public var failures: Int
+    /// Distinct entries in the group.
+    public var entries: Int
+    public var errors: Int
+    public var warnings: Int
+    /// The message seen most often in the group (the first seen among equals).
+    public var commonMessage: String
+    /// Distinct rules in the group, in the order first seen (`field.rule` for `--by entry`).
+    public var rules: [String]
+
+    /// The key of form-level rules (no field) when grouping by field or type.
+    public static let formLevel = "(form)"
+    /// The key of fields without a declared type when grouping by type.
+    public static let noType = "(undeclared)"
+
+    /// The key as it may be shown (an entry's secret key is never part of it).
+    public var displayKey: String {
+        guard let entry else { return key }
+        if let k = entry.displayKey { return "#\(entry.id) \(k)" }
+        return "#\(entry.id)"
+    }
+}
+
+extension RunReport {
+    /// The group key of one failure. Field keys are qualified with the form when the
+    /// report spans several forms, since two forms may use the same field name differently.
+    public func groupKey(of failure: Failure, by grouping: ReportGrouping) -> String {
+        switch grouping {
+        case .rule:
+            return failure.rule
+        case .field:
+            guard let field = failure.field else { return ReportGroup.formLevel }
+            return forms.count > 1 ? "\(failure.form).\(field)" : field
+        case .type:
+            if failure.field == nil { return ReportGroup.formLevel }
+            return failure.typeName ?? ReportGroup.noType
+        case .entry:
+            return "#\(failure.entry.id)"
+        }
+    }
+
+    /// The failures grouped, worst first: the most failures first, then the most errors,
+    /// then by key (entries by id) so that the order is stable.
+    public func groups(by grouping: ReportGrouping) -> [ReportGroup] {
+        struct Accumulator {
+            var group: ReportGroup
+            var entryIDs: Set<Int64> = []
+            var messageCounts: [String: Int] = [:]
+            var messageOrder: [String] = []
+            var seenRules: Set<String> = []
+        }
+        var order: [String] = []
+        var accumulators: [String: Accumulator] = [:]
+        for failure in failures {
+            let key = groupKey(of: failure, by: grouping)
+            if accumulators[key] == nil {
+                order.append(key)
+                accumulators[key] = Accumulator(group: ReportGroup(
+                    key: key, entry: grouping == .entry ? failure.entry : nil, failures: 0, entries: 0,
+                    errors: 0, warnings: 0, commonMessage: "", rules: []))
+            }
+            var a = accumulators[key]!
+            a.group.failures += 1
+            if failure.severity == .error { a.group.errors += 1 } else { a.group.warnings += 1 }
+            a.entryIDs.insert(failure.entry.id)
+            if a.messageCounts[failure.message] == nil { a.messageOrder.append(failure.message) }
+            a.messageCounts[failure.message, default: 0] += 1
+            let rule = grouping == .entry ? (failure.field.map { "\($0).\(failure.rule)" } ?? failure.rule)
+                                          : failure.rule
+            if a.seenRules.insert(rule).inserted { a.group.rules.append(rule) }
+            accumulators[key] = a
+        }
+        let groups = order.map { key -> ReportGroup in
+            let a = accumulators[key]!
+            var group = a.group
+            group.entries = a.entryIDs.count
+            // max(by:) returns the last of equals; walking the messages in first-seen order
+            // and keeping a strictly greater count keeps the first.
+            var best = ""
+            var bestCount = 0
+            for message in a.messageOrder where a.messageCounts[message]! > bestCount {
+                best = message
+                bestCount = a.messageCounts[message]!
+            }
+            group.commonMessage = best
+            return group
+        }
+        return groups.sorted { a, b in
+            if a.failures != b.failures { return a.failures > b.failures }
+            if a.errors != b.errors { return a.errors > b.errors }
+            if let ea = a.entry, let eb = b.entry { return ea.id < eb.id }
+            return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        }
+    }
+
+    /// The failures in the order of their groups (worst group first), then by entry id:
+    /// the row order of the CSV report.
+    public func failuresInGroupOrder(by grouping: ReportGrouping) -> [Failure] {
+        let rank = Dictionary(uniqueKeysWithValues: groups(by: grouping).enumerated().map { ($1.key, $0) })
+        return failures.enumerated().sorted { x, y in
+            let rx = rank[groupKey(of: x.element, by: grouping)]!
+            let ry = rank[groupKey(of: y.element, by: grouping)]!
+            if rx != ry { return rx < ry }
+            if x.element.entry.id != y.element.entry.id { return x.element.entry.id < y.element.entry.id }
+            return x.offset < y.offset
+        }.map(\.element)
+    }
+}
+
+extension RunReport.Comparison {
+    /// Compares the entries that failed (had an error) in two runs of one form.
+    ///
+    /// - Parameters:
+    ///   - failingNow: entries with an error in this run.
+    ///   - failingBefore: entries with an error in the previous run (empty when there is none).
+    ///   - previousJudgedThrough: the highest entry id the previous run judged for the form,
+    ///     or nil when there is no previous run. Entries above it were not judged then.
+    ///   - judgedThrough: the highest entry id this run judged for the form. An entry that
+    ///     failed before but lies above it was not judged now, so it is not "fixed".
+    public static func compare(form: String, previousRunID: Int64?,
+                               failingNow: [RunReport.EntryRef], failingBefore: [RunReport.EntryRef],
+                               previousJudgedThrough: Int64?, judgedThrough: Int64) -> RunReport.Comparison {
+        let before = Set(failingBefore.map(\.id))
+        let now = Set(failingNow.map(\.id))
+        var newly: [NewlyFailing] = []
+        var seen: Set<Int64> = []
+        for entry in failingNow.sorted() where !before.contains(entry.id) && seen.insert(entry.id).inserted {
+            let judgedBefore = previousJudgedThrough.map { entry.id <= $0 } ?? false
+            newly.append(NewlyFailing(entry: entry, before: judgedBefore ? .passed : .notJudged))
+        }
+        seen = []
+        let fixed = failingBefore.sorted().filter {
+            !now.contains($0.id) && $0.id <= judgedThrough && seen.insert($0.id).inserted
+        }
+        return RunReport.Comparison(form: form, previousRunID: previousRunID, newlyFailing: newly, fixed: fixed)
+    }
+}

@@ -1,0 +1,199 @@
+import FormularyRules
+
+/// Everything a report of one validation run shows: the run's facts, what failed, and how
+/// that compares with the previous run of the same form.
+///
+/// The model is plain data so that every renderer (text, JSON, CSV, HTML) works the same
+/// whether the model was loaded from a database (``RunReport/load(run:form:from:)``) or built
+/// by hand in a test. It never holds entry values: failure messages are already free of
+/// them, and an entry key that is the value of a `secure` field is flagged so renderers
+/// print ``RunReport/secureMask`` instead.
+public struct RunReport: Sendable, Hashable {
+    /// What is printed in place of a secret value.
+    public static let secureMask = "•••"
+
+    /// The run itself, or its share for one form when the report is narrowed to a form.
+    public struct Facts: Sendable, Hashable {
+        public var runID: Int64
+        public var startedAt: String
+        /// Nil while the run is still going (or was interrupted before it could finish).
+        public var endedAt: String?
+        public var actor: String
+        /// The "today" (YYYY-MM-DD) the date checks used.
+        public var today: String
+        /// `running`, `complete` or `incomplete`.
+        public var status: String
+        public var entriesChecked: Int
+        /// Entries with at least one error-severity failure.
+        public var entriesFailing: Int
+        public var errors: Int
+        public var warnings: Int
+
+        public init(runID: Int64, startedAt: String, endedAt: String?, actor: String, today: String,
+                    status: String, entriesChecked: Int, entriesFailing: Int, errors: Int, warnings: Int) {
+            self.runID = runID
+            self.startedAt = startedAt
+            self.endedAt = endedAt
+            self.actor = actor
+            self.today = today
+            self.status = status
+            self.entriesChecked = entriesChecked
+            self.entriesFailing = entriesFailing
+            self.errors = errors
+            self.warnings = warnings
+        }
+    }
+
+    /// A form the run judged, with the version of it that was used.
+    public struct FormUsed: Sendable, Hashable {
+        public var name: String
+        /// SHA-256 hex of the form's canonical source.
+        public var version: String
+        public var entriesChecked: Int
+        public var entriesFailing: Int
+
+        public init(name: String, version: String, entriesChecked: Int, entriesFailing: Int) {
+            self.name = name
+            self.version = version
+            self.entriesChecked = entriesChecked
+            self.entriesFailing = entriesFailing
+        }
+    }
+
+    /// A field type version the run used.
+    public struct TypeVersionUsed: Sendable, Hashable {
+        public var name: String
+        /// SHA-256 hex of the type's resolved canonical source.
+        public var version: String
+        /// Where the version was first recorded from: `builtin`, `database`, `folder:PATH`….
+        public var origin: String
+
+        public init(name: String, version: String, origin: String) {
+            self.name = name
+            self.version = version
+            self.origin = origin
+        }
+    }
+
+    /// An entry as reports name it: its id and, when it was imported with `--key`, its key.
+    public struct EntryRef: Sendable, Hashable, Comparable {
+        public var id: Int64
+        public var key: String?
+        /// The key is the value of a `secure` field: it must never be printed.
+        public var keyIsSecure: Bool
+
+        public init(id: Int64, key: String? = nil, keyIsSecure: Bool = false) {
+            self.id = id
+            self.key = key
+            self.keyIsSecure = keyIsSecure
+        }
+
+        /// The key as it may be shown: ``RunReport/secureMask`` for a secret one.
+        public var displayKey: String? {
+            guard let key else { return nil }
+            return keyIsSecure ? RunReport.secureMask : key
+        }
+
+        public static func < (a: EntryRef, b: EntryRef) -> Bool { a.id < b.id }
+    }
+
+    /// One failed rule of one entry.
+    public struct Failure: Sendable, Hashable {
+        public var entry: EntryRef
+        public var form: String
+        /// Nil for form-level rules (`same`, `require`).
+        public var field: String?
+        /// The field's type as the form names it, e.g. `age(min: 18)`; nil for form-level
+        /// rules and for fields the form does not declare (`unknown-field`).
+        public var type: String?
+        /// The version (hash) of that type the run used, when known.
+        public var typeVersion: String?
+        public var rule: String
+        public var severity: Severity
+        public var message: String
+
+        public init(entry: EntryRef, form: String, field: String?, type: String?, typeVersion: String? = nil,
+                    rule: String, severity: Severity, message: String) {
+            self.entry = entry
+            self.form = form
+            self.field = field
+            self.type = type
+            self.typeVersion = typeVersion
+            self.rule = rule
+            self.severity = severity
+            self.message = message
+        }
+
+        /// The bare type name, without arguments (`age(min: 18)` → `age`).
+        public var typeName: String? {
+            guard let type else { return nil }
+            return type.firstIndex(of: "(").map { String(type[..<$0]) } ?? type
+        }
+    }
+
+    /// How this run's verdicts on one form differ from the previous run of that form.
+    public struct Comparison: Sendable, Hashable {
+        /// Why an entry counts as newly failing.
+        public enum Before: String, Sendable, Hashable {
+            /// The previous run judged it and found no error.
+            case passed
+            /// The previous run did not judge it (imported since, or the run stopped early).
+            case notJudged = "not-judged"
+        }
+
+        public struct NewlyFailing: Sendable, Hashable {
+            public var entry: EntryRef
+            public var before: Before
+            public init(entry: EntryRef, before: Before) {
+                self.entry = entry
+                self.before = before
+            }
+        }
+
+        public var form: String
+        /// Nil when no earlier run judged this form: everything failing is then new.
+        public var previousRunID: Int64?
+        /// Entries with an error now that had none in the previous run, by id.
+        public var newlyFailing: [NewlyFailing]
+        /// Entries with an error in the previous run that this run judged and found without one, by id.
+        public var fixed: [EntryRef]
+
+        public init(form: String, previousRunID: Int64?, newlyFailing: [NewlyFailing], fixed: [EntryRef]) {
+            self.form = form
+            self.previousRunID = previousRunID
+            self.newlyFailing = newlyFailing
+            self.fixed = fixed
+        }
+    }
+
+    public var facts: Facts
+    /// The form the report is narrowed to (`--form`), or nil for the whole run.
+    public var scope: String?
+    public var forms: [FormUsed]
+    public var typeVersions: [TypeVersionUsed]
+    /// Every failed rule, errors and warnings, in entry order.
+    public var failures: [Failure]
+    /// One per form of ``forms``.
+    public var comparisons: [Comparison]
+
+    public init(facts: Facts, scope: String? = nil, forms: [FormUsed], typeVersions: [TypeVersionUsed],
+                failures: [Failure], comparisons: [Comparison]) {
+        self.facts = facts
+        self.scope = scope
+        self.forms = forms
+        self.typeVersions = typeVersions
+        self.failures = failures
+        self.comparisons = comparisons
+    }
+
+    /// The failing entries in id order, each with its failures in the order recorded.
+    public var failuresByEntry: [(entry: EntryRef, failures: [Failure])] {
+        var order: [Int64] = []
+        var byID: [Int64: [Failure]] = [:]
+        for failure in failures {
+            if byID[failure.entry.id] == nil { order.append(failure.entry.id) }
+            byID[failure.entry.id, default: []].append(failure)
+        }
+        return order.sorted().map { id in (byID[id]![0].entry, byID[id]!) }
+    }
+}
