@@ -1,0 +1,224 @@
+import FormularyJSON
+import FormularyRules
+
+/// The whole registry as one JSON document, for client apps that drive their text fields
+/// from the same definitions (`formulary export`; the format is documented in
+/// `docs/export.md`).
+///
+/// Every type is exported resolved (after `extends`), with its descriptive directives,
+/// parameters, normalization, mask and checks; every form with its fields and cross-field
+/// rules. Members are written in a fixed order and types and forms are sorted by name, so
+/// exporting the same registry twice gives the same bytes.
+public enum RegistryExport {
+    /// The value of `formulary_export_version`. Raised when a change could break a client
+    /// that reads the previous format; adding members does not raise it.
+    public static let formatVersion = 1
+
+    /// A type or form that could not be exported because its definition has errors.
+    public struct Unavailable: Sendable, Hashable {
+        public enum Kind: String, Sendable { case type, form }
+        public var kind: Kind
+        public var name: String
+        public var file: String
+        /// The error messages, `file:line:column: message`.
+        public var problems: [String]
+    }
+
+    /// The export document, and what had to be left out of it.
+    public struct Export: Sendable {
+        public var document: JSONValue
+        public var unavailable: [Unavailable]
+
+        /// The document as compact JSON text followed by a newline.
+        public var bytes: [UInt8] {
+            var out = document.serializedBytes()
+            out.append(0x0A)
+            return out
+        }
+    }
+
+    /// Builds the export of `registry`.
+    ///
+    /// - Parameter today: used only to compile each type once with its default arguments,
+    ///   so that a type whose checks cannot compile (a bad regex, a contradiction) is listed
+    ///   under `unavailable` rather than handed to clients. Date ranges are exported as
+    ///   written (`today-12y`), not resolved.
+    public static func make(_ registry: Registry, today: CivilDate) -> Export {
+        var types: [JSONValue] = []
+        var forms: [JSONValue] = []
+        var unavailable: [Unavailable] = []
+
+        for name in registry.typeNames {
+            let entry = registry.types[name]!
+            let errors = registry.lint(type: name, today: today).filter { $0.severity == .error }
+            guard errors.isEmpty, case .success(let definition)? = registry.definition(named: name) else {
+                unavailable.append(Unavailable(kind: .type, name: name, file: entry.file,
+                                               problems: errors.map(describe)))
+                continue
+            }
+            types.append(type(definition, source: entry.source))
+        }
+
+        for name in registry.forms.keys.sorted() {
+            let entry = registry.forms[name]!
+            let errors = registry.lint(form: name).filter { $0.severity == .error }
+            guard errors.isEmpty, let form = entry.form else {
+                unavailable.append(Unavailable(kind: .form, name: name, file: entry.file,
+                                               problems: errors.map(describe)))
+                continue
+            }
+            forms.append(self.form(form, source: entry.source, registry: registry))
+        }
+
+        let document: JSONValue = [
+            "formulary_export_version": .integer(formatVersion),
+            "types": .array(types),
+            "forms": .array(forms),
+            "unavailable": .array(unavailable.map { u in
+                ["kind": .string(u.kind.rawValue), "name": .string(u.name), "file": .string(u.file),
+                 "problems": .array(u.problems.map(JSONValue.string))]
+            }),
+        ]
+        return Export(document: document, unavailable: unavailable)
+    }
+
+    // MARK: Types
+
+    /// One resolved type. Examples of `secure` types are left out: they are values of a
+    /// secret type, and no output may carry those.
+    static func type(_ d: FieldTypeDefinition, source: TypeSource) -> JSONValue {
+        var o = JSONObject()
+        o["name"] = .string(d.name)
+        o["version"] = .string(Registry.version(of: d))
+        o["source"] = .string(source.kind)
+        o["extends"] = .array(d.bases.map(JSONValue.string))
+        o["label"] = optional(d.label)
+        o["help"] = optional(d.help)
+        o["placeholder"] = optional(d.placeholder)
+        o["keyboard"] = optional(d.keyboard?.rawValue)
+        o["autocapitalize"] = optional(d.autocapitalize?.rawValue)
+        o["secure"] = .bool(d.secure)
+        o["parameters"] = .array(d.parameters.map { p in
+            ["name": .string(p.name), "kind": .string(p.defaultValue.kind.rawValue),
+             "default": parameterValue(p.defaultValue)]
+        })
+        o["normalize"] = .array(d.normalization.map(normalizeStep))
+        if let mask = d.mask {
+            var m = JSONObject()
+            m["pattern"] = .string(mask.pattern)
+            m["checks_fill"] = .bool(mask.checksFill)
+            for (key, value) in ruleOptions(mask.options) { m[key] = value }
+            o["mask"] = .object(m)
+        } else {
+            o["mask"] = .null
+        }
+        o["checks"] = .array(d.checks.map { check in
+            var c = JSONObject()
+            c["rule"] = .string(check.options.name)
+            c["kind"] = .string(kindName(check.kind))
+            c["arguments"] = arguments(check.kind)
+            for (key, value) in ruleOptions(check.options) where key != "rule" { c[key] = value }
+            return .object(c)
+        })
+        o["examples"] = .array(d.secure ? [] : d.examples.map(example))
+        return .object(o)
+    }
+
+    /// `rule`, `severity`, `final_only`, `message` (the template, or null for the default).
+    static func ruleOptions(_ options: RuleOptions) -> JSONObject {
+        ["rule": .string(options.name), "severity": .string(options.severity.rawValue),
+         "final_only": .bool(options.finalOnly), "message": optional(options.message)]
+    }
+
+    static func normalizeStep(_ step: NormalizeStep) -> JSONValue {
+        switch step {
+        case .trim: ["step": "trim"]
+        case .collapseSpaces: ["step": "collapse-spaces"]
+        case .stripSpaces: ["step": "strip-spaces"]
+        case .strip(let characters): ["step": "strip", "characters": .string(characters)]
+        case .uppercase: ["step": "uppercase"]
+        case .lowercase: ["step": "lowercase"]
+        case .capitalize: ["step": "capitalize"]
+        }
+    }
+
+    static func example(_ e: Example) -> JSONValue {
+        var o = JSONObject()
+        o["value"] = .string(e.value)
+        o["stage"] = .string(e.live ? "live" : "final")
+        switch e.expectation {
+        case .accept(let formats):
+            o["expect"] = "accept"
+            o["formats"] = optional(formats)
+        case .reject(let rules):
+            o["expect"] = "reject"
+            o["rules"] = .array(rules.map(JSONValue.string))
+        }
+        return .object(o)
+    }
+
+    // MARK: Forms
+
+    static func form(_ f: FormDefinition, source: TypeSource, registry: Registry) -> JSONValue {
+        var o = JSONObject()
+        o["name"] = .string(f.name)
+        o["version"] = .string(Registry.version(of: f))
+        o["source"] = .string(source.kind)
+        o["label"] = optional(f.label)
+        o["fields"] = .array(f.fields.map { field in
+            var secure = false
+            if case .success(let d)? = registry.definition(named: field.type.name) { secure = d.secure }
+            return [
+                "key": .string(field.key),
+                "type": .string(field.type.name),
+                "arguments": .object(JSONObject(field.type.arguments.map { ($0.name, parameterValue($0.value)) })),
+                "type_reference": .string(field.type.description),
+                "required": .bool(field.required),
+                "label": optional(field.label),
+                "secure": .bool(secure),
+            ]
+        })
+        o["rules"] = .array(f.rules.map { rule in
+            var r = JSONObject()
+            r["rule"] = .string(rule.options.name)
+            switch rule.kind {
+            case .same(let a, let b):
+                r["kind"] = "same"
+                r["fields"] = [.string(a), .string(b)]
+                r["when"] = .null
+            case .require(let fields, let trigger):
+                r["kind"] = "require"
+                r["fields"] = .array(fields.map(JSONValue.string))
+                r["when"] = .string(trigger)
+            }
+            for (key, value) in ruleOptions(rule.options) where key != "rule" { r[key] = value }
+            return .object(r)
+        })
+        return .object(o)
+    }
+
+    // MARK: Values
+
+    static func optional(_ text: String?) -> JSONValue {
+        text.map(JSONValue.string) ?? .null
+    }
+
+    /// Integers and decimals as JSON numbers with their exact source text; strings as strings.
+    static func parameterValue(_ value: ParameterValue) -> JSONValue {
+        switch value {
+        case .integer(let text), .decimal(let text): number(text)
+        case .string(let text): .string(text)
+        }
+    }
+
+    /// The text as a JSON number when it is one (`-12`, `0.5`), else as a string, so the
+    /// document is valid JSON whatever the rule language accepts.
+    static func number(_ text: String) -> JSONValue {
+        if let parsed = try? JSONValue(parsing: text), parsed.numberText == text { return .number(text) }
+        return .string(text)
+    }
+
+    static func describe(_ d: Diagnostic) -> String {
+        "\(d.location.file):\(d.location.line):\(d.location.column): \(d.message)"
+    }
+}

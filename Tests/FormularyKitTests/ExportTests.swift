@@ -1,0 +1,199 @@
+import Testing
+import FormularyJSON
+import FormularyRules
+@testable import FormularyKit
+
+@Suite struct ExportTests {
+    static let today = CivilDate(iso: "2026-11-29")!
+
+    static let signup = """
+    form signup
+    label "Sign up"
+    field name          name            required
+    field email         email           required
+    field email-again   email           required   label "Confirm email"
+    field age           age(min: 18)    required
+    field card          credit-card
+    field expires       exp-date
+    field cvv           cvv
+    same email email-again              message "The two emails differ"
+    require expires cvv when card       warning
+    """
+
+    static func registry(extra: [PluginFile] = []) throws -> Registry {
+        try Registry.load(folders: [], extraFiles: [
+            PluginFile(path: "forms/signup.form", bytes: Array(signup.utf8), source: .database),
+        ] + extra)
+    }
+
+    static func export(extra: [PluginFile] = []) throws -> (RegistryExport.Export, JSONValue) {
+        let result = RegistryExport.make(try registry(extra: extra), today: today)
+        return (result, result.document)
+    }
+
+    static func type(_ name: String, in doc: JSONValue) -> JSONValue? {
+        doc["types"]?.arrayValue?.first { $0["name"]?.stringValue == name }
+    }
+
+    @Test func everyBuiltInTypeIsExportedInNameOrder() throws {
+        let (result, doc) = try Self.export()
+        #expect(doc["formulary_export_version"]?.intValue == RegistryExport.formatVersion)
+        let names = doc["types"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        let builtins = Registry.builtinFiles.map { Registry.stem(of: $0.path) }.sorted()
+        #expect(!builtins.isEmpty)
+        #expect(names == builtins)
+        #expect(result.unavailable.isEmpty)
+        #expect(doc["unavailable"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test func theDocumentRoundTripsAndIsTheSameEveryTime() throws {
+        let (first, _) = try Self.export()
+        let (second, _) = try Self.export()
+        #expect(first.bytes == second.bytes)
+        #expect(first.bytes.last == 0x0A)
+        let parsed = try JSONValue(parsing: Array(first.bytes.dropLast()))
+        #expect(parsed == first.document)
+        // Top-level and type members come in the documented order.
+        #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable"])
+        #expect(Self.type("age", in: parsed)?.objectValue?.keys == [
+            "name", "version", "source", "extends", "label", "help", "placeholder", "keyboard",
+            "autocapitalize", "secure", "parameters", "normalize", "mask", "checks", "examples"])
+    }
+
+    @Test func creditCardCarriesItsDescriptionMaskAndChecks() throws {
+        let registry = try Self.registry()
+        let (_, doc) = try Self.export()
+        let card = try #require(Self.type("credit-card", in: doc))
+        guard case .success(let definition)? = registry.definition(named: "credit-card") else {
+            Issue.record("credit-card does not resolve"); return
+        }
+        #expect(card["version"]?.stringValue == Registry.version(of: definition))
+        #expect(card["source"]?.stringValue == "builtin")
+        #expect(card["label"]?.stringValue == "Credit Card Number")
+        #expect(card["placeholder"]?.stringValue == "0000 0000 0000 0000")
+        #expect(card["keyboard"]?.stringValue == "number-pad")
+        #expect(card["autocapitalize"]?.isNull == true)
+        #expect(card["secure"]?.boolValue == false)
+        #expect(card["normalize"]?[0]?["step"]?.stringValue == "strip")
+        #expect(card["normalize"]?[0]?["characters"]?.stringValue == " -")
+        #expect(card["mask"]?["pattern"]?.stringValue == "0000 0000 0000 0000")
+        #expect(card["mask"]?["rule"]?.stringValue == "mask")
+        #expect(card["mask"]?["checks_fill"]?.boolValue == true)
+        #expect(card["mask"]?["message"]?.stringValue == "Card number is incomplete")
+        let luhn = try #require(card["checks"]?[0])
+        #expect(luhn["rule"]?.stringValue == "luhn")
+        #expect(luhn["kind"]?.stringValue == "checksum")
+        #expect(luhn["arguments"]?["algorithm"]?.stringValue == "luhn")
+        #expect(luhn["severity"]?.stringValue == "error")
+        #expect(luhn["final_only"]?.boolValue == false)
+        #expect(luhn["message"]?.stringValue == "Card number is not valid")
+        let examples = card["examples"]?.arrayValue ?? []
+        #expect(examples.contains { $0["value"]?.stringValue == "4111111111111111"
+                                    && $0["formats"]?.stringValue == "4111 1111 1111 1111" })
+        #expect(examples.contains { $0["expect"]?.stringValue == "reject"
+                                    && $0["rules"]?.arrayValue == ["luhn"] })
+    }
+
+    @Test func parametersAndParameterReferences() throws {
+        let (_, doc) = try Self.export()
+        let age = try #require(Self.type("age", in: doc))
+        #expect(age["parameters"]?.arrayValue == [
+            ["name": "min", "kind": "integer", "default": .number("0")],
+            ["name": "max", "kind": "integer", "default": .number("150")],
+        ])
+        let range = try #require(age["checks"]?.arrayValue?.first { $0["kind"]?.stringValue == "range" })
+        #expect(range["arguments"]?["range"] == [
+            "lower": ["parameter": "min"], "lower_exclusive": false,
+            "upper": ["parameter": "max"], "upper_inclusive": true,
+        ])
+        #expect(range["message"]?.stringValue == "Age must be between {min} and {max}")
+        let integer = try #require(age["checks"]?[0])
+        #expect(integer["kind"]?.stringValue == "integer")
+        #expect(integer["arguments"] == .object([:]))
+    }
+
+    @Test func dateRangesStayRelativeToToday() throws {
+        let (_, doc) = try Self.export()
+        let exp = try #require(Self.type("exp-date", in: doc))
+        let date = try #require(exp["checks"]?.arrayValue?.first { $0["kind"]?.stringValue == "date" })
+        #expect(date["arguments"]?["format"]?.stringValue == "MM/yy")
+        #expect(date["arguments"]?["range"]?["lower"]?.stringValue == "today-12y")
+        #expect(date["arguments"]?["range"]?["upper"]?.stringValue == "today+12y")
+    }
+
+    @Test func secureTypesAreFlaggedAndCarryNoExampleValues() throws {
+        let (result, doc) = try Self.export()
+        let cvv = try #require(Self.type("cvv", in: doc))
+        #expect(cvv["secure"]?.boolValue == true)
+        #expect(cvv["examples"]?.arrayValue == [])
+        #expect(cvv["mask"]?["pattern"]?.stringValue == "000")
+        let text = String(decoding: result.bytes, as: UTF8.self)
+        #expect(!text.contains("\" 9 9 9\""))
+        let form = try #require(doc["forms"]?[0])
+        let cvvField = form["fields"]?.arrayValue?.first { $0["key"]?.stringValue == "cvv" }
+        #expect(cvvField?["secure"]?.boolValue == true)
+        let cardField = form["fields"]?.arrayValue?.first { $0["key"]?.stringValue == "card" }
+        #expect(cardField?["secure"]?.boolValue == false)
+    }
+
+    @Test func formsCarryFieldsArgumentsAndCrossFieldRules() throws {
+        let (_, doc) = try Self.export()
+        let forms = doc["forms"]?.arrayValue ?? []
+        #expect(forms.count == 1)
+        let form = forms[0]
+        #expect(form["name"]?.stringValue == "signup")
+        #expect(form["label"]?.stringValue == "Sign up")
+        #expect(form["source"]?.stringValue == "database")
+        #expect(form["version"]?.stringValue?.count == 64)
+        let fields = form["fields"]?.arrayValue ?? []
+        #expect(fields.compactMap { $0["key"]?.stringValue }
+                == ["name", "email", "email-again", "age", "card", "expires", "cvv"])
+        let age = fields[3]
+        #expect(age["type"]?.stringValue == "age")
+        #expect(age["arguments"] == ["min": .number("18")])
+        #expect(age["type_reference"]?.stringValue == "age(min: 18)")
+        #expect(age["required"]?.boolValue == true)
+        #expect(fields[2]["label"]?.stringValue == "Confirm email")
+        #expect(fields[4]["required"]?.boolValue == false)
+        let rules = form["rules"]?.arrayValue ?? []
+        #expect(rules.count == 2)
+        #expect(rules[0]["kind"]?.stringValue == "same")
+        #expect(rules[0]["fields"]?.arrayValue == ["email", "email-again"])
+        #expect(rules[0]["when"]?.isNull == true)
+        #expect(rules[0]["message"]?.stringValue == "The two emails differ")
+        #expect(rules[1]["kind"]?.stringValue == "require")
+        #expect(rules[1]["rule"]?.stringValue == "require")
+        #expect(rules[1]["fields"]?.arrayValue == ["expires", "cvv"])
+        #expect(rules[1]["when"]?.stringValue == "card")
+        #expect(rules[1]["severity"]?.stringValue == "warning")
+    }
+
+    @Test func brokenDefinitionsAreListedAsUnavailableNotExported() throws {
+        let broken = PluginFile(path: "mine/broken.field", bytes: Array("field broken\nrnage 1...2\n".utf8),
+                                source: .database)
+        let badForm = PluginFile(path: "mine/bad.form", bytes: Array("form bad\nfield x no-such-type\n".utf8),
+                                 source: .database)
+        let (result, doc) = try Self.export(extra: [broken, badForm])
+        #expect(Self.type("broken", in: doc) == nil)
+        #expect(result.unavailable.map(\.name).sorted() == ["bad", "broken"])
+        let entry = try #require(doc["unavailable"]?.arrayValue?.first { $0["name"]?.stringValue == "broken" })
+        #expect(entry["kind"]?.stringValue == "type")
+        #expect(entry["file"]?.stringValue == "mine/broken.field")
+        #expect(entry["problems"]?[0]?.stringValue?.hasPrefix("mine/broken.field:2:1:") == true)
+        #expect(doc["forms"]?.arrayValue?.map { $0["name"]?.stringValue } == ["signup"])
+    }
+
+    @Test func numbersThatAreNotJSONNumbersBecomeStrings() {
+        #expect(RegistryExport.number("-12") == .number("-12"))
+        #expect(RegistryExport.number("0.5") == .number("0.5"))
+        #expect(RegistryExport.number("007") == .string("007"))
+        #expect(RegistryExport.number(".5") == .string(".5"))
+    }
+
+    @Test func dateBoundsAreSpelledAsInTheRuleLanguage() {
+        #expect(RegistryExport.dateBound(.absolute(year: 999, month: 1, day: 31)) == "0999-01-31")
+        #expect(RegistryExport.dateBound(.today(offset: 0, unit: .days)) == "today")
+        #expect(RegistryExport.dateBound(.today(offset: -30, unit: .days)) == "today-30d")
+        #expect(RegistryExport.dateBound(.today(offset: 6, unit: .months)) == "today+6m")
+    }
+}
