@@ -1,5 +1,8 @@
 /// One compiled check line, ready to run on the normalized, formatted value's bytes.
-struct CompiledCheck: Sendable {
+///
+/// A class with constant properties, so that running a check borrows its payloads instead
+/// of copying (and retaining) them; the hot loops reach checks through `Unmanaged`.
+final class CompiledCheck: Sendable {
     enum Kind: Sendable {
         /// Closed bounds in `unit`; `upper` nil is unbounded.
         case length(lower: Int, upper: Int?, unit: LengthUnit)
@@ -21,6 +24,14 @@ struct CompiledCheck: Sendable {
     /// Marked `final` in the source; checksums are final-only whatever the line says.
     let finalOnly: Bool
     let message: MessageTemplate
+
+    init(kind: Kind, rule: String, severity: Severity, finalOnly: Bool, message: MessageTemplate) {
+        self.kind = kind
+        self.rule = rule
+        self.severity = severity
+        self.finalOnly = finalOnly
+        self.message = message
+    }
 
     /// Whether the check runs in the live stage.
     var runsLive: Bool {

@@ -44,12 +44,7 @@ extension CompiledFieldType {
         if isBlank(raw) { return true }
         let scratch = Scratch.current
         return prepare(raw, scratch: scratch) { b, fit in
-            if let fit, let maskCheck, fit != .filled,
-               countingWarnings || maskCheck.severity == .error { return false }
-            for check in checks where countingWarnings || check.severity == .error {
-                if check.evaluate(b, stage: .final, scratch: scratch) != .pass { return false }
-            }
-            return true
+            passesFinal(b, fit: fit, scratch: scratch, countingWarnings: countingWarnings)
         }
     }
 }

@@ -36,6 +36,45 @@ public final class CompiledFieldType: Sendable {
         self.mask = mask
         self.maskCheck = maskCheck
         self.checks = checks
+        maskSeverity = maskCheck?.severity
+        checkRefs = checks.map { Unmanaged.passUnretained($0) }
+        maskRef = mask.map { Unmanaged.passUnretained($0) }
+        stepBoxes = steps.map(NormalizeStepBox.init)
+        stepRefs = stepBoxes.map { Unmanaged.passUnretained($0) }
+    }
+
+    private let stepBoxes: [NormalizeStepBox]
+    private let stepRefs: [Unmanaged<NormalizeStepBox>]
+
+    // Unretained views of `checks` and `mask` (which own them) for the hot paths: reaching a
+    // shared object without retaining it keeps threads from contending on its reference count.
+    private let checkRefs: [Unmanaged<CompiledCheck>]
+    private let maskRef: Unmanaged<CompiledMask>?
+
+    /// The mask check's severity (nil: no fill check), kept apart from `maskCheck` so the
+    /// fast path reads it without copying (and retaining) the message template.
+    let maskSeverity: Severity?
+
+    /// Whether the prepared value passes every final-stage check of error severity (and,
+    /// with `countingWarnings`, of warning severity too).
+    ///
+    /// The checks are visited through an unsafe buffer so that no check is copied: copying
+    /// would retain its payloads, and two threads retaining the same objects contend.
+    @inline(__always)
+    func passesFinal(_ b: Bytes, fit: CompiledMask.Fit?, scratch: Scratch, countingWarnings: Bool) -> Bool {
+        if let fit, let maskSeverity, fit != .filled, countingWarnings || maskSeverity == .error {
+            return false
+        }
+        return checkRefs.withUnsafeBufferPointer { all in
+            for i in 0..<all.count {
+                let passed = all[i]._withUnsafeGuaranteedRef { check in
+                    guard countingWarnings || check.severity == .error else { return true }
+                    return check.evaluate(b, stage: .final, scratch: scratch) == .pass
+                }
+                if !passed { return false }
+            }
+            return true
+        }
     }
 
     /// Runs normalization and mask formatting on `raw` and hands the result to `body`,
@@ -45,13 +84,19 @@ public final class CompiledFieldType: Sendable {
     func prepare<R>(_ raw: Bytes, scratch: Scratch, _ body: (Bytes, CompiledMask.Fit?) -> R) -> R {
         var current = raw
         var buffer: Int? = nil   // the scratch buffer `current` lives in (nil: the raw value)
-        for step in steps {
-            let target = buffer == 0 ? 1 : 0
-            current = step.apply(current, scratch: scratch, buffer: target)
-            if case .trim = step {} else { buffer = target }
+        stepRefs.withUnsafeBufferPointer { all in
+            for i in 0..<all.count {
+                let target = buffer == 0 ? 1 : 0
+                all[i]._withUnsafeGuaranteedRef { step in
+                    current = step.apply(current, scratch: scratch, buffer: target)
+                    if !step.isTrim { buffer = target }
+                }
+            }
         }
-        guard let mask else { return body(current, nil) }
-        let (formatted, fit) = mask.format(current, scratch: scratch, buffer: buffer == 0 ? 1 : 0)
+        guard let maskRef else { return body(current, nil) }
+        let (formatted, fit) = maskRef._withUnsafeGuaranteedRef {
+            $0.format(current, scratch: scratch, buffer: buffer == 0 ? 1 : 0)
+        }
         return body(formatted, fit)
     }
 
@@ -81,11 +126,7 @@ public final class CompiledFieldType: Sendable {
             if isBlank(raw) { return true }
             let scratch = Scratch.current
             return prepare(raw, scratch: scratch) { b, fit in
-                if let fit, let maskCheck, maskCheck.severity == .error, fit != .filled { return false }
-                for check in checks where check.severity == .error {
-                    if check.evaluate(b, stage: .final, scratch: scratch) != .pass { return false }
-                }
-                return true
+                passesFinal(b, fit: fit, scratch: scratch, countingWarnings: false)
             }
         }
     }

@@ -14,7 +14,7 @@
 /// "(5"), except that once every slot is filled the mask's trailing literals are completed
 /// ("123" with `000)` formats to "123)"). Formatting never drops a character and is
 /// idempotent.
-struct CompiledMask: Sendable {
+final class CompiledMask: Sendable {
     enum Item: Sendable, Hashable {
         case digit, letter, alphanumeric
         case literal(Unicode.Scalar)

@@ -147,6 +147,23 @@ enum NormalizeOperation: Sendable {
     }
 }
 
+/// A normalization step held by reference, so that running it borrows its payload (the
+/// `strip` set) instead of copying and retaining it.
+final class NormalizeStepBox: Sendable {
+    let operation: NormalizeOperation
+    let isTrim: Bool
+
+    init(_ operation: NormalizeOperation) {
+        self.operation = operation
+        if case .trim = operation { isTrim = true } else { isTrim = false }
+    }
+
+    @inline(__always)
+    func apply(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes {
+        operation.apply(src, scratch: scratch, buffer: index)
+    }
+}
+
 /// A set of Unicode scalars with a bitmap for ASCII.
 struct CharacterSetBits: Sendable, Hashable {
     private var low: UInt64 = 0

@@ -13,41 +13,63 @@ import Darwin
 /// thread gets its own `Scratch` through a pthread key, created on first use and released
 /// when the thread ends. PCRE2 match data is never shared between threads.
 final class Scratch {
-    private var storage: [UnsafeMutablePointer<UInt8>]
-    private var capacities: [Int]
-    private var regexState: RegexScratch?
+    private struct Buffers {
+        var pointers: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
+        var capacities: (Int, Int)
+    }
+
+    // Behind a pointer held in a `let`, so the hot path pays no dynamic exclusivity checks.
+    private let buffers: UnsafeMutablePointer<Buffers>
+    private let regexState: UnsafeMutablePointer<RegexScratch?>
 
     init() {
-        capacities = [256, 256]
-        storage = [.allocate(capacity: 256), .allocate(capacity: 256)]
+        buffers = .allocate(capacity: 1)
+        buffers.initialize(to: Buffers(pointers: (.allocate(capacity: 256), .allocate(capacity: 256)),
+                                       capacities: (256, 256)))
+        regexState = .allocate(capacity: 1)
+        regexState.initialize(to: nil)
     }
 
     deinit {
-        storage[0].deallocate()
-        storage[1].deallocate()
+        buffers.pointee.pointers.0.deallocate()
+        buffers.pointee.pointers.1.deallocate()
+        buffers.deinitialize(count: 1)
+        buffers.deallocate()
+        regexState.deinitialize(count: 1)
+        regexState.deallocate()
     }
 
     /// Buffer `index` (0 or 1) with room for at least `capacity` bytes. Its contents are
     /// not kept when it grows.
     @inline(__always)
     func buffer(_ index: Int, capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        if capacity > capacities[index] { grow(index, to: capacity) }
-        return storage[index]
+        if index == 0 {
+            if capacity > buffers.pointee.capacities.0 { grow(0, to: capacity) }
+            return buffers.pointee.pointers.0
+        }
+        if capacity > buffers.pointee.capacities.1 { grow(1, to: capacity) }
+        return buffers.pointee.pointers.1
     }
 
     private func grow(_ index: Int, to capacity: Int) {
-        storage[index].deallocate()
-        var size = capacities[index]
+        var size = index == 0 ? buffers.pointee.capacities.0 : buffers.pointee.capacities.1
         while size < capacity { size *= 2 }
-        storage[index] = .allocate(capacity: size)
-        capacities[index] = size
+        if index == 0 {
+            buffers.pointee.pointers.0.deallocate()
+            buffers.pointee.pointers.0 = .allocate(capacity: size)
+            buffers.pointee.capacities.0 = size
+        } else {
+            buffers.pointee.pointers.1.deallocate()
+            buffers.pointee.pointers.1 = .allocate(capacity: size)
+            buffers.pointee.capacities.1 = size
+        }
     }
 
     /// The PCRE2 state of this thread, created on first use.
     var regex: RegexScratch {
-        if let r = regexState { return r }
+        if let r = regexState.pointee { return r }
         let r = RegexScratch()
-        regexState = r
+        regexState.pointee = r
         return r
     }
 
