@@ -32,6 +32,15 @@ struct EntryStoreTests {
         #expect(try store.entries(form: "other").isEmpty)
         #expect(try store.entries(afterID: ids[0]).map(\.id) == [ids[1]])
         #expect(try store.entryCount(form: "signup") == 2 && store.entryCount() == 2)
+        // entries declares no foreign keys (speed): the writer must keep them valid itself.
+        #expect(try store.database.scalarInt64("""
+            SELECT count(*) FROM entries AS e
+            WHERE NOT EXISTS (SELECT 1 FROM forms WHERE id = e.form_id)
+               OR NOT EXISTS (SELECT 1 FROM entry_layouts WHERE id = e.layout_id)
+               OR NOT EXISTS (SELECT 1 FROM imports WHERE id = e.created_in)
+               OR (e.updated_in IS NOT NULL AND NOT EXISTS (SELECT 1 FROM imports WHERE id = e.updated_in))
+            """) == 0)
+        #expect(try store.database.scalarString("SELECT source FROM imports") == "test.csv")
         #expect(try store.entry(id: 999) == nil)
         #expect(try store.formNamesWithEntries() == ["signup"])
     }

@@ -6,6 +6,12 @@ import Glibc
 import Darwin
 #endif
 
+/// The step hook of a connection, shared with its statements.
+@usableFromInline final class StepHookBox {
+    @usableFromInline var hook: Database.StepHook?
+    init() {}
+}
+
 /// A connection to an SQLite database file.
 ///
 /// Opened in WAL mode with `foreign_keys=ON`, `synchronous=NORMAL` and a busy handler that
@@ -32,7 +38,11 @@ public final class Database {
     /// The file name the connection was opened with.
     public let path: String
     /// Fault injection for this connection; starts as ``defaultStepHook``.
-    public var stepHook: StepHook?
+    public var stepHook: StepHook? {
+        get { hooks.hook }
+        set { hooks.hook = newValue }
+    }
+    @usableFromInline let hooks = StepHookBox()
     private var statementCache: [String: Statement] = [:]
     var savepointDepth = 0
 

@@ -13,7 +13,10 @@ public final class Statement {
     @usableFromInline let handle: OpaquePointer
     /// The SQL text, as prepared (placeholders, never values).
     public let sql: String
-    @usableFromInline unowned let database: Database
+    /// The connection, for error messages. A statement keeps no reference to its `Database`:
+    /// `sqlite3_close_v2` waits for the last statement to be finalized.
+    @usableFromInline let connection: OpaquePointer
+    @usableFromInline let hooks: StepHookBox
     @usableFromInline var needsReset = false
 
     init(database: Database, sql: String) throws(DatabaseError) {
@@ -37,7 +40,8 @@ public final class Statement {
         }
         self.handle = handle
         self.sql = sql
-        self.database = database
+        self.connection = database.handle
+        self.hooks = database.hooks
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -141,7 +145,7 @@ public final class Statement {
     /// Advances to the next row: true when a row is available, false when the statement is done
     /// (the statement is then reset, keeping its bindings for another run).
     @inlinable public func step() throws(DatabaseError) -> Bool {
-        if let hook = database.stepHook, let injected = hook(sql) {
+        if let hook = hooks.hook, let injected = hook(sql) {
             sqlite3_reset(handle)
             needsReset = true
             throw DatabaseError(extendedCode: injected, message: nil, sql: sql)
@@ -158,7 +162,7 @@ public final class Statement {
         default:
             sqlite3_reset(handle)
             needsReset = true
-            throw DatabaseError(code: code, connection: database.handle, sql: sql)
+            throw DatabaseError(code: code, connection: connection, sql: sql)
         }
     }
 
