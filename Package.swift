@@ -31,7 +31,8 @@ let package = Package(
                 dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"]),
         .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"]),
 
-        .executableTarget(name: "FormularyBench", dependencies: ["FormularyKit"],
+        .executableTarget(name: "FormularyBench",
+                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"],
                           path: "bench/FormularyBench"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
