@@ -4,7 +4,7 @@ import Testing
 @Suite struct DiagnosticTests {
     @Test func specExampleRendersExactly() {
         let text = "field age\nparam min = 0\nparam max = 150\nrnage $min...$max\n"
-        let outcome = parse(text, file: "plugins/age.field")
+        let outcome = parseText(text, file: "plugins/age.field")
         #expect(outcome.diagnostics.count == 1)
         #expect(DiagnosticFormatter().format(outcome.diagnostics) == """
             plugins/age.field:4:1: error: unknown directive 'rnage'; did you mean 'range'?
@@ -20,23 +20,23 @@ import Testing
     }
 
     @Test func caretStaysUnderTheTokenAfterTabsAndWideCharacters() {
-        let tab = parse("field x\n\tkeyboard\tnumpad")
+        let tab = parseText("field x\n\tkeyboard\tnumpad")
         #expect(DiagnosticFormatter.caretLine(for: tab.diagnostics[0]) == "\t        \t^~~~~~")
         #expect(tab.diagnostics[0].location.column == 11)
 
-        let wide = parse("field x\nlabel \"日本\" oops")
+        let wide = parseText("field x\nlabel \"日本\" oops")
         #expect(wide.diagnostics[0].location.column == 12)
         #expect(DiagnosticFormatter.caretLine(for: wide.diagnostics[0]) == String(repeating: " ", count: 13) + "^~~~")
 
-        let combining = parse("field x\nlabel \"e\u{301}\u{301}\" oops")
+        let combining = parseText("field x\nlabel \"e\u{301}\u{301}\" oops")
         #expect(DiagnosticFormatter.caretLine(for: combining.diagnostics[0]) == String(repeating: " ", count: 10) + "^~~~")
 
-        let emoji = parse("field x\nlabel \"👍🏽\" oops")
+        let emoji = parseText("field x\nlabel \"👍🏽\" oops")
         #expect(DiagnosticFormatter.caretLine(for: emoji.diagnostics[0]) == String(repeating: " ", count: 11) + "^~~~")
     }
 
     @Test func missingArgumentPointsJustPastTheLine() {
-        let outcome = parse("field x\nlabel")
+        let outcome = parseText("field x\nlabel")
         #expect(outcome.diagnostics[0].message == "expected a string in double quotes after 'label'")
         #expect(DiagnosticFormatter().format(outcome.diagnostics[0]).hasSuffix("label\n     ^"))
     }
@@ -74,7 +74,7 @@ import Testing
             "field x\nnormalize strip \"a\"", "field x\nmask \"-\"", "field x\nrange ...",
             "field x\ndate \"MM\"", "field x\nlength $n", "field x\nparam s = \"a\"\nlabel $s",
         ]
-        for text in fieldTexts { record(parse(text).diagnostics) }
+        for text in fieldTexts { record(parseText(text).diagnostics) }
         record(Lexer.lex([0xFF], file: "t").diagnostics)
 
         let r = resolver([
@@ -89,14 +89,14 @@ import Testing
         for name in ["kind", "use", "orphan", "a", "drops", "unknown-ref"] {
             if case .failure(let failure)? = r.resolve(name) { record(failure.diagnostics) }
         }
-        if case .field(let broken) = parse("field broken\nrnage 1").content {
+        if case .field(let broken) = parseText("field broken\nrnage 1").content {
             let derived = try #require(declaration("field derived extends broken"))
             if case .failure(let failure) = TypeResolver(declarations: ["broken": broken]).resolve(derived) {
                 record(failure.diagnostics)
             }
         }
 
-        let form = parse("form f\nfield a email(x: 1)\nfield a emial\nsame a b", file: "f.form")
+        let form = parseText("form f\nfield a email(x: 1)\nfield a emial\nsame a b", file: "f.form")
         if case .form(let definition) = form.content {
             let email = FieldTypeDefinition(name: "email", parameters: [
                 Parameter(name: "x", defaultValue: .string(""), location: noLocation),

@@ -19,7 +19,7 @@ import Testing
         """
 
     func form(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> FormDefinition? {
-        let outcome = parse(text, file: "signup.form")
+        let outcome = parseText(text, file: "signup.form")
         #expect(outcome.diagnostics == [], "\(DiagnosticFormatter().format(outcome.diagnostics))",
                 sourceLocation: sourceLocation)
         guard case .form(let form) = outcome.content else { return nil }
@@ -76,7 +76,7 @@ import Testing
         #expect(formIDs("field") == ["missing-argument"])
         #expect(formIDs("field a") == ["missing-argument"])
         #expect(formIDs("field a email requird") == ["unexpected-token"])
-        #expect(parse("form f\nfield a email requird", file: "f.form").diagnostics[0].message
+        #expect(parseText("form f\nfield a email requird", file: "f.form").diagnostics[0].message
                     .contains("did you mean 'required'?"))
         #expect(formIDs("field a email required required") == ["duplicate-modifier"])
         #expect(formIDs("field a email label") == ["missing-argument"])
@@ -105,7 +105,7 @@ import Testing
             same email confirm
             require card when age
             """
-        let outcome = parse(text, file: "f.form")
+        let outcome = parseText(text, file: "f.form")
         #expect(outcome.diagnostics == [])
         guard case .form(let f) = outcome.content else { Issue.record("no form"); return }
         let diagnostics = FormChecker.check(f, source: outcome.source, knownTypes: Self.names, lookup: Self.lookup)

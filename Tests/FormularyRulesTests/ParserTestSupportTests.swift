@@ -3,14 +3,14 @@ import Testing
 
 // Helpers shared by the language tests.
 
-func parse(_ text: String, file: String = "t.field") -> ParseOutcome {
+func parseText(_ text: String, file: String = "t.field") -> ParseOutcome {
     PluginSource.parse(bytes: Array(text.utf8), file: file)
 }
 
 /// The declaration of a `.field` text that must parse without diagnostics.
 func declaration(_ text: String, file: String = "t.field",
                  sourceLocation: Testing.SourceLocation = #_sourceLocation) -> FieldTypeDecl? {
-    let outcome = parse(text, file: file)
+    let outcome = parseText(text, file: file)
     #expect(outcome.diagnostics == [], "\(DiagnosticFormatter().format(outcome.diagnostics))",
             sourceLocation: sourceLocation)
     guard case .field(let decl) = outcome.content else {
@@ -21,7 +21,7 @@ func declaration(_ text: String, file: String = "t.field",
 }
 
 /// The resolved definition of a standalone `.field` text.
-func definition(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> FieldTypeDefinition? {
+func resolvedField(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> FieldTypeDefinition? {
     guard let decl = declaration(text, sourceLocation: sourceLocation) else { return nil }
     switch TypeResolver(declarations: [decl.name: decl]).resolve(decl) {
     case .success(let definition): return definition
@@ -33,19 +33,19 @@ func definition(_ text: String, sourceLocation: Testing.SourceLocation = #_sourc
 
 /// The checks of a single-type text, without locations.
 func checks(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [CheckKind] {
-    definition(text, sourceLocation: sourceLocation)?.strippingLocations().checks.map(\.kind) ?? []
+    resolvedField(text, sourceLocation: sourceLocation)?.strippingLocations().checks.map(\.kind) ?? []
 }
 
 /// Diagnostic ids of a text, in order.
 func ids(_ text: String, file: String = "t.field") -> [String] {
-    parse(text, file: file).diagnostics.map(\.id)
+    parseText(text, file: file).diagnostics.map(\.id)
 }
 
 /// A resolver over several `.field` texts (which must parse cleanly).
 func resolver(_ texts: [String]) -> TypeResolver {
     var declarations: [String: FieldTypeDecl] = [:]
     for (index, text) in texts.enumerated() {
-        if case .field(let decl) = parse(text, file: "f\(index).field").content {
+        if case .field(let decl) = parseText(text, file: "f\(index).field").content {
             declarations[decl.name] = decl
         }
     }

@@ -25,7 +25,7 @@ import Testing
         #expect(decl.name == "credit-card")
         #expect(decl.base == nil)
         #expect((decl.location.line, decl.location.column) == (2, 7))
-        let def = try #require(definition(Self.creditCard)).strippingLocations()
+        let def = try #require(resolvedField(Self.creditCard)).strippingLocations()
         #expect(def.label == "Credit Card Number")
         #expect(def.help == "16 digits, grouped in fours")
         #expect(def.placeholder == "0000 0000 0000 0000")
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func descriptiveDirectives() throws {
-        let def = try #require(definition("""
+        let def = try #require(resolvedField("""
             field x
             keyboard email
             autocapitalize sentences
@@ -57,15 +57,15 @@ import Testing
         #expect(def.autocapitalize == .sentences)
         #expect(def.secure)
         for keyboard in Keyboard.allCases {
-            #expect(definition("field x\nkeyboard \(keyboard.rawValue)")?.keyboard == keyboard)
+            #expect(resolvedField("field x\nkeyboard \(keyboard.rawValue)")?.keyboard == keyboard)
         }
         for value in Autocapitalize.allCases {
-            #expect(definition("field x\nautocapitalize \(value.rawValue)")?.autocapitalize == value)
+            #expect(resolvedField("field x\nautocapitalize \(value.rawValue)")?.autocapitalize == value)
         }
     }
 
     @Test func parametersTakeTheKindOfTheirDefault() throws {
-        let def = try #require(definition("""
+        let def = try #require(resolvedField("""
             field x
             param a = 10
             param b = -0.5
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func normalizationSteps() {
-        let def = definition("""
+        let def = resolvedField("""
             field x
             normalize trim collapse-spaces strip-spaces
             normalize strip "()-." uppercase lowercase capitalize
@@ -166,7 +166,7 @@ import Testing
     }
 
     @Test func modifiersInAnyOrder() {
-        let def = definition("""
+        let def = resolvedField("""
             field x
             length 1...3 final warning message "short {max}" as short
             pattern /a/ as a-only message "only a"
@@ -179,13 +179,13 @@ import Testing
         #expect(def?.mask?.options == RuleOptions(name: "mask", severity: .warning, location: noLocation))
         #expect(ids("field x\ninteger warning warning") == ["duplicate-modifier"])
         #expect(ids("field x\ninteger mesage \"x\"") == ["unexpected-token"])
-        #expect(parse("field x\ninteger mesage \"x\"").diagnostics.first?.message.contains("did you mean 'message'?") == true)
+        #expect(parseText("field x\ninteger mesage \"x\"").diagnostics.first?.message.contains("did you mean 'message'?") == true)
         #expect(ids("field x\ninteger as Bad") == ["invalid-name"])
         #expect(ids("field x\ninteger message") == ["missing-argument"])
     }
 
     @Test func examples() {
-        let def = definition("""
+        let def = resolvedField("""
             field x
             pattern /a+/ as letters
             length 1...3
@@ -219,7 +219,7 @@ import Testing
         #expect(ids("field x\nlength $n...") == ["unknown-parameter"])
         #expect(ids("field x\nlength $n...\nparam n = 3") == ["unknown-parameter"])
         #expect(ids("field x\nparam min = 1\nlength $mni...") == ["unknown-parameter"])
-        #expect(parse("field x\nparam min = 1\nlength $mni...").diagnostics.first?.message
+        #expect(parseText("field x\nparam min = 1\nlength $mni...").diagnostics.first?.message
                     .contains("did you mean 'min'?") == true)
         #expect(ids("field x\nparam n = 3\nlength $n...") == [])
         #expect(ids("field x\nparam m = \"x\"\nlabel $m") == ["parameter-not-allowed"])
@@ -281,7 +281,7 @@ import Testing
     }
 
     @Test func messagesSayWhatWasExpected() {
-        func message(_ line: String) -> String? { parse("field x\n" + line).diagnostics.first?.message }
+        func message(_ line: String) -> String? { parseText("field x\n" + line).diagnostics.first?.message }
         #expect(message("lenght 1") == "unknown directive 'lenght'; did you mean 'length'?")
         #expect(message("length 1 graphems") == "unknown length unit 'graphems'; did you mean 'graphemes'?")
         #expect(message("normalize trm") == "unknown normalization step 'trm'; did you mean 'trim'?")
@@ -302,7 +302,7 @@ import Testing
         #expect(ids("field a_b") == ["invalid-name"])
         #expect(ids("field " + String(repeating: "a", count: 64)) == [])
         #expect(ids("field " + String(repeating: "a", count: 65)) == ["invalid-name"])
-        #expect(parse("field " + String(repeating: "a", count: 65)).diagnostics.first?.message
+        #expect(parseText("field " + String(repeating: "a", count: 65)).diagnostics.first?.message
                     .contains("longer than 64") == true)
     }
 
@@ -311,8 +311,8 @@ import Testing
         #expect(ids("# only a comment\n") == ["missing-header"])
         #expect(ids("label \"x\"\nrnage 1") == ["missing-header", "unknown-directive"])
         #expect(ids("feild x\nlabel \"x\"") == ["missing-header"])
-        #expect(parse("feild x").diagnostics.first?.message.contains("did you mean 'field'?") == true)
-        if case .none = parse("label \"x\"").content {} else { Issue.record("expected no content") }
+        #expect(parseText("feild x").diagnostics.first?.message.contains("did you mean 'field'?") == true)
+        if case .none = parseText("label \"x\"").content {} else { Issue.record("expected no content") }
         #expect(ids("same a b", file: "f.form") == ["missing-header"])
         // A broken first line does not hide the header after it.
         let outcome = PluginSource.parse(bytes: [0x23, 0xFF, 0x0A] + Array("field x\nlabel \"X\"".utf8), file: "u.field")
@@ -321,7 +321,7 @@ import Testing
     }
 
     @Test func everyErrorOfAFileIsReported() {
-        let outcome = parse("""
+        let outcome = parseText("""
             field age
             param min = 0
             lable "Age"
@@ -343,7 +343,7 @@ import Testing
     }
 
     @Test func lexicalErrorsSkipOnlyTheirLine() {
-        let outcome = parse("field x\nlabel \"bad \\q\"\nrnage 1\nhelp \"ok\"")
+        let outcome = parseText("field x\nlabel \"bad \\q\"\nrnage 1\nhelp \"ok\"")
         #expect(outcome.diagnostics.map(\.id) == ["invalid-escape", "unknown-directive"])
         guard case .field(let decl) = outcome.content else { Issue.record("no decl"); return }
         #expect(decl.lines.map(\.directive) == [.help("ok")])

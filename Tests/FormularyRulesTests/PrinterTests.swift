@@ -5,7 +5,7 @@ import Testing
 @Suite struct PrinterTests {
     /// Parses and resolves `text` as a standalone type.
     func reparse(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> FieldTypeDefinition? {
-        definition(text, sourceLocation: sourceLocation)
+        resolvedField(text, sourceLocation: sourceLocation)
     }
 
     func assertRoundTrip(_ def: FieldTypeDefinition, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func formsRoundTrip() throws {
-        let outcome = parse(FormTests.signup + "\nfield x phrase(a: \"q\\\"\", b: -1.5) label \"X\\n\"\nsame a b as s warning",
+        let outcome = parseText(FormTests.signup + "\nfield x phrase(a: \"q\\\"\", b: -1.5) label \"X\\n\"\nsame a b as s warning",
                             file: "f.form")
         #expect(outcome.diagnostics == [])
         guard case .form(let form) = outcome.content else { Issue.record("no form"); return }
@@ -153,7 +153,7 @@ import Testing
         #expect(printed.contains("\nsame email email-again message \"The two emails differ\"\n"))
         #expect(printed.contains("\nrequire expires cvv when card\n"))
         #expect(printed.hasSuffix("\nsame a b as s warning\n"))
-        let again = parse(printed, file: "f.form")
+        let again = parseText(printed, file: "f.form")
         #expect(again.diagnostics == [])
         guard case .form(let reparsed) = again.content else { Issue.record("no form"); return }
         #expect(reparsed.strippingLocations() == form.strippingLocations())

@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func brokenBase() throws {
-        guard case .field(let broken) = parse("field broken\nlabel 1").content else {
+        guard case .field(let broken) = parseText("field broken\nlabel 1").content else {
             Issue.record("no decl"); return
         }
         #expect(broken.hasErrors)
