@@ -15,8 +15,14 @@ struct MigratorTests {
         #expect(!names.isEmpty)
         #expect(Migration.embedded.map(\.name) == names)
         for migration in Migration.embedded {
-            let bytes = try Data(contentsOf: directory.appendingPathComponent(migration.name))
-            #expect(Array(migration.sql.utf8) == Array(bytes), "\(migration.name) is stale: run scripts/embed-migrations.sh")
+            let file = Array(try Data(contentsOf: directory.appendingPathComponent(migration.name)))
+            let embedded = Array(migration.sql.utf8)
+            // Compared as a Bool: a failure names the file and the first differing byte instead
+            // of printing both copies.
+            let firstDifference = zip(embedded, file).firstIndex { $0 != $1 }
+                ?? (embedded.count == file.count ? nil : min(embedded.count, file.count))
+            #expect(firstDifference == nil,
+                    "\(migration.name) differs from its embedded copy at byte \(firstDifference ?? 0): run scripts/embed-migrations.sh")
             #expect(migration.name.hasPrefix(String(format: "%04d_", migration.id)))
         }
         #expect(try Migrator().migrations.count == names.count)
