@@ -1,0 +1,92 @@
+import Foundation
+
+/// A throw-away working folder for one test: files written into it, a database path in
+/// it, and the controlled environment every run gets.
+///
+/// Runs use the folder as their current directory, so diagnostics name files by the
+/// short relative paths the test wrote (`p/age.field:3:1`).
+final class Sandbox {
+    let root: URL
+    /// The environment of every run unless a test overrides a variable: nothing from the
+    /// developer's shell leaks in (no FORMULARY_PATH, no colour, a fixed "today").
+    var environment: [String: String]
+
+    init() throws {
+        let fm = FileManager.default
+        root = fm.temporaryDirectory.appendingPathComponent("formulary-cli-\(UUID().uuidString)")
+            .resolvingSymlinksInPath()
+        try fm.createDirectory(at: root, withIntermediateDirectories: true)
+        environment = [
+            "FORMULARY_TODAY": "2026-11-29",
+            "NO_COLOR": "1",
+            "FORMULARY_PATH": "",
+            "FORMULARY_DB": root.appendingPathComponent("formulary.db").path,
+            "USER": "tester",
+            "HOME": root.path,
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The database the environment points at.
+    var databasePath: String { environment["FORMULARY_DB"]! }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// Writes `text` to `relative` (creating folders) and returns the relative path.
+    @discardableResult
+    func write(_ relative: String, _ text: String) throws -> String {
+        try write(relative, bytes: Array(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ relative: String, bytes: [UInt8]) throws -> String {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return relative
+    }
+
+    func mkdir(_ relative: String) throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(relative), withIntermediateDirectories: true)
+    }
+
+    /// Runs `formulary ARGUMENTS…` in the sandbox; `environment` entries replace (or, with
+    /// nil, remove) the sandbox's.
+    @discardableResult
+    func run(_ arguments: String..., environment overrides: [String: String?] = [:],
+             stdin: String? = nil) throws -> ProcessResult {
+        try run(arguments, environment: overrides, stdin: stdin)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], environment overrides: [String: String?] = [:],
+             stdin: String? = nil) throws -> ProcessResult {
+        var env = environment
+        for (name, value) in overrides { env[name] = value }
+        return try FormularyProcess.run(arguments, environment: env, directory: root,
+                                        stdin: stdin.map { Data($0.utf8) })
+    }
+
+    /// Runs `init` and fails loudly if it does not work: most database tests start here.
+    func initDatabase() throws {
+        let result = try run("init")
+        guard result.status == 0 else { throw SetupFailure(result: result) }
+    }
+
+    /// Runs a command that a test needs to succeed before it can check what it is about.
+    @discardableResult
+    func mustRun(_ arguments: String..., stdin: String? = nil) throws -> ProcessResult {
+        let result = try run(arguments, stdin: stdin)
+        guard result.status == 0 else { throw SetupFailure(result: result) }
+        return result
+    }
+
+    struct SetupFailure: Error, CustomStringConvertible {
+        var result: ProcessResult
+        var description: String { "a setup step failed: \(result)" }
+    }
+}
