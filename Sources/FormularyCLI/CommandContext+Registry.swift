@@ -18,9 +18,14 @@ extension CommandContext {
         case .failure(let problems):
             let errors = problems.diagnostics.filter { $0.severity == .error }
             let first = errors.first?.message ?? "type '\(reference.name)' cannot be used"
-            let message = errors.count == 1 && errors[0].location.file == "<command line>"
-                ? first : "type '\(reference.name)' cannot be used"
-            throw CommandFailure(status: .badInput, message: message, details: render(problems.diagnostics))
+            let onCommandLine = errors.count == 1 && errors[0].location.file == "<command line>"
+            let message = onCommandLine ? first : "type '\(reference.name)' cannot be used"
+            // An error at the start of the reference (an unknown type name) is said in full
+            // by the message; the command line is not a file, and a caret under the whole
+            // name would only repeat it. Errors inside the parentheses keep their caret.
+            let saidInFull = onCommandLine && problems.diagnostics.count == 1 && errors[0].location.column == 1
+            throw CommandFailure(status: .badInput, message: message,
+                                 details: saidInFull ? "" : render(problems.diagnostics))
         case .success(let type): return type
         }
     }
