@@ -17,12 +17,15 @@ struct EntryVerdicts {
     let store: Store
 
     /// The newest completed run whose judged range covers the entry, and the entry's
-    /// error and warning counts in it (no result rows means it passed).
+    /// error and warning counts in it (no result rows means it passed). A result row points
+    /// at its run's distinct failed rule (`run_rules`), which carries the severity.
     func latest(entryID: Int64) throws -> EntryVerdict? {
         let statement = try store.database.cachedStatement("""
             SELECT r.id,
-                   (SELECT count(*) FROM run_results AS x WHERE x.run_id = r.id AND x.entry_id = e.id AND x.severity = 'error'),
-                   (SELECT count(*) FROM run_results AS x WHERE x.run_id = r.id AND x.entry_id = e.id AND x.severity = 'warning')
+                   (SELECT count(*) FROM run_results AS x JOIN run_rules AS rr ON rr.id = x.rule_id
+                    WHERE x.run_id = r.id AND x.entry_id = e.id AND rr.severity = 'error'),
+                   (SELECT count(*) FROM run_results AS x JOIN run_rules AS rr ON rr.id = x.rule_id
+                    WHERE x.run_id = r.id AND x.entry_id = e.id AND rr.severity = 'warning')
             FROM entries AS e
             JOIN run_forms AS rf ON rf.form_id = e.form_id AND rf.judged_through >= e.id
             JOIN runs AS r ON r.id = rf.run_id AND r.status = 'complete'
