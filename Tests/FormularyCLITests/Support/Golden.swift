@@ -40,22 +40,22 @@ enum Golden {
         }
     }
 
-    /// The differing lines, numbered, as `-expected` / `+actual` pairs.
+    /// The differing region: the lines common to both ends are dropped, and what is left
+    /// is shown as `-expected` and `+actual` lines with the number of the first one (so an
+    /// inserted command shows as one added line, not as every line after it changed).
     static func difference(expected: String, actual: String) -> String {
         let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        var out: [String] = []
-        for i in 0..<max(e.count, a.count) {
-            let el = i < e.count ? String(e[i]) : nil
-            let al = i < a.count ? String(a[i]) : nil
-            if el != al {
-                out.append("line \(i + 1):")
-                if let el { out.append("  -\(el)") } else { out.append("  - (no line)") }
-                if let al { out.append("  +\(al)") } else { out.append("  + (no line)") }
-            }
-            if out.count > 30 { out.append("  …"); break }
-        }
-        return out.joined(separator: "\n")
+        var prefix = 0
+        while prefix < e.count && prefix < a.count && e[prefix] == a[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < e.count - prefix && suffix < a.count - prefix
+                && e[e.count - 1 - suffix] == a[a.count - 1 - suffix] { suffix += 1 }
+        let removed = e[prefix..<(e.count - suffix)].map { "  -" + $0 }
+        let added = a[prefix..<(a.count - suffix)].map { "  +" + $0 }
+        var lines = ["from line \(prefix + 1):"] + removed.prefix(40) + added.prefix(40)
+        if removed.count > 40 || added.count > 40 { lines.append("  …") }
+        return lines.joined(separator: "\n")
     }
 
     /// A file name for a command path: `types list` → `help-types-list.txt`.
