@@ -29,14 +29,14 @@ CREATE INDEX runs_running ON runs (id) WHERE status = 'running';
 
 -- Each form a run judged, with the form version used and how far it got: entries of the form
 -- with id <= judged_through were judged (each batch commits this with its results and counts).
--- last_id is the form's highest entry id when the run started: the run is complete for the
--- form when judged_through = last_id.
+-- last_id is the highest entry id when the run started (entries are read in one pass over
+-- the id space, all chosen forms at once): the run finished the form when judged_through =
+-- last_id.
 CREATE TABLE run_forms (
     run_id          INTEGER NOT NULL REFERENCES runs (id),
     form_id         INTEGER NOT NULL REFERENCES forms (id),
     form_version_id INTEGER NOT NULL REFERENCES form_versions (id),
     last_id         INTEGER NOT NULL,
-    entries_total   INTEGER NOT NULL,                       -- entries of the form when the run started
     judged_through  INTEGER NOT NULL DEFAULT 0,
     entries_checked INTEGER NOT NULL DEFAULT 0,
     entries_invalid INTEGER NOT NULL DEFAULT 0,

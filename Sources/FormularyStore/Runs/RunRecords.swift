@@ -67,10 +67,9 @@ public struct RunFormRecord: Sendable, Hashable {
     /// The form version (row of `form_versions`) the run used.
     public var formVersionID: Int64
     public var formVersionHash: String
-    /// The form's highest entry id when the run started.
+    /// The highest entry id when the run started: the run set out to judge the form's
+    /// entries with ids up to it.
     public var lastID: Int64
-    /// The number of entries of the form when the run started.
-    public var entriesTotal: Int
     /// Every entry of the form with `id <= judgedThrough` was judged by the run.
     public var judgedThrough: Int64
     public var counts: RunCounts

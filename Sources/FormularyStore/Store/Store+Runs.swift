@@ -44,20 +44,18 @@ extension Store {
         return (database.lastInsertRowID, startedAt, lastImport)
     }
 
-    /// The entries of a form as a run finds them when it starts: count and id bounds.
-    public func entryBounds(formID: Int64) throws -> (count: Int, firstID: Int64, lastID: Int64) {
-        let statement = try database.cachedStatement(
-            "SELECT count(*), coalesce(min(id), 0), coalesce(max(id), 0) FROM entries WHERE form_id = ?")
-        try statement.bind([.integer(formID)])
-        return try statement.first { ($0.int(0), $0.int64(1), $0.int64(2)) } ?? (0, 0, 0)
+    /// The lowest and highest entry ids (0, 0 without entries): the id space a run goes
+    /// through. Both ends of the rowid B-tree, so it costs nothing however many entries.
+    public func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
+        let statement = try database.cachedStatement("SELECT coalesce(min(id), 0), coalesce(max(id), 0) FROM entries")
+        return try statement.first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
     }
 
     /// Records that run `runID` judges form `formID` with that form version, up to `lastID`.
-    public func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64,
-                              entriesTotal: Int) throws {
+    public func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
         try database.execute("""
-            INSERT INTO run_forms (run_id, form_id, form_version_id, last_id, entries_total) VALUES (?, ?, ?, ?, ?)
-            """, [.integer(runID), .integer(formID), .integer(formVersionID), .integer(lastID), .int(entriesTotal)])
+            INSERT INTO run_forms (run_id, form_id, form_version_id, last_id) VALUES (?, ?, ?, ?)
+            """, [.integer(runID), .integer(formID), .integer(formVersionID), .integer(lastID)])
     }
 
     /// Records the type version that judges `field` of form `formID` in run `runID`.
@@ -342,7 +340,7 @@ extension Store {
     private func withForms(_ run: RunRecord) throws -> RunRecord {
         var run = run
         let statement = try database.cachedStatement("""
-            SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.entries_total, rf.judged_through,
+            SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
                    rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings
             FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
             JOIN form_versions AS fv ON fv.id = rf.form_version_id
@@ -351,8 +349,8 @@ extension Store {
         try statement.bind([.integer(run.id)])
         run.forms = try statement.map { row in
             RunFormRecord(formID: row.int64(0), form: row.string(1), formVersionID: row.int64(2),
-                          formVersionHash: row.string(3), lastID: row.int64(4), entriesTotal: row.int(5),
-                          judgedThrough: row.int64(6), counts: Self.counts(from: row, at: 7))
+                          formVersionHash: row.string(3), lastID: row.int64(4),
+                          judgedThrough: row.int64(5), counts: Self.counts(from: row, at: 6))
         }
         return run
     }

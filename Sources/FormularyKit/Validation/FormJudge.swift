@@ -1,0 +1,161 @@
+import FormularyRules
+import FormularyStore
+
+/// One failed rule of one entry, as a run records it.
+public struct EntryViolation: Sendable, Hashable {
+    /// The field it concerns; nil for none.
+    public var field: String?
+    /// The field's type; nil for cross-field rules and `unknown-field`.
+    public var type: String?
+    public var rule: String
+    public var severity: ResultSeverity
+    /// The engine's message (secure values are never in it) or the form rule's.
+    public var message: String
+}
+
+/// A form compiled for batch validation: its fields' compiled types, its cross-field rules
+/// resolved to field positions, and for each entry layout, where each field's value lies.
+///
+/// Immutable once built, so one judge serves every worker thread (compiled types keep their
+/// per-thread scratch themselves). Judging an entry whose values all pass builds no string.
+public final class FormJudge: Sendable {
+    public struct Field: Sendable {
+        public var key: String
+        public var typeName: String
+        public var type: CompiledFieldType
+        public var required: Bool
+    }
+
+    /// Where each form field lies in the columns of one layout, computed once per layout.
+    public struct LayoutPlan: Sendable {
+        /// Number of columns of the layout.
+        public var columnCount: Int
+        /// For each form field, its column, or -1 when the layout has no such column.
+        public var columnOfField: [Int]
+        /// Columns the form does not declare: reported as `unknown-field` when present.
+        public var unknownColumns: [(column: Int, name: String)]
+    }
+
+    enum Rule: Sendable {
+        case same(Int, Int, RuleOptions)
+        case require([Int], when: Int, RuleOptions)
+    }
+
+    public let formID: Int64
+    public let form: FormDefinition
+    public let fields: [Field]
+    let rules: [Rule]
+    let layouts: [Int64: LayoutPlan]
+
+    /// - Parameters:
+    ///   - types: the compiled type of each field of `form`, in order.
+    ///   - layouts: every layout entries may have (id → column names).
+    public init(formID: Int64, form: FormDefinition, types: [CompiledFieldType], layouts: [Int64: [String]]) {
+        precondition(types.count == form.fields.count)
+        self.formID = formID
+        self.form = form
+        fields = zip(form.fields, types).map {
+            Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required)
+        }
+        let index = Dictionary(form.fields.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { a, _ in a })
+        // The form checker refuses rules naming undeclared fields; a rule that still does
+        // (a form that was never linted) cannot be judged and is left out.
+        rules = form.rules.compactMap { rule in
+            switch rule.kind {
+            case .same(let a, let b):
+                guard let i = index[a], let j = index[b] else { return nil }
+                return .same(i, j, rule.options)
+            case .require(let required, let trigger):
+                guard let t = index[trigger] else { return nil }
+                let r = required.compactMap { index[$0] }
+                return .require(r, when: t, rule.options)
+            }
+        }
+        self.layouts = layouts.mapValues { columns in
+            var columnOfField = [Int](repeating: -1, count: form.fields.count)
+            var unknown: [(Int, String)] = []
+            for (column, name) in columns.enumerated() {
+                if let f = index[name] {
+                    if columnOfField[f] < 0 { columnOfField[f] = column }
+                } else {
+                    unknown.append((column, name))
+                }
+            }
+            return LayoutPlan(columnCount: columns.count, columnOfField: columnOfField, unknownColumns: unknown)
+        }
+    }
+
+    /// The plan of a layout, or nil for a layout this judge was not given.
+    public func plan(layoutID: Int64) -> LayoutPlan? { layouts[layoutID] }
+
+    /// Per-thread working memory for ``judge(_:plan:scratch:into:)``.
+    public struct Scratch {
+        var spans: [EntryValueSpan] = []
+        var present: [Bool] = []
+        public init() {}
+    }
+
+    /// Judges one entry's encoded values (laid out by `plan`) and appends every failed rule
+    /// to `violations`. Throws when the encoded values are malformed.
+    public func judge(_ values: UnsafeRawBufferPointer, plan: LayoutPlan, scratch: inout Scratch,
+                      into violations: inout [EntryViolation]) throws {
+        if scratch.spans.count != plan.columnCount {
+            scratch.spans = [EntryValueSpan](repeating: .absent, count: plan.columnCount)
+        }
+        if scratch.present.count != fields.count {
+            scratch.present = [Bool](repeating: false, count: fields.count)
+        }
+        try EntryValues.locate(values, into: &scratch.spans)
+        for f in 0..<fields.count {
+            let field = fields[f]
+            let column = plan.columnOfField[f]
+            guard column >= 0, let bytes = scratch.spans[column].bytes(in: values),
+                  !CompiledFieldType.isAbsent(utf8: bytes) else {
+                scratch.present[f] = false
+                if field.required {
+                    violations.append(EntryViolation(field: field.key, type: field.typeName, rule: "required",
+                                                     severity: .error, message: "'\(field.key)' is required"))
+                }
+                continue
+            }
+            scratch.present[f] = true
+            if field.type.isClean(utf8: bytes) { continue }
+            let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
+            for v in result.violations {
+                violations.append(EntryViolation(field: field.key, type: field.typeName, rule: v.rule,
+                                                 severity: v.severity == .error ? .error : .warning,
+                                                 message: v.message))
+            }
+        }
+        for rule in rules {
+            switch rule {
+            case let .same(a, b, options):
+                guard scratch.present[a], scratch.present[b],
+                      let x = scratch.spans[plan.columnOfField[a]].bytes(in: values),
+                      let y = scratch.spans[plan.columnOfField[b]].bytes(in: values) else { continue }
+                if fields[a].type.canonicalUTF8(x) != fields[b].type.canonicalUTF8(y) {
+                    violations.append(EntryViolation(
+                        field: fields[b].key, type: nil, rule: options.name, severity: severity(options),
+                        message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
+                }
+            case let .require(required, trigger, options):
+                guard scratch.present[trigger] else { continue }
+                for r in required where !scratch.present[r] {
+                    violations.append(EntryViolation(
+                        field: fields[r].key, type: nil, rule: options.name, severity: severity(options),
+                        message: options.message ?? "'\(fields[r].key)' is required when '\(fields[trigger].key)' is given"))
+                }
+            }
+        }
+        for (column, name) in plan.unknownColumns {
+            guard let bytes = scratch.spans[column].bytes(in: values),
+                  !CompiledFieldType.isAbsent(utf8: bytes) else { continue }
+            violations.append(EntryViolation(field: name, type: nil, rule: "unknown-field", severity: .warning,
+                                             message: "'\(name)' is not a field of form '\(form.name)'"))
+        }
+    }
+
+    private func severity(_ options: RuleOptions) -> ResultSeverity {
+        options.severity == .error ? .error : .warning
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import FormularyStore
+
+/// What a worker found in one chunk: its counts and the failing entries with their failed
+/// rules (violations of entry `i` are `violations[entries[i].range]`).
+struct ChunkOutcome: Sendable {
+    /// Counts per form (index in the run's judges).
+    var counts: [RunCounts]
+    var entries: [(form: Int, id: Int64, version: Int, range: Range<Int>)] = []
+    var violations: [EntryViolation] = []
+}
+
+/// The state the writer and the workers share, behind one condition lock.
+final class ChunkBoard: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var next = 0
+    private var outcomes: [Int: ChunkOutcome] = [:]
+    private var failure: (any Error)?
+    private var stopped = false
+    private var running: Int
+    let count: Int
+    /// How many finished chunks may wait for the writer: bounds memory when writing is the
+    /// slow side.
+    let window: Int
+
+    init(count: Int, workers: Int) {
+        self.count = count
+        self.running = workers
+        self.window = workers * 2 + 2
+    }
+
+    /// The next chunk to judge, or nil when there is none left or the run stopped. Waits while
+    /// too many finished chunks are waiting for the writer.
+    func claim() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && next < count && next - written >= window { condition.wait() }
+        guard !stopped, next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    private var written = 0
+
+    func deliver(_ index: Int, _ outcome: ChunkOutcome) {
+        condition.lock()
+        outcomes[index] = outcome
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func fail(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func workerEnded() {
+        condition.lock()
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for chunk `index` (or a worker's failure, which is thrown).
+    func take(_ index: Int) throws -> ChunkOutcome {
+        condition.lock()
+        defer { condition.unlock() }
+        while outcomes[index] == nil && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        written = index + 1
+        condition.broadcast()
+        return outcomes.removeValue(forKey: index)!
+    }
+
+    /// Stops the workers and waits until every one has ended.
+    func stopAndWait() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// A read connection handed to one worker thread (a connection is used by one thread at a time).
+final class ReaderBox: @unchecked Sendable {
+    let database: Database
+    init(_ database: Database) { self.database = database }
+}
+
+extension ValidationRun {
+    func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], readers: [Database]) throws {
+        let board = ChunkBoard(count: chunks.count, workers: readers.count)
+        for reader in readers {
+            let box = ReaderBox(reader)
+            let thread = Thread {
+                defer {
+                    if box.database.isInTransaction { try? box.database.executeScript("COMMIT") }
+                    board.workerEnded()
+                }
+                do {
+                    let worker = try ChunkJudge(database: box.database, judges: judges)
+                    while let index = board.claim() {
+                        board.deliver(index, try worker.judge(chunks[index]))
+                    }
+                } catch {
+                    board.fail(error)
+                }
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        defer { board.stopAndWait() }
+
+        let writer = try store.runResultWriter(runID: runID)
+        var checked = 0
+        for index in 0..<chunks.count {
+            let outcome = try board.take(index)
+            let chunk = chunks[index]
+            try store.transaction {
+                for entry in outcome.entries {
+                    let formID = judges[entry.form].formID
+                    for v in outcome.violations[entry.range] {
+                        let rule = try writer.ruleID(formID: formID, field: v.field, type: v.type, rule: v.rule,
+                                                     severity: v.severity, message: v.message)
+                        try writer.add(entryID: entry.id, entryVersion: entry.version, ruleID: rule)
+                    }
+                }
+                for (j, judge) in judges.enumerated() {
+                    try writer.progress(formID: judge.formID, judgedThrough: chunk.throughID, counts: outcome.counts[j])
+                }
+            }
+            checked += outcome.counts.reduce(0) { $0 + $1.entriesChecked }
+            progress?(ValidationProgress(entriesChecked: checked, fraction: chunk.fraction))
+        }
+    }
+}
+
+/// One worker's reading and judging: its connection's statement (a rowid range scan, all
+/// forms at once) and its scratch memory.
+final class ChunkJudge {
+    let judges: [FormJudge]
+    let judgeOfForm: [Int64: Int]
+    let statement: Statement
+    var scratch = FormJudge.Scratch()
+    var violations: [EntryViolation] = []
+
+    init(database: Database, judges: [FormJudge]) throws {
+        self.judges = judges
+        judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
+        statement = try database.makeStatement(
+            "SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > ? AND id <= ? ORDER BY id")
+    }
+
+    func judge(_ chunk: Chunk) throws -> ChunkOutcome {
+        statement.bind(chunk.afterID, at: 1)
+        statement.bind(chunk.throughID, at: 2)
+        defer { statement.reset() }
+        var outcome = ChunkOutcome(counts: [RunCounts](repeating: RunCounts(), count: judges.count))
+        var formID: Int64 = -1, layoutID: Int64 = -1
+        var j = -1
+        var plan: FormJudge.LayoutPlan? = nil
+        try statement.forEachRow { row in
+            let form = row.int64(1)
+            if form != formID {
+                formID = form
+                j = judgeOfForm[form] ?? -1
+                layoutID = -1
+            }
+            guard j >= 0 else { return }   // a form this run does not judge
+            let judge = judges[j]
+            let id = row.int64(0)
+            let layout = row.int64(2)
+            if layout != layoutID {
+                guard let found = judge.plan(layoutID: layout) else {
+                    throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
+                }
+                plan = found
+                layoutID = layout
+            }
+            violations.removeAll(keepingCapacity: true)
+            do {
+                try row.withUnsafeBytes(at: 3) { bytes in
+                    try judge.judge(bytes, plan: plan!, scratch: &scratch, into: &violations)
+                }
+            } catch let error as EntryValuesError {
+                throw StoreError.corrupt("entry \(id): \(error)")
+            }
+            outcome.counts[j].entriesChecked += 1
+            guard !violations.isEmpty else { return }
+            var errors = 0
+            for v in violations where v.severity == .error { errors += 1 }
+            outcome.counts[j].errors += errors
+            outcome.counts[j].warnings += violations.count - errors
+            if errors > 0 { outcome.counts[j].entriesInvalid += 1 } else { outcome.counts[j].entriesWarned += 1 }
+            let start = outcome.violations.count
+            outcome.violations.append(contentsOf: violations)
+            outcome.entries.append((j, id, row.int(4), start..<outcome.violations.count))
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import FormularyRules
+import FormularyStore
+
+/// What a validation run judges and how.
+public struct ValidationOptions: Sendable {
+    /// Forms to judge; nil: every form with entries.
+    public var forms: [String]?
+    /// The date that date checks use.
+    public var today: CivilDate
+    /// Who runs it, for the run record and the audit log.
+    public var actor: String
+    /// Entries per committed batch (approximately: batches are id ranges).
+    public var batchSize: Int
+    /// Threads that read and judge entries; the calling thread writes the results.
+    public var workers: Int
+
+    public init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.forms = forms
+        self.today = today
+        self.actor = actor
+        self.batchSize = max(1, batchSize)
+        self.workers = max(1, workers)
+    }
+}
+
+/// How far a run has got, for progress displays.
+public struct ValidationProgress: Sendable {
+    public var entriesChecked: Int
+    /// The part of the id space gone through, 0...1.
+    public var fraction: Double
+}
+
+/// A form or type that stands in the way of a run; nothing was written.
+public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
+    case unknownForm(String, suggestion: String?)
+    case formHasErrors(String, [Diagnostic])
+    case entriesWithoutForm([String])
+
+    public var description: String {
+        switch self {
+        case let .unknownForm(name, suggestion):
+            "unknown form '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        case let .formHasErrors(name, _):
+            "form '\(name)' cannot be used"
+        case .entriesWithoutForm(let names):
+            "entries are filed under \(names.count == 1 ? "a form" : "forms") that no source defines: "
+                + names.map { "'\($0)'" }.joined(separator: ", ")
+                + "; add \(names.count == 1 ? "it" : "them") with 'formulary forms add' or --plugins, or name the forms to validate with --form"
+        }
+    }
+
+    public var diagnostics: [Diagnostic] {
+        if case .formHasErrors(_, let d) = self { return d }
+        return []
+    }
+}
+
+/// One batch validation run: judges every stored entry of the chosen forms and records the run
+/// (see docs/storage.md, "Validation runs").
+///
+/// The work is split into id ranges of about ``ValidationOptions/batchSize`` entries. Worker
+/// threads, each with its own read connection, claim ranges in order, read the encoded rows
+/// straight from SQLite's buffers and judge them; the calling thread writes each range's
+/// failures, progress marker and counts in one transaction, in range order, so that the
+/// committed part of a run is always a prefix of the id space. Every reader starts its
+/// snapshot while the run holds the write lock, so all of them see the same entries.
+///
+/// When anything fails mid-run the committed batches stay, the run is marked incomplete, and
+/// the error is rethrown. A killed run stays `running` in the database and reads as
+/// incomplete (``RunProcess``); the next run marks it so.
+public final class ValidationRun {
+    public let store: Store
+    public let registry: Registry
+    public let options: ValidationOptions
+    /// Called on the calling thread after each committed batch.
+    public var progress: ((ValidationProgress) -> Void)?
+
+    public init(store: Store, registry: Registry, options: ValidationOptions) {
+        self.store = store
+        self.registry = registry
+        self.options = options
+    }
+
+    /// A form prepared for the run.
+    struct PreparedForm {
+        var name: String
+        var definition: FormDefinition
+        var origin: String
+        var types: [CompiledFieldType]
+        var typeVersions: [(field: String, name: String, source: String, origin: String)]
+    }
+
+    /// Runs the validation and returns the finished run as recorded.
+    public func run() throws -> RunRecord {
+        let prepared = try prepareForms()
+        try store.abandonDeadRuns(actor: options.actor)
+
+        // Readers open their snapshots while this connection holds the write lock, so that
+        // they and the run's own bookkeeping see the same entries and imports.
+        let readers = try (0..<options.workers).map { _ in
+            var configuration = Database.Configuration()
+            configuration.readOnly = true
+            configuration.create = false
+            return try Database(path: store.database.path, configuration: configuration)
+        }
+        var judges: [FormJudge] = []
+        var chunks: [Chunk] = []
+        let runID: Int64
+        do {
+            runID = try store.transaction {
+                for reader in readers {
+                    try reader.executeScript("BEGIN DEFERRED")
+                    _ = try reader.scalarInt64("SELECT max(id) FROM entries")
+                }
+                let layouts = try loadLayouts()
+                let run = try store.insertRun(actor: options.actor, today: options.today.description)
+                let bounds = try store.entryIDBounds()
+                chunks = Self.chunks(bounds, batchSize: options.batchSize)
+                for form in prepared {
+                    let formID = try store.ensureFormID(named: form.name)
+                    let formVersion = try store.recordVersion(.form, name: form.name, source: form.definition.canonicalSource,
+                                                              origin: form.origin, actor: options.actor)
+                    try store.insertRunForm(runID: run.id, formID: formID, formVersionID: formVersion.id,
+                                            lastID: bounds.lastID)
+                    for t in form.typeVersions {
+                        let version = try store.recordVersion(.type, name: t.name, source: t.source,
+                                                              origin: t.origin, actor: options.actor)
+                        try store.insertRunFieldType(runID: run.id, formID: formID, field: t.field,
+                                                     typeVersionID: version.id)
+                    }
+                    judges.append(FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts))
+                }
+                return run.id
+            }
+        } catch {
+            for reader in readers where reader.isInTransaction { try? reader.executeScript("ROLLBACK") }
+            throw error
+        }
+
+        do {
+            try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, readers: readers)
+        } catch {
+            try? store.finishRun(id: runID, status: .incomplete, error: "\(error)", actor: options.actor)
+            throw error
+        }
+        try store.finishRun(id: runID, status: .complete, error: nil, actor: options.actor)
+        guard let record = try store.run(id: runID) else { throw StoreError.corrupt("run \(runID) is missing") }
+        return record
+    }
+
+    // MARK: Preparation
+
+    func prepareForms() throws -> [PreparedForm] {
+        let names: [String]
+        if let forms = options.forms {
+            names = Array(NSOrderedSet(array: forms).array as! [String])
+        } else {
+            let withEntries = try store.formNamesWithEntries().filter { try store.entryCount(form: $0) > 0 }
+            let undefined = withEntries.filter { registry.forms[$0]?.form == nil }
+            if !undefined.isEmpty { throw ValidationSetupError.entriesWithoutForm(undefined) }
+            names = withEntries
+        }
+        return try names.map { name in
+            guard let entry = registry.forms[name] else {
+                throw ValidationSetupError.unknownForm(name, suggestion: Suggestion.nearest(to: name, in: registry.forms.keys.sorted()))
+            }
+            let problems = registry.lint(form: name).filter { $0.severity == .error }
+            guard problems.isEmpty, let form = entry.form else {
+                throw ValidationSetupError.formHasErrors(name, registry.lint(form: name))
+            }
+            var types: [CompiledFieldType] = []
+            var versions: [(field: String, name: String, source: String, origin: String)] = []
+            for field in form.fields {
+                switch registry.compile(field.type, today: options.today, source: entry.text) {
+                case .failure(let problems):
+                    throw ValidationSetupError.formHasErrors(name, problems.diagnostics)
+                case .success(let type):
+                    types.append(type)
+                    let origin = registry.types[field.type.name].map { Self.origin($0.source) } ?? "builtin"
+                    versions.append((field.key, field.type.name, type.definition.canonicalSource, origin))
+                }
+            }
+            return PreparedForm(name: name, definition: form, origin: Self.origin(entry.source),
+                                types: types, typeVersions: versions)
+        }
+    }
+
+    /// How a version's origin is recorded: `builtin`, `database`, `folder:PATH`.
+    static func origin(_ source: TypeSource) -> String {
+        switch source {
+        case .builtin: "builtin"
+        case .database: "database"
+        case .folder(let folder): "folder:\(folder.path)"
+        }
+    }
+
+    private func loadLayouts() throws -> [Int64: [String]] {
+        var layouts: [Int64: [String]] = [:]
+        try store.database.cachedStatement("SELECT id, fields FROM entry_layouts").forEachRow { row in
+            layouts[row.int64(0)] = try EntryValues.decodeNames(row.blob(1))
+        }
+        return layouts
+    }
+
+    /// Splits the id span into ranges of `batchSize` ids. Entries are read in one pass in id
+    /// order, every chosen form at once: a rowid range scan is SQLite's fastest read, and a
+    /// form's entries need no index of their own.
+    static func chunks(_ bounds: (firstID: Int64, lastID: Int64), batchSize: Int) -> [Chunk] {
+        guard bounds.lastID > 0 else { return [] }
+        var out: [Chunk] = []
+        var after = bounds.firstID - 1
+        while after < bounds.lastID {
+            let through = min(bounds.lastID, after + Int64(batchSize))
+            out.append(Chunk(afterID: after, throughID: through, fraction: 0))
+            after = through
+        }
+        for i in out.indices { out[i].fraction = Double(i + 1) / Double(out.count) }
+        return out
+    }
+}
+
+/// A range of entry ids: `afterID < id <= throughID`.
+struct Chunk: Sendable {
+    var afterID: Int64
+    var throughID: Int64
+    /// The part of the run done once this range is written.
+    var fraction: Double
+}

@@ -1,0 +1,310 @@
+import Foundation
+import Testing
+import FormularyRules
+import FormularyStore
+@testable import FormularyKit
+
+/// A database with the sign-up form in a plugin folder, for validation tests.
+final class ValidationFixture {
+    let folder: URL
+    let store: Store
+    var registry: Registry
+    var tick = 0
+
+    static let form = """
+        form signup
+        field name        name                    required
+        field email       email                   required
+        field email-again email
+        field phone       phone
+        field age         age(min: 18, max: 120)  required
+        field card        credit-card
+        field exp         exp-date
+        field cvv         cvv
+        same email email-again   message "The two emails differ"
+        require exp cvv when card
+        """
+
+    init(form: String = ValidationFixture.form, extraTypes: [String: String] = [:]) throws {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("formulary-validation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try form.write(to: folder.appendingPathComponent("signup.form"), atomically: true, encoding: .utf8)
+        for (name, text) in extraTypes {
+            try text.write(to: folder.appendingPathComponent("\(name).field"), atomically: true, encoding: .utf8)
+        }
+        store = try Store(path: folder.appendingPathComponent("test.db").path)
+        try store.migrate()
+        // An advancing clock: every timestamp differs, as on a real machine.
+        let base = Date(timeIntervalSince1970: 1_800_000_000)
+        let counter = Counter()
+        store.clock = { base.addingTimeInterval(Double(counter.next())) }
+        registry = try Registry.load(folders: [PluginFolder(path: folder.path, origin: .option)])
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Imports rows (nil: absent) with the given columns; returns their ids.
+    @discardableResult
+    func add(_ columns: [String], _ rows: [[String?]], form: String = "signup") throws -> [Int64] {
+        try store.transaction {
+            let writer = try store.entryWriter(form: form, actor: "tester", source: "test.csv")
+            let layout = try writer.layoutID(for: columns)
+            return try rows.map { try writer.add(layoutID: layout, values: $0) }
+        }
+    }
+
+    /// Keyed import: updates the entry with that key.
+    func upsert(_ columns: [String], key: String, _ values: [String?]) throws -> EntryWriteOutcome {
+        try store.transaction {
+            let writer = try store.entryWriter(form: "signup", actor: "tester", source: "update.csv")
+            return try writer.upsert(key: key, layoutID: writer.layoutID(for: columns), values: values)
+        }
+    }
+
+    func validate(forms: [String]? = nil, batchSize: Int = 7, workers: Int = 2) throws -> RunRecord {
+        let options = ValidationOptions(forms: forms, today: CivilDate(year: 2026, month: 11, day: 29),
+                                        actor: "tester", batchSize: batchSize, workers: workers)
+        return try ValidationRun(store: store, registry: registry, options: options).run()
+    }
+
+    static let columns = ["name", "email", "email-again", "phone", "age", "card", "exp", "cvv"]
+    static let good: [String?] = ["Ada Lovelace", "ada@example.com", "ada@example.com", "(555) 123-4567",
+                                  "36", "4111 1111 1111 1111", "09/28", "123"]
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}
+
+/// Small deterministic generator of sign-up rows with one defect in some of them.
+struct SampleRows {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(bound))
+    }
+
+    mutating func row() -> [String?] {
+        var r = ValidationFixture.good
+        let names = ["Ada Lovelace", "  jean-luc o'neil ", "Zoë Ångström", "Bob"]
+        r[0] = names[next(names.count)]
+        r[1] = "user\(next(1000))@example.org"
+        r[2] = next(4) == 0 ? nil : r[1]
+        r[3] = next(3) == 0 ? "" : "555.\(100 + next(900)).\(1000 + next(9000))"
+        r[4] = String(18 + next(100))
+        switch next(14) {
+        case 0: r[0] = nil                                  // required name missing
+        case 1: r[1] = "not-an-email"
+        case 2: r[4] = "17"
+        case 3: r[4] = "abc"
+        case 4: r[5] = "4111 1111 1111 1112"                // bad Luhn
+        case 5: r[6] = "13/28"
+        case 6: r[7] = "1234"
+        case 7: r[7] = nil                                  // require exp cvv when card
+        case 8: r[2] = "other@example.org"                  // same email email-again
+        case 9: r[3] = "555-1234"
+        case 10: r[0] = "   "                               // blank is absent
+        default: break
+        }
+        return r
+    }
+}
+
+/// The slow reference: strings, the engine's ordinary `validate`, and the form's rules
+/// written out again, one entry at a time.
+func referenceViolations(_ entry: StoredEntry, form: FormDefinition, registry: Registry,
+                         today: CivilDate) throws -> Set<String> {
+    var out: Set<String> = []
+    var present: [String: String] = [:]
+    var types: [String: CompiledFieldType] = [:]
+    for field in form.fields {
+        let type = try registry.compile(field.type, today: today).get()
+        types[field.key] = type
+        let value = entry[field.key]
+        if value == nil || type.validate(value!).isAbsent {
+            if field.required { out.insert("\(field.key)|required|error|'\(field.key)' is required") }
+            continue
+        }
+        present[field.key] = value!
+        for v in type.validate(value!).violations {
+            out.insert("\(field.key)|\(v.rule)|\(v.severity.rawValue)|\(v.message)")
+        }
+    }
+    for rule in form.rules {
+        switch rule.kind {
+        case .same(let a, let b):
+            if let x = present[a], let y = present[b], types[a]!.format(x) != types[b]!.format(y) {
+                out.insert("\(b)|\(rule.options.name)|\(rule.options.severity.rawValue)|\(rule.options.message ?? "'\(a)' and '\(b)' differ")")
+            }
+        case .require(let fields, let trigger):
+            guard present[trigger] != nil else { continue }
+            for f in fields where present[f] == nil {
+                out.insert("\(f)|\(rule.options.name)|\(rule.options.severity.rawValue)|\(rule.options.message ?? "'\(f)' is required when '\(trigger)' is given")")
+            }
+        }
+    }
+    let declared = Set(form.fields.map(\.key))
+    for (field, value) in entry.presentValues where !declared.contains(field) {
+        if !value.allSatisfy(\.isWhitespace) {
+            out.insert("\(field)|unknown-field|warning|'\(field)' is not a field of form '\(form.name)'")
+        }
+    }
+    return out
+}
+
+struct ValidationRunTests {
+    @Test func verdictsAgreeWithTheSlowReference() throws {
+        let fixture = try ValidationFixture()
+        var sample = SampleRows(state: 42)
+        try fixture.add(ValidationFixture.columns, (0..<300).map { _ in sample.row() })
+        // A second layout: columns in another order, one missing, one undeclared.
+        let other = ["email", "name", "age", "nickname", "card", "exp"]
+        try fixture.add(other, (0..<60).map { i in
+            ["u\(i)@example.com", i % 9 == 0 ? nil : "Eve", String(20 + i), i % 2 == 0 ? "evie" : " ",
+             "4111 1111 1111 1111", "01/27"]
+        })
+        let run = try fixture.validate()
+        #expect(run.status == .complete)
+        #expect(run.counts.entriesChecked == 360)
+
+        let form = try #require(fixture.registry.forms["signup"]?.form)
+        var expected: [Int64: Set<String>] = [:]
+        for entry in try fixture.store.entries(form: "signup") {
+            let v = try referenceViolations(entry, form: form, registry: fixture.registry,
+                                            today: CivilDate(year: 2026, month: 11, day: 29))
+            if !v.isEmpty { expected[entry.id] = v }
+        }
+        var actual: [Int64: Set<String>] = [:]
+        for r in try fixture.store.results(ofRun: run.id) {
+            actual[r.entryID, default: []].insert(
+                "\(r.rule.field ?? "")|\(r.rule.rule)|\(r.rule.severity.rawValue)|\(r.rule.message)")
+        }
+        #expect(actual == expected)
+        #expect(expected.count > 40, "the sample must contain defects")
+        let invalid = expected.values.filter { $0.contains { $0.contains("|error|") } }.count
+        #expect(run.counts.entriesInvalid == invalid)
+        #expect(run.counts.entriesWarned == expected.count - invalid)
+        #expect(run.counts.errors + run.counts.warnings == expected.values.map(\.count).reduce(0, +))
+        #expect(run.forms.map(\.form) == ["signup"] && run.forms[0].isFinished)
+    }
+
+    @Test func oneWorkerAndManyAgree() throws {
+        let fixture = try ValidationFixture()
+        var sample = SampleRows(state: 7)
+        try fixture.add(ValidationFixture.columns, (0..<200).map { _ in sample.row() })
+        let one = try fixture.validate(batchSize: 1_000, workers: 1)
+        let many = try fixture.validate(batchSize: 3, workers: 3)
+        #expect(one.counts == many.counts)
+        let a = try fixture.store.results(ofRun: one.id).map { "\($0.entryID) \($0.rule.rule) \($0.rule.message)" }
+        let b = try fixture.store.results(ofRun: many.id).map { "\($0.entryID) \($0.rule.rule) \($0.rule.message)" }
+        #expect(a.sorted() == b.sorted())
+    }
+
+    @Test func crossFieldRulesAndRequired() throws {
+        let fixture = try ValidationFixture()
+        var same = ValidationFixture.good
+        same[2] = "  ada@example.com "          // same canonical value: passes
+        var differ = ValidationFixture.good
+        differ[2] = "bob@example.com"
+        var noCVV = ValidationFixture.good
+        noCVV[7] = ""
+        noCVV[6] = nil
+        var noCard = ValidationFixture.good
+        noCard[5] = nil
+        noCard[7] = nil                         // no card: exp and cvv not required
+        var noAge = ValidationFixture.good
+        noAge[4] = " "
+        let ids = try fixture.add(ValidationFixture.columns, [same, differ, noCVV, noCard, noAge])
+        let run = try fixture.validate()
+        let failing = try fixture.store.failingEntries(ofRun: run.id)
+        #expect(failing.map(\.entryID) == [ids[1], ids[2], ids[4]])
+        #expect(failing[0].results.map(\.rule.message) == ["The two emails differ"])
+        #expect(failing[0].results[0].rule.field == "email-again" && failing[0].results[0].rule.rule == "same")
+        #expect(Set(failing[1].results.map { "\($0.rule.field!) \($0.rule.rule)" }) == ["exp require", "cvv require"])
+        #expect(failing[2].results.map(\.rule.rule) == ["required"] && failing[2].results[0].rule.type == "age")
+        #expect(run.counts.entriesInvalid == 3 && run.counts.errors == 4)
+    }
+
+    @Test func warningsAndUnknownFieldsDoNotFail() throws {
+        let fixture = try ValidationFixture(form: """
+            form signup
+            field name name required
+            field nick username
+            require nick when name   warning as wants-nick
+            """)
+        let ids = try fixture.add(["name", "extra", "nick"], [["Ada", "x", nil], ["Bob", "", "bob"], ["Cy", nil, "cy1"]])
+        let run = try fixture.validate()
+        #expect(run.counts.entriesInvalid == 0 && run.counts.errors == 0)
+        #expect(run.counts.entriesWarned == 1 && run.counts.warnings == 2)
+        let failing = try fixture.store.failingEntries(ofRun: run.id)
+        #expect(failing.map(\.entryID) == [ids[0]] && failing[0].verdict == .warnings)
+        #expect(Set(failing[0].results.map(\.rule.rule)) == ["unknown-field", "wants-nick"])
+        #expect(failing[0].results.allSatisfy { $0.rule.severity == .warning })
+        #expect(try fixture.store.failingEntryIDs().isEmpty)
+        #expect(try fixture.store.failingEntryIDs(includeWarningsOnly: true) == [ids[0]])
+    }
+
+    @Test func runRecordsVersionsTodayActorAndOneAuditRecord() throws {
+        let fixture = try ValidationFixture()
+        try fixture.add(ValidationFixture.columns, [ValidationFixture.good])
+        let before = try fixture.store.auditRecords().count
+        let run = try fixture.validate()
+        #expect(run.today == "2026-11-29" && run.actor == "tester" && run.endedAt != nil)
+        let types = try fixture.store.fieldTypes(ofRun: run.id)
+        #expect(types.map(\.field).sorted() == ValidationFixture.columns.sorted())
+        let card = try #require(types.first { $0.field == "card" })
+        #expect(card.version.name == "credit-card" && card.version.origin == "builtin")
+        let definition = try fixture.registry.definition(named: "credit-card")!.get()
+        #expect(card.version.hash == Registry.version(of: definition))
+        let form = try #require(fixture.registry.forms["signup"]?.form)
+        #expect(run.forms[0].formVersionHash == Registry.version(of: form))
+        let audit = try fixture.store.auditRecords()
+        #expect(audit.count == before + 1)
+        #expect(audit.last?.action == "validate" && audit.last?.subject == String(run.id))
+        #expect(audit.last?.details.contains("\"entries_checked\":1") == true)
+        // A second run reuses the recorded versions.
+        let second = try fixture.validate()
+        #expect(try fixture.store.fieldTypes(ofRun: second.id).map(\.version.id) == types.map(\.version.id))
+    }
+
+    @Test func secureValuesNeverReachResults() throws {
+        let pin = """
+            field pin
+            secure
+            normalize strip-spaces
+            mask "0000"   message "PIN {value} must have 4 digits"
+            pattern /[0-8]+/ warning message "{value} uses a 9"
+            """
+        let fixture = try ValidationFixture(form: """
+            form signup
+            field name name required
+            field pin pin required
+            """, extraTypes: ["pin": pin])
+        try fixture.add(["name", "pin"], [["Ada", "98765"], ["Bob", "9999"], ["Cy", "1234"]])
+        let run = try fixture.validate()
+        let results = try fixture.store.results(ofRun: run.id)
+        #expect(results.count == 3)   // 98765: mask and pattern; 9999: pattern
+        for r in results {
+            #expect(!r.rule.message.contains("9876") && !r.rule.message.contains("9999"))
+            #expect(r.rule.message.contains("•••"))
+        }
+        let all = try fixture.store.auditRecords().map(\.details).joined()
+        #expect(!all.contains("98765") && !all.contains("9999"))
+    }
+
+    @Test func unknownAndBrokenFormsStopBeforeWriting() throws {
+        let fixture = try ValidationFixture(form: """
+            form signup
+            field name nmae required
+            """)
+        try fixture.add(["name"], [["Ada"]])
+        #expect(throws: ValidationSetupError.self) { try fixture.validate() }
+        #expect(throws: ValidationSetupError.self) { try fixture.validate(forms: ["signpu"]) }
+        try fixture.add(["x"], [["1"]], form: "orphans")
+        #expect(throws: ValidationSetupError.self) { try fixture.validate() }
+        #expect(try fixture.store.runs().isEmpty)
+    }
+}
