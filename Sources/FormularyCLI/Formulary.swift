@@ -18,6 +18,7 @@ enum Formulary {
         FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self,
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self,
+        ValidateCommand.self, HistoryCommand.self,
     ]
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }
