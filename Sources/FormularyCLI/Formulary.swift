@@ -19,6 +19,7 @@ enum Formulary {
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self,
         ValidateCommand.self, HistoryCommand.self,
+        ReportCommand.self, ExportCommand.self,
     ]
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }

@@ -17,8 +17,9 @@ public enum ReportGrouping: String, Sendable, Hashable, CaseIterable {
 
 /// The failures that share a rule, a field, a type or an entry.
 public struct ReportGroup: Sendable, Hashable {
-    /// The rule, field, type name, or `#ID` of the entry. Form-level rules group under
-    /// ``ReportGroup/formLevel`` by field and type; undeclared fields under ``ReportGroup/noType`` by type.
+    /// The rule, field, type name, or `#ID` of the entry. By field, rules of the whole entry
+    /// group under ``ReportGroup/formLevel``; by type, cross-field rules group under
+    /// ``ReportGroup/formLevel`` and fields the form does not declare under ``ReportGroup/noType``.
     public var key: String
     /// For `--by entry`: the entry.
     public var entry: RunReport.EntryRef?
@@ -33,9 +34,9 @@ public struct ReportGroup: Sendable, Hashable {
     /// Distinct rules in the group, in the order first seen (`field.rule` for `--by entry`).
     public var rules: [String]
 
-    /// The key of form-level rules (no field) when grouping by field or type.
+    /// The key of rules of the whole form (no field; by type: no type) when grouping by field or type.
     public static let formLevel = "(form)"
-    /// The key of fields without a declared type when grouping by type.
+    /// The key of fields the form does not declare (`unknown-field`) when grouping by type.
     public static let noType = "(undeclared)"
 
     /// The key as it may be shown (an entry's secret key is never part of it).
@@ -57,8 +58,8 @@ extension RunReport {
             guard let field = failure.field else { return ReportGroup.formLevel }
             return forms.count > 1 ? "\(failure.form).\(field)" : field
         case .type:
-            if failure.field == nil { return ReportGroup.formLevel }
-            return failure.typeName ?? ReportGroup.noType
+            if let name = failure.typeName { return name }
+            return failure.rule == "unknown-field" ? ReportGroup.noType : ReportGroup.formLevel
         case .entry:
             return "#\(failure.entry.id)"
         }

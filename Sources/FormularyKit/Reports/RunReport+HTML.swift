@@ -40,8 +40,10 @@ extension RunReport {
         fact("Today", facts.today)
         fact("Entries checked", String(facts.entriesChecked))
         fact("Entries failing", String(facts.entriesFailing))
+        fact("Entries with warnings only", String(facts.entriesWarned))
         fact("Errors", String(facts.errors))
         fact("Warnings", String(facts.warnings))
+        if let error = facts.error { fact("Stopped because", error) }
         out += "</dl>\n"
         out += "<table class=\"versions\"><thead><tr><th>Form</th><th>Version</th><th>Checked</th><th>Failing</th></tr></thead><tbody>\n"
         for form in forms {

@@ -19,8 +19,10 @@ extension RunReport {
                 r.field("today", facts.today)
                 r.field("entries_checked", facts.entriesChecked)
                 r.field("entries_failing", facts.entriesFailing)
+                r.field("entries_warned", facts.entriesWarned)
                 r.field("errors", facts.errors)
                 r.field("warnings", facts.warnings)
+                r.fieldOrNull("error", facts.error)
             }
             o.fieldOrNull("form", scope)
             o.field("by", grouping.rawValue)

@@ -25,10 +25,12 @@ extension RunReport {
             factRows.append([Cell(i == 0 ? "forms" : ""),
                              Cell("\(form.name) @ \(form.version.prefix(12))")])
         }
-        factRows.append([Cell("entries"), Cell("\(facts.entriesChecked) checked, \(facts.entriesFailing) failing")])
+        factRows.append([Cell("entries"), Cell("\(facts.entriesChecked) checked, \(facts.entriesFailing) failing"
+                                                + (facts.entriesWarned > 0 ? ", \(facts.entriesWarned) with warnings only" : ""))])
         factRows.append([Cell("failures"), Cell(
             "\(facts.errors) error\(facts.errors == 1 ? "" : "s"), \(facts.warnings) warning\(facts.warnings == 1 ? "" : "s")",
             colour: facts.errors > 0 ? "31" : facts.warnings > 0 ? "33" : nil)])
+        if let error = facts.error { factRows.append([Cell("stopped"), Cell(error, colour: "33")]) }
         out += TextColumns(rows: factRows).render(style: style)
         out += "\n"
 

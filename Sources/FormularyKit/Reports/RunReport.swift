@@ -26,11 +26,16 @@ public struct RunReport: Sendable, Hashable {
         public var entriesChecked: Int
         /// Entries with at least one error-severity failure.
         public var entriesFailing: Int
+        /// Entries with warnings and no error.
+        public var entriesWarned: Int
         public var errors: Int
         public var warnings: Int
+        /// Why an incomplete run stopped, when known.
+        public var error: String?
 
         public init(runID: Int64, startedAt: String, endedAt: String?, actor: String, today: String,
-                    status: String, entriesChecked: Int, entriesFailing: Int, errors: Int, warnings: Int) {
+                    status: String, entriesChecked: Int, entriesFailing: Int, entriesWarned: Int = 0,
+                    errors: Int, warnings: Int, error: String? = nil) {
             self.runID = runID
             self.startedAt = startedAt
             self.endedAt = endedAt
@@ -39,8 +44,10 @@ public struct RunReport: Sendable, Hashable {
             self.status = status
             self.entriesChecked = entriesChecked
             self.entriesFailing = entriesFailing
+            self.entriesWarned = entriesWarned
             self.errors = errors
             self.warnings = warnings
+            self.error = error
         }
     }
 
@@ -101,10 +108,11 @@ public struct RunReport: Sendable, Hashable {
     public struct Failure: Sendable, Hashable {
         public var entry: EntryRef
         public var form: String
-        /// Nil for form-level rules (`same`, `require`).
+        /// The field the failure concerns (for `same`, the second field; for `require`, the
+        /// missing one); nil for a rule about the whole entry.
         public var field: String?
-        /// The field's type as the form names it, e.g. `age(min: 18)`; nil for form-level
-        /// rules and for fields the form does not declare (`unknown-field`).
+        /// The field's type, by name (`age`) or as the form names it (`age(min: 18)`); nil
+        /// for cross-field rules and for fields the form does not declare (`unknown-field`).
         public var type: String?
         /// The version (hash) of that type the run used, when known.
         public var typeVersion: String?

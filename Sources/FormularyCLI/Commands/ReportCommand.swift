@@ -1,0 +1,98 @@
+import FormularyKit
+import FormularyStore
+
+/// `formulary report [--run ID] [--form NAME] [--by rule|field|type|entry]`
+struct ReportCommand: Command {
+    static let spec = CommandSpec(
+        path: ["report"],
+        abstract: "Shows the failures of a validation run, grouped, worst first.",
+        usage: "report [--run ID] [--form NAME] [--by rule|field|type|entry] [--output PATH]",
+        discussion: """
+        Reports the newest validation run unless --run names one. --form narrows the report
+        to one form; without --run it picks that form's newest run. Failures are grouped by
+        rule (the default), field, type or entry, the groups with the most failures first,
+        and compared with the previous run of the same form: entries newly failing (with an
+        error they did not have) and entries fixed.
+
+        --format text prints aligned tables; json one document; csv one record per failed
+        rule (RFC 4180, CRLF line ends; cells a spreadsheet would run as a formula start
+        with '). --format html writes one self-contained page, with bar charts of failures
+        by rule and by field, to --output (default formulary-report-run-ID.html in the
+        current folder) and prints where it went; the other formats go to standard output
+        unless --output is given. Values of secure fields never appear; an entry key that
+        is one is shown as •••.
+        """,
+        options: [
+            OptionSpec(name: "run", kind: .value("ID"), help: "The run to report (default: the newest)."),
+            OptionSpec(name: "form", kind: .value("NAME"), help: "Only this form (and, without --run, its newest run)."),
+            OptionSpec(name: "by", kind: .value("KEY"), help: "Group failures by rule, field, type or entry (default rule)."),
+            OptionSpec(name: "output", kind: .value("PATH"), help: "Write the report to this file."),
+        ],
+        examples: [
+            "formulary report",
+            "formulary report --by field --form signup",
+            "formulary report --run 12 --format html --output run-12.html",
+            "formulary report --format csv > failures.csv",
+        ])
+
+    let runID: Int64?
+    let form: String?
+    let grouping: ReportGrouping
+    let output: String?
+    let format: OutputFormat
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        if let text = arguments.value("run") {
+            guard let id = Int64(text), id > 0 else {
+                throw UsageError(message: "--run \(text) is not a run id; use the number 'validate' printed",
+                                 helpCommand: "report")
+            }
+            runID = id
+        } else {
+            runID = nil
+        }
+        form = arguments.value("form")
+        if let text = arguments.value("by") {
+            guard let g = ReportGrouping(rawValue: text) else {
+                let choices = ReportGrouping.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError(message: "--by \(text) is not a grouping; use one of: \(choices)", helpCommand: "report")
+            }
+            grouping = g
+        } else {
+            grouping = .rule
+        }
+        output = arguments.value("output")
+        if output == "" {
+            throw UsageError(message: "--output needs a file path", helpCommand: "report")
+        }
+        format = try context.format(offered: [.text, .json, .csv, .html])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        let report: RunReport
+        do {
+            report = try RunReport.load(run: runID, form: form, from: store)
+        } catch let error as RunReportError {
+            throw CommandFailure(status: .badInput, message: error.description)
+        }
+
+        let bytes: [UInt8]
+        switch format {
+        case .text: bytes = Array(report.text(by: grouping, colour: output == nil && context.style.enabled).utf8)
+        case .json: bytes = report.json(by: grouping)
+        case .csv: bytes = Array(report.csv(by: grouping).utf8)
+        case .html: bytes = Array(report.html(by: grouping).utf8)
+        }
+
+        guard let path = output ?? (format == .html ? ReportFile.defaultHTMLName(run: report.facts.runID) : nil) else {
+            context.stdout.write(bytes: bytes)
+            return .success
+        }
+        try ReportFile.write(bytes, to: path)
+        context.stdout.line("Report of run \(report.facts.runID) written to \(path)")
+        return .success
+    }
+}
