@@ -69,6 +69,7 @@ import Testing
         let piped = try sandbox.run(["import", "--form", "signup", "-", "--input", "jsonl"],
                                     stdin: #"{"name":"Ed","email":"ed@example.com"}"# + "\n")
         #expect(piped.status == 0, "\(piped)")
+        #expect(piped.stdout == "Imported 1 record into signup: 1 added.\n", "\(piped)")
         #expect(try sandbox.entries().count == 3)
         let noFormat = try sandbox.run("import", "--form", "signup", "-")
         #expect(noFormat.status == 2 && noFormat.stderr.contains("--input"), "\(noFormat)")

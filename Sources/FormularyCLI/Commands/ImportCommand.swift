@@ -121,7 +121,7 @@ struct ImportCommand: Command {
             var parts = ["\(summary.added) added"]
             if key != nil { parts += ["\(summary.updated) updated", "\(summary.unchanged) unchanged"] }
             if skipBad { parts.append("\(summary.skipped.count) skipped") }
-            context.stdout.line("Imported \(summary.records) records into \(form): \(parts.joined(separator: ", ")).")
+            context.stdout.line("Imported \(summary.records) record\(summary.records == 1 ? "" : "s") into \(form): \(parts.joined(separator: ", ")).")
         }
         return .success
     }
