@@ -19,7 +19,7 @@ struct MigratorTests {
             let embedded = Array(migration.sql.utf8)
             // Compared as a Bool: a failure names the file and the first differing byte instead
             // of printing both copies.
-            let firstDifference = zip(embedded, file).firstIndex { $0 != $1 }
+            let firstDifference = zip(embedded, file).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? (embedded.count == file.count ? nil : min(embedded.count, file.count))
             #expect(firstDifference == nil,
                     "\(migration.name) differs from its embedded copy at byte \(firstDifference ?? 0): run scripts/embed-migrations.sh")

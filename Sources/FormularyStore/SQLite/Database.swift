@@ -117,6 +117,9 @@ public final class Database {
     // MARK: Statements
 
     /// The statement for `sql`, prepared on first use and cached by its text for this connection.
+    ///
+    /// Getting it resets it: do not ask for the same SQL again while iterating its rows (use
+    /// ``makeStatement(_:)`` for a second, independent cursor).
     public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
