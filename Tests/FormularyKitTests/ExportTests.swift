@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import FormularyJSON
 import FormularyRules
@@ -195,5 +196,35 @@ import FormularyRules
         #expect(RegistryExport.dateBound(.today(offset: 0, unit: .days)) == "today")
         #expect(RegistryExport.dateBound(.today(offset: -30, unit: .days)) == "today-30d")
         #expect(RegistryExport.dateBound(.today(offset: 6, unit: .months)) == "today+6m")
+    }
+
+    /// The fenced blocks of docs/export.md whose info string is `info`, in order.
+    static func docBlocks(_ info: String) throws -> [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/export.md"), encoding: .utf8)
+        var blocks: [String] = []
+        var current: [String]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if current == nil, line == "```" + info { current = []; continue }
+            if current != nil, line == "```" { blocks.append(current!.joined(separator: "\n") + "\n"); current = nil; continue }
+            current?.append(line)
+        }
+        return blocks
+    }
+
+    /// The complete example in docs/export.md is what `export` really prints, so the page
+    /// cannot drift from the code (a changed built-in type shows here first).
+    @Test func theDocumentedExampleIsTheRealExport() throws {
+        let formSource = try #require(try Self.docBlocks("form").first)
+        let documentedType = try JSONValue(parsing: try #require(try Self.docBlocks("json type").first))
+        let documentedForm = try JSONValue(parsing: try #require(try Self.docBlocks("json form").first))
+        let registry = try Registry.load(folders: [], extraFiles: [
+            PluginFile(path: "forms/signup.form", bytes: Array(formSource.utf8),
+                       source: .folder(PluginFolder(path: "forms", origin: .option))),
+        ])
+        let doc = RegistryExport.make(registry, today: Self.today).document
+        #expect(Self.type("credit-card", in: doc) == documentedType)
+        #expect(doc["forms"]?[0] == documentedForm)
     }
 }
