@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `validate`, then what the other commands show of its results: `entries list/show`,
+/// `history`, `report`; and that a secure value reaches none of them.
+@Suite struct ValidationCommandTests {
+    @Test func validateThenInspectAndFix() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        // Bob's cvv (4 digits, so invalid) is a secret that must not leak through a failure.
+        let secret = "9876"
+        try sandbox.write("first.csv", """
+            name,email,age,card,cvv
+            Ada,ada@example.com,36,4111111111111111,123
+            Bob,bob@example.com,17,4111111111111112,\(secret)
+
+            """)
+        try sandbox.mustRun("import", "--form", "signup", "--key", "email", "first.csv")
+
+        let validate = try sandbox.run("validate")
+        #expect(validate.status == 1, "an invalid entry: \(validate)")
+        #expect(validate.stdout.hasPrefix("Run 1 complete: 2 entries"), "\(validate)")
+
+        let failing = try sandbox.run("entries", "list", "--failing")
+        #expect(failing.status == 0, "\(failing)")
+        #expect(failing.outputLines.count == 2, "only Bob: \(failing)")
+        #expect(failing.outputLines.last?.contains("bob@example.com") == true, "\(failing)")
+        #expect(failing.outputLines.last?.hasSuffix("invalid (run 1: 3 errors)") == true, "\(failing)")
+        let all = try sandbox.run("entries", "list")
+        #expect(all.outputLines.contains { $0.contains("ada@example.com") && $0.hasSuffix("valid (run 1)") }, "\(all)")
+
+        let bobID = try #require(try sandbox.entries().first { $0["key"] as? String == "bob@example.com" }?["id"] as? Int)
+        let history = try sandbox.run("history", String(bobID))
+        #expect(history.status == 0, "\(history)")
+        #expect(history.stdout.contains("range"), "\(history)")
+        #expect(history.stdout.contains("luhn"), "\(history)")
+
+        let report = try sandbox.run("report", "--by", "field")
+        #expect(report.status == 0, "\(report)")
+        #expect(report.stdout.contains("cvv"), "\(report)")
+        let badBy = try sandbox.run("report", "--by", "colour")
+        #expect(badBy.status == 2, "\(badBy)")
+
+        // The secret appears nowhere: not in any report format, history, export or audit.
+        var outputs = [validate, failing, history, report]
+        for format in ["text", "json", "csv"] {
+            outputs.append(try sandbox.run("report", "--by", "entry", "--format", format))
+        }
+        outputs.append(try sandbox.run("--format", "json", "validate"))
+        outputs.append(try sandbox.run("--format", "json", "history", String(bobID)))
+        outputs.append(try sandbox.run("--format", "json", "entries", "show", String(bobID)))
+        outputs.append(try sandbox.run("--format", "json", "audit"))
+        outputs.append(try sandbox.run("export"))
+        let html = try sandbox.run("report", "--format", "html", "--output", "report.html")
+        #expect(html.status == 0, "\(html)")
+        let page = try String(contentsOfFile: sandbox.path("report.html"), encoding: .utf8)
+        #expect(page.contains("<html") || page.contains("<!DOCTYPE"), "not a page")
+        #expect(!page.contains(secret), "the HTML report shows the secure value")
+        for output in outputs {
+            #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(output)")
+        }
+
+        // Fix Bob with a keyed import; the next run passes and the history keeps both.
+        try sandbox.write("fix.csv", "name,email,age,card,cvv\nBob,bob@example.com,18,4111111111111111,987\n")
+        let fix = try sandbox.run("import", "--form", "signup", "--key", "email", "fix.csv")
+        #expect(fix.stdout.contains("1 updated"), "\(fix)")
+        let second = try sandbox.run("validate")
+        #expect(second.status == 0, "\(second)")
+        #expect(try sandbox.run("entries", "list", "--failing").outputLines.count == 1, "only the header")
+        let after = try sandbox.run("--format", "json", "history", String(bobID))
+        #expect(after.status == 0, "\(after)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
+        #expect(object["current_version"] as? Int == 2)
+        let runs = try #require(object["runs"] as? [[String: Any]], "\(after)")
+        // Runs 1 and 2 (the JSON validate above) judged version 1, run 3 the fixed one.
+        #expect(runs.map { $0["run"] as? Int } == [1, 2, 3])
+        #expect(runs.map { $0["verdict"] as? String } == ["invalid", "invalid", "valid"])
+        #expect(runs.map { $0["entry_version"] as? Int } == [1, 1, 2])
+        #expect((runs.first?["failures"] as? [[String: Any]])?.compactMap { $0["rule"] as? String }.sorted()
+                == ["luhn", "mask", "range"])
+        let comparison = try sandbox.run("report")
+        #expect(comparison.stdout.contains("0 newly failing, 1 fixed"), "\(comparison)")
+    }
+}
