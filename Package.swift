@@ -39,6 +39,6 @@ let package = Package(
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore"]),
         .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit"]),
-        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit"]),
+        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit"], exclude: ["Golden"]),
     ]
 )

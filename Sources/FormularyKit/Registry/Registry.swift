@@ -96,7 +96,8 @@ public final class Registry {
 
     private func add(_ entry: TypeEntry) {
         var entry = entry
-        if let hidden = types[entry.name] {
+        // A second declaration in the same source is an error (reported on it), not an override.
+        if let hidden = types[entry.name], hidden.source != entry.source {
             entry.overrides = [hidden.source] + hidden.overrides
         }
         types[entry.name] = entry
@@ -104,7 +105,7 @@ public final class Registry {
 
     private func add(_ entry: FormEntry) {
         var entry = entry
-        if let hidden = forms[entry.name] {
+        if let hidden = forms[entry.name], hidden.source != entry.source {
             entry.overrides = [hidden.source] + hidden.overrides
         }
         forms[entry.name] = entry
