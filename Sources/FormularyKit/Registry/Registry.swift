@@ -97,16 +97,16 @@ public final class Registry {
     private func add(_ entry: TypeEntry) {
         var entry = entry
         // A second declaration in the same source is an error (reported on it), not an override.
-        if let hidden = types[entry.name], hidden.source != entry.source {
-            entry.overrides = [hidden.source] + hidden.overrides
+        if let hidden = types[entry.name] {
+            entry.overrides = hidden.source == entry.source ? hidden.overrides : [hidden.source] + hidden.overrides
         }
         types[entry.name] = entry
     }
 
     private func add(_ entry: FormEntry) {
         var entry = entry
-        if let hidden = forms[entry.name], hidden.source != entry.source {
-            entry.overrides = [hidden.source] + hidden.overrides
+        if let hidden = forms[entry.name] {
+            entry.overrides = hidden.source == entry.source ? hidden.overrides : [hidden.source] + hidden.overrides
         }
         forms[entry.name] = entry
     }
