@@ -152,4 +152,37 @@ struct DatabaseTests {
         try db.executeScript("CREATE TABLE a (x INTEGER) STRICT; -- comment\nCREATE TABLE b (y INTEGER) STRICT;\n")
         #expect(try db.tableExists("a") && db.tableExists("b"))
     }
+
+    @Test func openFailureIsADatabaseError() throws {
+        let error = try #require(throws: DatabaseError.self) {
+            try Database(path: folder.path("no/such/folder/x.db"))
+        }
+        #expect(error.resultCode == SQLITE_CANTOPEN)
+        var readOnly = Database.Configuration()
+        readOnly.readOnly = true
+        #expect(throws: DatabaseError.self) { try Database(path: folder.path("absent.db"), configuration: readOnly) }
+    }
+
+    @Test func readOnlyConnectionRefusesWrites() throws {
+        let path = folder.path("ro.db")
+        do {
+            let writer = try Database(path: path)
+            try writer.executeScript("CREATE TABLE t (x INTEGER) STRICT; INSERT INTO t VALUES (1)")
+        }
+        var readOnly = Database.Configuration()
+        readOnly.readOnly = true
+        let reader = try Database(path: path, configuration: readOnly)
+        #expect(try reader.scalarInt64("SELECT x FROM t") == 1)
+        let error = try #require(throws: DatabaseError.self) { try reader.execute("INSERT INTO t VALUES (2)") }
+        #expect(error.resultCode == SQLITE_READONLY)
+    }
+
+    @Test func defaultStepHookReachesNewConnections() throws {
+        Database.defaultStepHook = { sql in sql.contains("fault_probe") ? SQLITE_IOERR : nil }
+        defer { Database.defaultStepHook = nil }
+        let db = try open("hooked.db")
+        let error = try #require(throws: DatabaseError.self) { try db.execute("SELECT 1 AS fault_probe") }
+        #expect(error.resultCode == SQLITE_IOERR)
+        #expect(try db.scalarInt64("SELECT 2") == 2) // other statements still run
+    }
 }
