@@ -39,6 +39,19 @@ struct DatabaseTests {
         #expect(rows[1].4 == .text("z"))
     }
 
+    @Test func bindsTypedValuesDirectly() throws {
+        let db = try open()
+        let select = try db.cachedStatement("SELECT ?1, typeof(?1), ?2, typeof(?2), ?3, ?4, typeof(?4)")
+        select.bind(Data([1, 2, 3]), at: 1)
+        select.bind(Data(), at: 2)
+        select.bind(-7, at: 3)
+        select.bind(nil as String?, at: 4)
+        let row = try #require(try select.first { ($0.blob(0), $0.string(1), $0.blob(2), $0.string(3), $0.int(4), $0.string(6)) })
+        #expect(row.0 == [1, 2, 3] && row.1 == "blob")
+        #expect(row.2 == [] && row.3 == "blob")
+        #expect(row.4 == -7 && row.5 == "null")
+    }
+
     @Test func cachesStatementsBySQLText() throws {
         let db = try open()
         let a = try db.cachedStatement("SELECT 1")

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// SQLite copies bound bytes when told so; the constant itself is a C macro Swift cannot import.
 @usableFromInline let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -111,6 +112,11 @@ public final class Statement {
     }
 
     @inlinable public func bind(_ value: [UInt8], at index: Int) {
+        value.withUnsafeBytes { bind(bytes: $0, at: index) }
+    }
+
+    /// Binds a BLOB from `Data`; SQLite copies the bytes.
+    public func bind(_ value: Data, at index: Int) {
         value.withUnsafeBytes { bind(bytes: $0, at: index) }
     }
 
