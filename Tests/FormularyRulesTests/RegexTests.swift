@@ -61,6 +61,24 @@ import Testing
         #expect(nonEmpty.failed("", .live).isEmpty)
     }
 
+    /// A value longer than anything the pattern accepts has no completion: PCRE2's
+    /// end-anchored partial matching used to answer PARTIAL here (`us-zip 123456`).
+    @Test func liveRejectsValuesLongerThanThePatternAllows() throws {
+        let zip = try pattern("[0-9]{5}(?:-[0-9]{4})?")
+        #expect(zip.live("123456") == .invalid)
+        #expect(zip.live("12345-678") == .incomplete)
+        #expect(zip.live("12345-67890") == .invalid)
+        #expect(zip.live("12345") == .valid)
+        let four = try pattern("[0-9]{4}")
+        #expect(four.live("12345") == .invalid)
+        #expect(four.live("123") == .incomplete)
+        // Extended mode: a trailing comment must not swallow the live anchor.
+        let commented = try pattern("[0-9]{2} # two digits", .extended)
+        #expect(commented.live("123") == .invalid)
+        #expect(commented.live("1") == .incomplete)
+        #expect(commented.isValid("12"))
+    }
+
     @Test func catastrophicBacktrackingStopsWithPatternBudget() throws {
         let d = definition(checks: [check(.pattern(source: "(a+)+$", flags: []))])
         let (compiled, diagnostics) = FieldCompiler.compile(d, arguments: [:], today: testToday)

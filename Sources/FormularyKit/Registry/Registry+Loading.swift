@@ -12,12 +12,16 @@ extension Registry {
                             includeBuiltins: Bool = true) throws(FileError) -> Registry {
         var files = includeBuiltins ? builtinFiles : []
         files += databaseFiles
+        // A file named on the command line that also lies in a plugin folder is read once,
+        // as the command-line file; otherwise it would be its own duplicate.
+        let named = Set(extraFiles.compactMap { FileSystem.realPath($0.path) })
         for folder in folders {
             guard FileSystem.isDirectory(folder.path) else {
                 let origin = folder.origin == .environment ? "FORMULARY_PATH" : "--plugins"
                 throw FileError(path: folder.path, reason: "is not a folder (named by \(origin))")
             }
-            for path in try FileSystem.files(in: folder.path, extensions: [".field", ".form"]) {
+            for path in try FileSystem.files(in: folder.path, extensions: [".field", ".form"])
+            where !named.contains(FileSystem.realPath(path) ?? path) {
                 files.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
                                         source: .folder(folder)))
             }

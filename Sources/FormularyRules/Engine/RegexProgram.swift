@@ -9,6 +9,11 @@ import CPCRE2
 /// Unicode-aware. The JIT is compiled for complete and soft-partial matching; when the JIT
 /// is unavailable or runs out of JIT stack the interpreter is used.
 ///
+/// The live stage uses a second program, `(?:RE)\z` anchored at the start only: PCRE2
+/// does not combine `ENDANCHORED` with partial matching reliably (the JIT answers PARTIAL
+/// for "12345" against `[0-9]{4}`, the interpreter refuses the option), while `\z` inside
+/// the pattern makes an over-long value a plain NOMATCH and a real prefix a PARTIAL.
+///
 /// Every match runs under a budget (`matchLimit(forSubjectLength:)`) and a heap limit.
 /// A match that exceeds either ends as `.budgetExceeded` rather than hanging: the value
 /// fails with rule `pattern-budget`.
@@ -17,6 +22,10 @@ final class RegexProgram: @unchecked Sendable {
     // shared by every thread; the per-match state lives in each thread's `RegexScratch`.
     private let code: OpaquePointer
     let hasJIT: Bool
+    /// The live-stage program; `code` when the wrapped pattern does not compile (a pattern
+    /// starting with `(*…)` options, which must stay first).
+    private let liveCode: OpaquePointer?
+    private let liveHasJIT: Bool
 
     enum Outcome { case match, partial, noMatch, budgetExceeded }
 
@@ -57,10 +66,24 @@ final class RegexProgram: @unchecked Sendable {
             throw CompileError(message: text, offset: rewritten.originalOffset(errorOffset))
         }
         code = compiled
-        hasJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_SOFT)) == 0
+        hasJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        // In extended mode a trailing `# comment` would swallow the closing `)\z` without
+        // the newline; outside it a newline would be a literal, so it is added only there.
+        let wrapped = Array("(?:".utf8) + rewritten.bytes + (flags.contains(.extended) ? [10] : [])
+            + Array(")\\z".utf8)
+        let liveOptions = options & ~UInt32(PCRE2_ENDANCHORED)
+        liveCode = wrapped.withUnsafeBufferPointer { b in
+            pcre2_compile_8(b.baseAddress!, b.count, liveOptions, &errorCode, &errorOffset, nil)
+        }
+        liveHasJIT = liveCode.map {
+            pcre2_jit_compile_8($0, UInt32(PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_SOFT)) == 0
+        } ?? false
     }
 
-    deinit { pcre2_code_free_8(code) }
+    deinit {
+        pcre2_code_free_8(code)
+        if let liveCode { pcre2_code_free_8(liveCode) }
+    }
 
     /// Matches the whole subject; `partial` uses `PCRE2_PARTIAL_SOFT` (a complete match
     /// still answers `.match`).
@@ -68,6 +91,7 @@ final class RegexProgram: @unchecked Sendable {
         let options = UInt32(PCRE2_NO_UTF_CHECK) | (partial ? UInt32(PCRE2_PARTIAL_SOFT) : 0)
         pcre2_set_match_limit_8(scratch.context, RegexProgram.matchLimit(forSubjectLength: subject.count))
         let base = subject.baseAddress ?? RegexSource.emptyByte
+        let (code, hasJIT) = partial && liveCode != nil ? (liveCode!, liveHasJIT) : (self.code, self.hasJIT)
         var rc: Int32
         if hasJIT {
             rc = pcre2_jit_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
