@@ -1,11 +1,20 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift run -c release FormularyBench [engine|reader]…
+//   swift run -c release FormularyBench [engine|reader|validate]…
+#if canImport(Glibc)
+import Glibc
+#endif
 let requested = Array(CommandLine.arguments.dropFirst())
+// The validation bench measures each run in a child process: `validate-child DB`.
+if requested.first == "validate-child" {
+    runValidateChild(path: requested.count > 1 ? requested[1] : "")
+    exit(0)
+}
 var suites: [(name: String, run: () -> Void)] = [("engine", { runEngineBench() })]
 #if canImport(FormularyJSON)
 suites.append(("reader", { runReaderBench() }))
 #endif
+suites.append(("validate", { runValidateBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     suite.run()
 }

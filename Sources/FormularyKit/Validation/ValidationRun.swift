@@ -139,6 +139,15 @@ public final class ValidationRun {
             throw error
         }
 
+        // The readers hold their snapshot for the whole run, so a checkpoint cannot get past
+        // it: with auto-checkpointing on, every batch commit past the WAL threshold would try
+        // again and sync the files for nothing. Checkpoint once, after the readers are gone.
+        let autocheckpoint = try store.database.scalarInt64("PRAGMA wal_autocheckpoint") ?? 1000
+        try store.database.executeScript("PRAGMA wal_autocheckpoint = 0")
+        defer {
+            try? store.database.executeScript("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
+            try? store.database.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
+        }
         do {
             try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, readers: readers)
         } catch {

@@ -47,7 +47,10 @@ extension Store {
     /// The lowest and highest entry ids (0, 0 without entries): the id space a run goes
     /// through. Both ends of the rowid B-tree, so it costs nothing however many entries.
     public func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
-        let statement = try database.cachedStatement("SELECT coalesce(min(id), 0), coalesce(max(id), 0) FROM entries")
+        // Two subqueries: SQLite answers a lone min() or max() from the B-tree's ends, but
+        // scans the whole table for both in one.
+        let statement = try database.cachedStatement(
+            "SELECT coalesce((SELECT min(id) FROM entries), 0), coalesce((SELECT max(id) FROM entries), 0)")
         return try statement.first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
     }
 

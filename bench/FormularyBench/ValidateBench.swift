@@ -1,0 +1,172 @@
+import Foundation
+import FormularyKit
+import FormularyRules
+import FormularyStore
+
+/// Measures batch validation of the sign-up data set (``SignupData``) at 200,000 and
+/// 1,000,000 entries: entries inserted with `EntryWriter` into a temporary database, the raw
+/// SQLite read of the same rows timed alone, then the validation run (reading, judging,
+/// recording) in a child process of its own so that its peak memory is its own.
+///
+/// Prints entries/s, the ratio to the raw read (which holds on a noisy machine), the child's
+/// peak RSS, and the database growth per run.
+func runValidateBench(sizes: [Int] = [200_000, 1_000_000]) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-validate-bench-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    print("validate: \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    for size in sizes {
+        let path = folder.appendingPathComponent("signup-\(size).db").path
+        do {
+            try benchValidate(size: size, path: path)
+        } catch {
+            print("validate \(size): \(error)")
+        }
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+}
+
+private func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+private func benchValidate(size: Int, path: String) throws {
+    let clock = ContinuousClock()
+    let store = try Store(path: path)
+    try store.migrate()
+    var defects = 0
+    let insert = try clock.measure {
+        try store.transaction {
+            let writer = try store.entryWriter(form: "signup", actor: "bench", source: "bench")
+            let layout = try writer.layoutID(for: SignupData.columns)
+            var data = SignupData()
+            for _ in 0..<size {
+                let (values, defect) = data.next()
+                if defect != nil { defects += 1 }
+                try writer.add(layoutID: layout, values: values)
+            }
+        }
+    }
+    print("validate \(size): inserted in \(String(format: "%.2f", seconds(insert))) s, \(defects) with a defect")
+
+    // The raw read: the same rows, the same columns, bytes touched, one connection.
+    var best = Duration.seconds(1_000)
+    var rawCPU = 1_000.0
+    for _ in 0..<3 {
+        let db = try Database(path: path)
+        let statement = try db.makeStatement("SELECT id, form_id, layout_id, vals, version FROM entries")
+        var sum = 0
+        let cpu0 = threadCPUSeconds()
+        let elapsed = try clock.measure {
+            try statement.forEachRow { row in
+                sum &+= Int(row.int64(0)) &+ row.int(4)
+                row.withUnsafeBytes(at: 3) { bytes in for b in bytes { sum &+= Int(b) } }
+            }
+        }
+        rawCPU = min(rawCPU, threadCPUSeconds() - cpu0)
+        precondition(sum != 0)
+        best = min(best, elapsed)
+    }
+    let raw = seconds(best)
+    print("validate \(size): raw SQLite read \(String(format: "%.3f", raw)) s wall, \(String(format: "%.3f", rawCPU)) s CPU "
+          + "(\(Int(Double(size) / raw)) rows/s, best of 3)")
+
+    for attempt in 1...2 {
+        let before = try databaseBytes(path)
+        guard let child = runChild(path: path) else { return }
+        let after = try databaseBytes(path)
+        let rate = Double(child.entries) / child.seconds
+        print("validate \(size) run \(attempt): \(child.entries) entries in \(String(format: "%.3f", child.seconds)) s = "
+              + "\(Int(rate)) entries/s, \(String(format: "%.2f", child.seconds / raw))× the raw read, "
+              + "peak RSS \(child.maxRSSKiB / 1024) MiB, database +\((after - before) / 1024) KiB "
+              + "(\(child.invalid) invalid, \(child.errors) errors)")
+        // CPU time does not count the time other processes took the cores: on a shared,
+        // loaded machine it is the figure that says what two free cores would do.
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        print("validate \(size) run \(attempt): CPU \(String(format: "%.3f", child.cpu)) s = "
+              + "\(Int(Double(child.entries) / child.cpu)) entries per CPU-second, "
+              + "at most \(Int(Double(child.entries) / (child.cpu / cores))) entries/s on \(Int(cores)) free cores; "
+              + "CPU ÷ cores is \(String(format: "%.2f", child.cpu / cores / rawCPU))× the raw read's CPU")
+    }
+}
+
+/// page_count × page_size after a checkpoint (so that the WAL's pages are counted in place).
+private func databaseBytes(_ path: String) throws -> Int {
+    let db = try Database(path: path)
+    try db.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+    let pages = try db.scalarInt64("PRAGMA page_count") ?? 0
+    let size = try db.scalarInt64("PRAGMA page_size") ?? 0
+    return Int(pages * size)
+}
+
+private struct ChildFigures {
+    var entries: Int
+    var seconds: Double
+    var maxRSSKiB: Int
+    var invalid: Int
+    var errors: Int
+    /// User + system CPU seconds of the whole child process (every thread).
+    var cpu: Double
+}
+
+private func threadCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Runs `FormularyBench validate-child PATH` and reads its one line of figures.
+private func runChild(path: String) -> ChildFigures? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["validate-child", path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch {
+        print("validate: cannot start the child process: \(error)")
+        return nil
+    }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let parts = output.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+    guard parts.count == 6, let entries = Int(parts[0]), let secs = Double(parts[1]), let rss = Int(parts[2]),
+          let invalid = Int(parts[3]), let errors = Int(parts[4]), let cpu = Double(parts[5]) else {
+        print("validate: the child said: \(output)")
+        return nil
+    }
+    return ChildFigures(entries: entries, seconds: secs, maxRSSKiB: rss, invalid: invalid, errors: errors, cpu: cpu)
+}
+
+/// The child: one validation run of the database at `path` with `bench/signup.form`; prints
+/// `entries seconds maxRSSKiB invalid errors cpuSeconds`.
+func runValidateChild(path: String) {
+    do {
+        let formFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("signup.form").path
+        let text = try String(contentsOfFile: formFile, encoding: .utf8)
+        let registry = Registry(files: Registry.builtinFiles + [
+            PluginFile(path: formFile, bytes: Array(text.utf8),
+                       source: .folder(PluginFolder(path: "bench", origin: .option)))])
+        let store = try Store(path: path)
+        let today = CivilDate(year: SignupData.today.year, month: SignupData.today.month, day: SignupData.today.day)
+        let run = ValidationRun(store: store, registry: registry,
+                                options: ValidationOptions(forms: ["signup"], today: today, actor: "bench"))
+        let clock = ContinuousClock()
+        var record: RunRecord?
+        func cpuSeconds() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        }
+        let cpu0 = cpuSeconds()
+        let elapsed = try clock.measure { record = try run.run() }
+        let cpu = cpuSeconds() - cpu0
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print("\(record!.counts.entriesChecked) \(seconds(elapsed)) \(usage.ru_maxrss) "
+              + "\(record!.counts.entriesInvalid) \(record!.counts.errors) \(cpu)")
+    } catch {
+        print("error: \(error)")
+    }
+}
