@@ -44,7 +44,7 @@ public struct Importer {
                     progress: ((Int) -> Void)? = nil) throws -> Summary {
         var summary = Summary()
         try store.transaction {
-            let writer = try store.entryWriter(form: options.form)
+            let writer = try store.entryWriter(form: options.form, actor: options.actor, source: reader.fileName)
             var header: RecordHeader?
             var layoutID: Int64 = 0
             var keyIndex: Int?
