@@ -75,29 +75,32 @@ extension RunReport {
             var messageOrder: [String] = []
             var seenRules: Set<String> = []
         }
-        var order: [String] = []
-        var accumulators: [String: Accumulator] = [:]
+        // Accumulators live in an array and are changed in place: copying one out of a
+        // dictionary and back would copy its sets for every failure (quadratic on big runs).
+        var index: [String: Int] = [:]
+        var accumulators: [Accumulator] = []
         for failure in failures {
             let key = groupKey(of: failure, by: grouping)
-            if accumulators[key] == nil {
-                order.append(key)
-                accumulators[key] = Accumulator(group: ReportGroup(
+            let i: Int
+            if let known = index[key] {
+                i = known
+            } else {
+                i = accumulators.count
+                index[key] = i
+                accumulators.append(Accumulator(group: ReportGroup(
                     key: key, entry: grouping == .entry ? failure.entry : nil, failures: 0, entries: 0,
-                    errors: 0, warnings: 0, commonMessage: "", rules: []))
+                    errors: 0, warnings: 0, commonMessage: "", rules: [])))
             }
-            var a = accumulators[key]!
-            a.group.failures += 1
-            if failure.severity == .error { a.group.errors += 1 } else { a.group.warnings += 1 }
-            a.entryIDs.insert(failure.entry.id)
-            if a.messageCounts[failure.message] == nil { a.messageOrder.append(failure.message) }
-            a.messageCounts[failure.message, default: 0] += 1
+            accumulators[i].group.failures += 1
+            if failure.severity == .error { accumulators[i].group.errors += 1 } else { accumulators[i].group.warnings += 1 }
+            accumulators[i].entryIDs.insert(failure.entry.id)
+            if accumulators[i].messageCounts[failure.message] == nil { accumulators[i].messageOrder.append(failure.message) }
+            accumulators[i].messageCounts[failure.message, default: 0] += 1
             let rule = grouping == .entry ? (failure.field.map { "\($0).\(failure.rule)" } ?? failure.rule)
                                           : failure.rule
-            if a.seenRules.insert(rule).inserted { a.group.rules.append(rule) }
-            accumulators[key] = a
+            if accumulators[i].seenRules.insert(rule).inserted { accumulators[i].group.rules.append(rule) }
         }
-        let groups = order.map { key -> ReportGroup in
-            let a = accumulators[key]!
+        let groups = accumulators.map { a -> ReportGroup in
             var group = a.group
             group.entries = a.entryIDs.count
             // max(by:) returns the last of equals; walking the messages in first-seen order
@@ -123,13 +126,12 @@ extension RunReport {
     /// the row order of the CSV report.
     public func failuresInGroupOrder(by grouping: ReportGrouping) -> [Failure] {
         let rank = Dictionary(uniqueKeysWithValues: groups(by: grouping).enumerated().map { ($1.key, $0) })
-        return failures.enumerated().sorted { x, y in
-            let rx = rank[groupKey(of: x.element, by: grouping)]!
-            let ry = rank[groupKey(of: y.element, by: grouping)]!
-            if rx != ry { return rx < ry }
-            if x.element.entry.id != y.element.entry.id { return x.element.entry.id < y.element.entry.id }
-            return x.offset < y.offset
-        }.map(\.element)
+        let ranks = failures.map { rank[groupKey(of: $0, by: grouping)]! }
+        return failures.indices.sorted { x, y in
+            if ranks[x] != ranks[y] { return ranks[x] < ranks[y] }
+            if failures[x].entry.id != failures[y].entry.id { return failures[x].entry.id < failures[y].entry.id }
+            return x < y
+        }.map { failures[$0] }
     }
 }
 

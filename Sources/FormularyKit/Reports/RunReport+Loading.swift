@@ -93,34 +93,43 @@ struct RunReportLoader {
             .sorted { ($0.name, $0.hash) < ($1.name, $1.hash) }
             .map { RunReport.TypeVersionUsed(name: $0.name, version: $0.hash, origin: $0.origin) }
 
-        let results = try store.results(ofRun: record.id, form: form).filter { formIDs.contains($0.rule.formID) }
+        // Failures stream in (entry order) and become the model directly: a big run has
+        // hundreds of thousands of them, so no second copy is kept.
+        var failures: [RunReport.Failure] = []
+        var formOfEntry: [Int64: Int64] = [:]
+        var failingNow: [Int64: [Int64]] = [:]   // form id → entries with an error, ascending
+        try store.forEachResult(ofRun: record.id, form: form) { r in
+            guard formIDs.contains(r.rule.formID) else { return }
+            let version = r.rule.type != nil
+                ? r.rule.field.flatMap { typeOfField[FieldKey(formID: r.rule.formID, field: $0)]?.hash } : nil
+            failures.append(RunReport.Failure(
+                entry: RunReport.EntryRef(id: r.entryID), form: r.rule.form, field: r.rule.field, type: r.rule.type,
+                typeVersion: version, rule: r.rule.rule, severity: r.rule.severity == .error ? .error : .warning,
+                message: r.rule.message))
+            formOfEntry[r.entryID] = r.rule.formID
+            if r.rule.severity == .error && failingNow[r.rule.formID]?.last != r.entryID {
+                failingNow[r.rule.formID, default: []].append(r.entryID)
+            }
+        }
 
         // Comparison with the previous run of each form, on entries with errors.
         var comparisons: [RunReport.Comparison] = []
         for f in formRecords {
             let previous = try store.previousRun(before: record.id, form: f.form)
             let previousForm = previous?.forms.first { $0.formID == f.formID }
-            var failingNow: [Int64] = []
-            for r in results where r.rule.formID == f.formID && r.rule.severity == .error
-                && failingNow.last != r.entryID {
-                failingNow.append(r.entryID)
-            }
             let failingBefore = try previous.map { try store.invalidEntryIDs(ofRun: $0.id, formID: f.formID) } ?? []
-            comparisons.append(.compare(
+            let comparison = RunReport.Comparison.compare(
                 form: f.form, previousRunID: previous?.id,
-                failingNow: failingNow.map { RunReport.EntryRef(id: $0) },
+                failingNow: (failingNow[f.formID] ?? []).map { RunReport.EntryRef(id: $0) },
                 failingBefore: failingBefore.map { RunReport.EntryRef(id: $0) },
-                previousJudgedThrough: previousForm?.judgedThrough, judgedThrough: f.judgedThrough))
+                previousJudgedThrough: previousForm?.judgedThrough, judgedThrough: f.judgedThrough)
+            for n in comparison.newlyFailing { formOfEntry[n.entry.id] = f.formID }
+            for e in comparison.fixed { formOfEntry[e.id] = f.formID }
+            comparisons.append(comparison)
         }
 
         // Keys, for forms whose entries have them; a key that is the value of a secure
         // field is flagged so that no renderer prints it.
-        var formOfEntry: [Int64: Int64] = [:]
-        for r in results { formOfEntry[r.entryID] = r.rule.formID }
-        for (c, f) in zip(comparisons, formRecords) {
-            for n in c.newlyFailing { formOfEntry[n.entry.id] = f.formID }
-            for e in c.fixed { formOfEntry[e.id] = f.formID }
-        }
         var refs: [Int64: RunReport.EntryRef] = [:]
         for f in formRecords {
             guard try store.hasKeyedEntries(formID: f.formID) else { continue }
@@ -134,20 +143,15 @@ struct RunReportLoader {
                 refs[id] = RunReport.EntryRef(id: id, key: key, keyIsSecure: keyIsSecure)
             }
         }
-        func ref(_ id: Int64) -> RunReport.EntryRef { refs[id] ?? RunReport.EntryRef(id: id) }
-
-        let failures = results.map { r -> RunReport.Failure in
-            let version = r.rule.type != nil
-                ? r.rule.field.flatMap { typeOfField[FieldKey(formID: r.rule.formID, field: $0)]?.hash } : nil
-            return RunReport.Failure(entry: ref(r.entryID), form: r.rule.form, field: r.rule.field, type: r.rule.type,
-                                     typeVersion: version, rule: r.rule.rule,
-                                     severity: r.rule.severity == .error ? .error : .warning, message: r.rule.message)
-        }
-        comparisons = comparisons.map { c in
-            var c = c
-            c.newlyFailing = c.newlyFailing.map { .init(entry: ref($0.entry.id), before: $0.before) }
-            c.fixed = c.fixed.map { ref($0.id) }
-            return c
+        if !refs.isEmpty {
+            for i in failures.indices {
+                if let ref = refs[failures[i].entry.id] { failures[i].entry = ref }
+            }
+            func ref(_ id: Int64) -> RunReport.EntryRef { refs[id] ?? RunReport.EntryRef(id: id) }
+            for c in comparisons.indices {
+                comparisons[c].newlyFailing = comparisons[c].newlyFailing.map { .init(entry: ref($0.entry.id), before: $0.before) }
+                comparisons[c].fixed = comparisons[c].fixed.map { ref($0.id) }
+            }
         }
 
         return RunReport(
