@@ -109,8 +109,10 @@ public final class FormJudge: Sendable {
         for f in 0..<fields.count {
             let field = fields[f]
             let column = plan.columnOfField[f]
-            guard column >= 0, let bytes = scratch.spans[column].bytes(in: values),
-                  !CompiledFieldType.isAbsent(utf8: bytes) else {
+            let screening: CompiledFieldType.Screening
+            let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
+            if let bytes { screening = field.type.screen(utf8: bytes) } else { screening = .absent }
+            guard let bytes, screening != .absent else {
                 scratch.present[f] = false
                 if field.required {
                     violations.append(EntryViolation(field: field.key, type: field.typeName, rule: "required",
@@ -119,7 +121,7 @@ public final class FormJudge: Sendable {
                 continue
             }
             scratch.present[f] = true
-            if field.type.isClean(utf8: bytes) { continue }
+            if screening == .clean { continue }
             let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
             for v in result.violations {
                 violations.append(EntryViolation(field: field.key, type: field.typeName, rule: v.rule,

@@ -37,6 +37,33 @@ extension CompiledFieldType {
         return prepare(bytes, scratch: Scratch.current) { formatted, _ in Array(formatted) }
     }
 
+    /// What one look at a value's bytes tells a batch run.
+    public enum Screening: Sendable {
+        /// Empty or only white space: no check runs; the form decides (`required`).
+        case absent
+        /// Present, and no check fails, warnings included.
+        case clean
+        /// Present, and some check fails (or the bytes are not well-formed UTF-8): call
+        /// ``validate(_:stage:)`` for the violations.
+        case failing
+    }
+
+    /// ``isAbsent(utf8:)`` and ``isClean(utf8:)`` in one pass over the bytes: the hot path of
+    /// batch validation.
+    public func screen(utf8: UnsafeRawBufferPointer) -> Screening {
+        let raw = utf8.assumingMemoryBound(to: UInt8.self)
+        guard isWellFormedUTF8(raw) else { return .failing }
+        if isBlank(raw) { return .absent }
+        let scratch = Scratch.current
+        return prepare(raw, scratch: scratch) { b, fit in
+            if fit != nil, maskCheck != nil, fit != .filled { return .failing }
+            for check in checks where check.evaluate(b, stage: .final, scratch: scratch) != .pass {
+                return .failing
+            }
+            return .clean
+        }
+    }
+
     @inline(__always)
     private func passes(utf8: UnsafeRawBufferPointer, countingWarnings: Bool) -> Bool {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
