@@ -46,7 +46,7 @@ for i in range(320):
     if rng.random()<0.1: name = name.lower()
     if rng.random()<0.05: name = "  " + name + " "
     email = f"{ascii_local(f,l)}{rng.choice(['','',str(rng.randint(1,99))])}@{rng.choice(domains)}"
-    row = {"name":name,"email":email,"email-again":email,"phone":phone() if rng.random()<0.8 else "",
+    row = {"name":name,"email":email,"email-again":email,"phone":phone() if rng.random()<0.92 else "",
            "age":str(rng.randint(18,90)),"card":card(),
            "expires":f"{rng.randint(1,12):02d}/{rng.randint(27,34)}","cvv":f"{rng.randint(0,999):03d}"}
     if rng.random() < 0.2:

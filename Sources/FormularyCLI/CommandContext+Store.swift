@@ -27,16 +27,7 @@ extension CommandContext {
     /// The registry with the database's types and forms when there is a database; commands
     /// that only check values work without one.
     func loadRegistry(extraFiles: [PluginFile] = [], store: Store? = nil) throws -> Registry {
-        var databaseFiles: [PluginFile] = []
-        if let store = try store ?? (databaseExists ? openStore() : nil) {
-            for kind in [DefinitionKind.type, .form] {
-                for version in try store.currentVersions(kind) {
-                    let ext = kind == .type ? "field" : "form"
-                    databaseFiles.append(PluginFile(path: "database:\(version.name)@\(version.shortHash).\(ext)",
-                                                    bytes: Array(version.source.utf8), source: .database))
-                }
-            }
-        }
-        return try Registry.load(folders: pluginFolders, databaseFiles: databaseFiles, extraFiles: extraFiles)
+        try Registry.load(folders: pluginFolders, store: store ?? (databaseExists ? openStore() : nil),
+                          extraFiles: extraFiles)
     }
 }

@@ -20,6 +20,7 @@ enum Formulary {
         AuditCommand.self, AuditVerifyCommand.self,
         ValidateCommand.self, HistoryCommand.self,
         ReportCommand.self, ExportCommand.self,
+        DemoCommand.self,
     ]
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }

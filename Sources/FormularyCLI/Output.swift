@@ -77,7 +77,7 @@ struct TextTable {
         var widths = [Int](repeating: 0, count: columns)
         for row in all {
             for (i, cell) in row.enumerated() where i < columns - 1 {
-                widths[i] = max(widths[i], cell.count)
+                widths[i] = max(widths[i], Self.width(cell))
             }
         }
         var out = ""
@@ -85,7 +85,7 @@ struct TextTable {
             var line = ""
             for (i, cell) in row.enumerated() {
                 if i < row.count - 1 {
-                    line += cell + String(repeating: " ", count: widths[i] - cell.count + 2)
+                    line += cell + String(repeating: " ", count: widths[i] - Self.width(cell) + 2)
                 } else {
                     line += cell
                 }
@@ -94,5 +94,22 @@ struct TextTable {
             out += line + "\n"
         }
         return out
+    }
+
+    /// The characters a cell shows: colour escape sequences take no room.
+    static func width(_ cell: String) -> Int {
+        guard cell.contains("\u{1B}") else { return cell.count }
+        var count = 0
+        var inEscape = false
+        for c in cell {
+            if inEscape {
+                if c == "m" { inEscape = false }
+            } else if c == "\u{1B}" {
+                inEscape = true
+            } else {
+                count += 1
+            }
+        }
+        return count
     }
 }

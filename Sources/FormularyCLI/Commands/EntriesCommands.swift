@@ -11,7 +11,7 @@ struct EntriesListCommand: Command {
         usage: "entries list [--form NAME] [--failing] [--limit N]",
         discussion: """
         One line per entry: id, form, key, when it was added and last changed, and the
-        verdict of the latest validation run that judged it (none before the first run).
+        verdict of the latest validation run that judged it ('not validated' before the first).
         --failing keeps the entries whose latest verdict is invalid.
         """,
         options: [
@@ -44,30 +44,39 @@ struct EntriesListCommand: Command {
 
     func run() throws -> ExitStatus {
         let store = try context.openStore()
-        let verdicts = EntryVerdicts(store: store)
         var rows: [[String]] = []
         var w = JSONWriter()
-        var shown = 0
+        func add(_ entry: StoredEntry, _ verdict: EntryRunVerdict?, to a: inout JSONArrayWriter) {
+            rows.append([String(entry.id), entry.form, entry.key ?? "", entry.createdAt, entry.updatedAt,
+                         verdict?.summary ?? "not validated"])
+            a.object { o in
+                o.field("id", Int(entry.id))
+                o.field("form", entry.form)
+                if let k = entry.key { o.field("key", k) } else { o.nullField("key") }
+                o.field("created_at", entry.createdAt)
+                o.field("updated_at", entry.updatedAt)
+                if let v = verdict { o.field("verdict", v.verdict.rawValue) } else { o.nullField("verdict") }
+                if let v = verdict { o.field("run", Int(v.run.id)) } else { o.nullField("run") }
+            }
+        }
         try w.array { a in
+            if failing {
+                // The newest run of each form names its failing entries: no need to look at the rest.
+                for id in try store.failingEntryIDs(form: form).prefix(limit > 0 ? limit : Int.max) {
+                    guard let entry = try store.entry(id: id) else { continue }
+                    add(entry, try store.latestVerdict(entryID: id), to: &a)
+                }
+                return
+            }
             var after: Int64 = 0
+            var shown = 0
             scan: while true {
                 let page = try store.entries(form: form, afterID: after, limit: 1000)
                 if page.isEmpty { break }
                 for entry in page {
                     after = entry.id
-                    let verdict = try verdicts.latest(entryID: entry.id)
-                    if failing && verdict?.isFailing != true { continue }
+                    add(entry, try store.latestVerdict(entryID: entry.id), to: &a)
                     shown += 1
-                    rows.append([String(entry.id), entry.form, entry.key ?? "", entry.createdAt, entry.updatedAt,
-                                 verdict?.summary ?? "not validated"])
-                    a.object { o in
-                        o.field("id", Int(entry.id))
-                        o.field("form", entry.form)
-                        if let k = entry.key { o.field("key", k) } else { o.nullField("key") }
-                        o.field("created_at", entry.createdAt)
-                        o.field("updated_at", entry.updatedAt)
-                        if let v = verdict { o.field("verdict", v.summary) } else { o.nullField("verdict") }
-                    }
                     if limit > 0 && shown >= limit { break scan }
                 }
             }
@@ -114,7 +123,7 @@ struct EntriesShowCommand: Command {
         // When the form is gone from the registry nobody can tell which values are secret:
         // hide them all rather than risk printing one.
         let secret = SecureFields.keys(form: entry.form, registry: registry) ?? Set(entry.fields)
-        let verdict = try EntryVerdicts(store: store).latest(entryID: id)
+        let verdict = try store.latestVerdict(entryID: id)
         let values = zip(entry.fields, entry.values).map { field, value in
             (field, value.map { secret.contains(field) && !$0.isEmpty ? "•••" : $0 })
         }
@@ -132,7 +141,8 @@ struct EntriesShowCommand: Command {
                         if let value { vo.field(field, value) } else { vo.nullField(field) }
                     }
                 }
-                if let v = verdict { o.field("verdict", v.summary) } else { o.nullField("verdict") }
+                if let v = verdict { o.field("verdict", v.verdict.rawValue) } else { o.nullField("verdict") }
+                if let v = verdict { o.field("run", Int(v.run.id)) } else { o.nullField("run") }
             }
             w.newline()
             context.stdout.write(bytes: w.bytes)

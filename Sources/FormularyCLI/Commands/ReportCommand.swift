@@ -10,9 +10,9 @@ struct ReportCommand: Command {
         discussion: """
         Reports the newest validation run unless --run names one. --form narrows the report
         to one form; without --run it picks that form's newest run. Failures are grouped by
-        rule (the default), field, type or entry, the groups with the most failures first,
-        and compared with the previous run of the same form: entries newly failing (with an
-        error they did not have) and entries fixed.
+        rule (the default), field, type or entry, the worst groups first (the most errors,
+        then the most failures), and compared with the previous run of the same form:
+        entries newly failing (with an error they did not have) and entries fixed.
 
         --format text prints aligned tables; json one document; csv one record per failed
         rule (RFC 4180, CRLF line ends; cells a spreadsheet would run as a formula start

@@ -81,13 +81,8 @@ struct FormsAddCommand: Command {
 
 /// What `types add` and `forms add` share: reading, linting and self-testing the files.
 enum DefinitionFiles {
-    struct Checked {
-        var name: String
-        var source: String
-    }
-
     static func check(_ files: [String], kind: DefinitionKind, context: CommandContext,
-                      store: Store) throws -> [Checked] {
+                      store: Store) throws -> [Admitted] {
         var pluginFiles: [PluginFile] = []
         for path in files {
             let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
@@ -98,10 +93,11 @@ enum DefinitionFiles {
         let today = try context.today()
         var problems: [Diagnostic] = []
         var failures: [String] = []
-        var checked: [Checked] = []
+        var checked: [Admitted] = []
         for path in files {
             let typeEntries = registry.types.values.filter { $0.file == path }
             let formEntries = registry.forms.values.filter { $0.file == path }
+            let outcome: Result<Admitted, AdmissionProblems>
             switch kind {
             case .type:
                 guard let entry = typeEntries.first else {
@@ -109,29 +105,22 @@ enum DefinitionFiles {
                     failures.append("\(path) \(what)")
                     continue
                 }
-                let diagnostics = registry.lint(type: entry.name, today: today)
-                problems += diagnostics
-                guard !diagnostics.containsErrors, case .success(let definition)? = registry.definition(named: entry.name)
-                else { continue }
-                let reference = TypeReference(name: entry.name, location: entry.declaration!.location)
-                guard case .success(let compiled) = registry.compile(reference, today: today) else { continue }
-                let bad = SelfTests.run(compiled).filter { !$0.passed }
-                for outcome in bad {
-                    let l = outcome.example.location
-                    failures.append("\(l.file):\(l.line): self-test failed: \(outcome.reason ?? "failed")")
-                }
-                if bad.isEmpty { checked.append(Checked(name: entry.name, source: definition.canonicalSource)) }
+                outcome = registry.admit(type: entry.name, today: today)
             case .form:
                 guard let entry = formEntries.first else {
                     let what = typeEntries.isEmpty ? "declares no form" : "is a field type; use 'formulary types add'"
                     failures.append("\(path) \(what)")
                     continue
                 }
-                let diagnostics = registry.lint(form: entry.name)
-                problems += diagnostics
-                if !diagnostics.containsErrors, let form = entry.form {
-                    checked.append(Checked(name: entry.name, source: form.canonicalSource))
-                }
+                outcome = registry.admit(form: entry.name)
+            }
+            switch outcome {
+            case .success(let admitted):
+                problems += admitted.warnings
+                checked.append(admitted)
+            case .failure(let why):
+                problems += why.diagnostics
+                failures += why.failedSelfTests
             }
         }
         if problems.containsErrors || !failures.isEmpty {

@@ -34,8 +34,8 @@ Zoë Chen,zoe.chen@example.io,zoe.chen@example.io,(839) 579-8431,55,5419 0774 37
 Aiko Lovelace,aiko.lovelace@example.io,aiko.lovelace@example.io,876717911,41,5158 5422 7472 5282,09/27,972
   Grace Silva ,grace.silva@example.net,grace.silva@example.net,3794630075,76,5127406935959433,05/28,147
 Lucía Mensah,lucia.mensah@example.com,lucia.mensah@example.com,(658) 878-9550,24,5235 3452 7547 9603,09/28,813
-Hana Chen,hana.chen@example.com,hana.chen@example.com,,57,5542 9332 8798 5804,04/33,285
-Leila Farouk,leila.farouk80@example.com,leila.farouk80@example.com,(853) 915-6825,25,5203-6359-8530-1867,06/29,063
+Hana Chen,hana.chen@example.com,hana.chen@example.com,(516) 866-4207,47,5128798580443997,07/31,240
+Hana García,hana.garcia@example.com,hana.garcia@example.com,(916) 849-6825,25,5203-6359-8530-1867,06/29,063
   Olusegun Kierkegaard ,olusegun.kierkegaard@example.io,olusegun.kierkegaard@example.io,219-468-9714,56,6011241753832629,09/31,171
 Zoë Haddad,zoe.haddad@example.com,zoe.haddad@example.com,601-473-3169,51,5376-1314-4563-2597,08/32,410
 Mei2 García,mei.garcia@example.net,mei.garcia@example.net,4167737189,48,5473 4162 2080 2743,05/30,474
@@ -46,99 +46,96 @@ Ava García,ava.garcia@example.net,ava.garcia@example.net,3999752429,39,5349-480
 Tomás Rahimi,tomas.rahimi @example.com,tomas.rahimi @example.com,(368) 446-8740,34,5246 7755 2295 6168,02/29,583
 Omar Turing,omar.turing@mail.example.org,omar.turing@mail.example.org,220-425-1978,51,5231 0136 0079 1464,11/34,842
 Mateo Williams,mateo.williams35@post.example.co.uk,mateo.williams35@post.example.co.uk,363.583.0226,37,5445082909203242,06/33,856
-dmitri demir,dmitri.demir@mail.example.org,dmitri.demir@mail.example.org,,86,5185 6359 9550 6853,12/34,392
-Lucía Haddad,lucia.haddad@example.net,lucia.haddad@example.net,6999811093,57,6011078948681291,11/27,826
+dmitri demir,dmitri.demir@mail.example.org,dmitri.demir@mail.example.org,(746) 444-8589,49,5299550685139761,12/31,989
+Fatima Demir,fatima.demir@example.net,fatima.demir@example.net,6999811093,57,6011078948681291,11/27,826
 Mehmet Okafor,mehmet.okafor@example.io,mehmet.okafor@example.io,474-323-6599,34.5,5320 8165 8145 1185,06/32,422
 Omar Kim,omar.kim@example.io,omar.kim@example.io,590-209-4449,87,5579690815813280,10/34,668
 Arjun Wang,arjun.wang@example.net,arjun.wang@example.net,7326506828,32,4069 6557 7487 8814,04/34,949
 Dmitri Tanaka,dmitri.tanaka68@mail.example.org,dmitri.tanaka68@mail.example.org,5324970550,52,4023 5146 5683 4731,09/27,076
-Mei Haddad,mei.haddad62@mail.example.org,mei.haddad62@mail.example.org,,28,5578-9562-5483-8547,08/08,786
-Zoë Rossi,zoe.rossi12@mail.example.org,zoe.rossi12@mail.example.org,,59,6011 5589 4849 9638,11/34,271
-Ingrid Rahimi,ingrid.rahimi90@example.com,ingrid.rahimi90@example.com,(609) 254-9034,75,5257 6150 8142 6474,03/32,556
-Emma2 Turing,emma.turing@post.example.co.uk,emma.turing@post.example.co.uk,,52,5548 4809 1025 7510,12/34,110
-Jun Andersson,jun.andersson17@mail.example.org,jun.andersson17@mail.example.org,306.694.7776,25,4325-9033-3528-7483,06/32,805
-olivia müller,olivia.muller@mail.example.org,olivia.muller@mail.example.org,443.544.6950,32,5196177272387407,06/30,871
-Olusegun Johnson,olusegun.johnson@example.net,olusegun.johnson@example.net,617.684.2270,54,5458 2844 2383 2878,11/27,637
-Elif Dubois,elif.dubois@example.com,elif.dubois@example.com,,29,4004813787961964,05/32,922
-Marta Chen,marta.chen28@example.io,marta.chen28@example.io,,74,6011 4819 7061 4349,12/27,369
-Tomás Schmidt,tomas.schmidt@post.example.co.uk,tomas.schmidt@post.example.co.uk,6754051986,n/a,5340 7737 9001 6786,04/28,930
-Chidi Rossi,chidi.rossi@example.com,chidi.rossi@example.com,9776349938,32,5176 4235 2188 6573,07/28,352
-Arjun Martínez,arjun.martinez@example.net,arjun.martinez@example.net,,53,4117 5377 9659 5976,08/27,784
-Omar Tanaka,omar.tanaka6@post.example.co.uk,omar.tanaka6@post.example.co.uk,865-224-1646,47,6011 6861 7436 4398,01/07,695
-,ava.dubois69@example.io,ava.dubois69@example.io,,33,4995733297372836,09/28,336
-Alan Brown,alan.brown@mail.example.org,alan.brown@mail.example.org,,35,5530 2356 6180 0110,07/34,719
-Fatima Dubois,fatima.dubois@post.example.co.uk,fatima.dubois@post.example.co.uk,752.541.6805,47,6011-1790-9472-3935,02/30,903
-Fatima Dubois,fatima.dubois39@mail.example.org,fatima.dubois39@mail.example.org,6344678496,84,5148-2886-9367-7968,01/33,831
-Mei Martínez,mei.martinez@example.com,mei.martinez@example.com,769.396.5463,65,5318557685955580,07/31,441
-Anaïs Wang,anais.wang@example.net,anais.wang@example.net,,59,5554889517286774,06/31,535
-Fatima Kim,fatima.kim@example.net,fatima.kim@example.net,3464374596,66,5201 6689 6486 3419,06/34,1082
-Amara Adeyemi,amara.adeyemi@example.io,amara.adeyemi@example.io,,35,5159431969098727,03/32,880
-Ingrid Kowalska,ingrid.kowalska@post.example.co.uk,ingrid.kowalska@post.example.co.uk,5592573188,57,5585 9302 0413 0512,01/27,786
-Priya Demir,priya.demir19@example.net,priya.demir19@example.net,737-687-7619,41,4700 9621 5577 3753,09/29,125
-,dmitri.tanaka@mail.example.org,dmitri.tanaka@mail.example.org,338.951.8258,20,6011 3178 6771 9645,03/27,995
-Wei Rahimi,wei.rahimi@example.com,wei.rahimi@example.com,(576) 857-2465,53,6011 6817 8981 0901,01/33,971
+Mei Haddad,mei.haddad62@mail.example.org,mei.haddad62@mail.example.org,984-280-7377,62,5325 4838 5489 5195,08/27,990
+dmitri li,dmitri.li@post.example.co.uk,dmitri.li@post.example.co.uk,566-577-9208,55,5584 9963 5274 6244,06/33,797
+Grace Farouk,grace.farouk@example.net,grace.farouk@example.net,(676) 620-1334,19,5414 2647 5725 8521,03/29,401
+Omar Johnson,omar.johnson@example.io,omar.johnson@example.io,7299000449,20,5525 7516 8971 3850,09/29,785
+Fatima O'Brien,fatima.obrien@mail.example.org,fatima.obrien@mail.example.org,(813) 256-3438,46,5228748585391492,04/31,095
+Leila Kim,leila.kim56@example.com,leila.kim56@example.com,370-691-2151,47,5474 0153 6123 4754,03/33,484
+Amara Müller,amara.muller@example.io,amara.muller@example.io,(334) 712-4335,37,5183 2877 6099 5945,02/27,830
+Mei Hopper,mei.hopper40@example.com,mei.hopper40@example.com,935-745-7520,72,4969-4571-4382-7486,10/34,036
+Chidi Brown,chidi.brown@example.net,chidi.brown@example.net,658-808-1821,60,6011 0570 4739 1812,05/27,451
+  Sophia Ní Bhriain ,sophia.nibhriain@post.example.co.uk,sophia.nibhriain@post.example.co.uk,(737) 694-3578,22,5558 4923 8609 6691,02/29,474
+Noah García,noah.garcia@example.com,noah.garcia@example.com,7686406071,40,5381 5553 3555 3419,08/32,233
+Niamh Rossi,niamh.rossi73@post.example.co.uk,niamh.rossi73@post.example.co.uk,662-908-0822,43,5311 3506 2701 5367,02/34,904
+Mateo Rahimi,mateo.rahimi@example.net,mateo.rahimi@example.net,768.363.2658,25,6011634389999111,10/32,451
+Ava Martínez,ava.martinez59@mail.example.org,ava.martinez59@mail.example.org,455-864-7861,27,5200 3377 7673 5238,03/30,336
+Yuki Tanaka,yuki.tanaka@example.com,yuki.tanaka@example.com,6356899184,35,5286 1777 8563 1797,04/02,786
+Katarzyna Williams,katarzyna.williams@example.com,katarzyna.williams@example.com,,56,5428 3648 7824 8288,11/30,432
+Marta Schmidt,marta.schmidt84@post.example.co.uk,marta.schmidt84@post.example.co.uk,417-290-4004,72,6011-5316-8355-6185,06/34,399
+Björn Kovač,bjorn.kovac95@example.net,bjorn.kovac95@example.net,(732) 821-0657,54,5365 7888 6545 5487,06/28,740
+Noah Yılmaz,noah.yilmaz@example.net,noah.yilmaz@example.net,(510) 341-6339,49,5277-5712-3464-0162,09/33,275
+Leila Brown,leila.brown@mail.example.org,leila.brown@mail.example.org,6536580486,18,5412968323594316,07/27,955
+Katarzyna Ní Bhriain,katarzyna.nibhriain42@post.example.co.uk,katarzyna.nibhriain42@post.example.co.uk,(388) 512-6292,70,5505 0384 8593 0209,04/27,665
+  Priya Adeyemi ,priya.adeyemi@example.com,priya.adeyemi@example.com,(398) 350-9671,85,5372170096215579,04/34,378
+Wei Murphy,wei.murphy@mail.example.org,wei.murphy@mail.example.org,(483) 955-3728,35,5582 0317 8677 1964,06/29,555
+Mei Yılmaz,mei.yilmaz@example.com,mei.yilmaz@example.com,(576) 857-2465,53,6011 6817 8981 0901,01/33,971
 leila dubois,leila.dubois98@post.example.co.uk,leila.dubois98@post.example.co.uk,6519332909,79,5326 0862 9562 1614,10/33,685
 Arjun Li,arjun.li@post.example.co.uk,arjun.li@post.example.co.uk,(300) 494-2550,42,4166 9069 4977 2461,11/30,042
 Zoë Yılmaz,zoe.yilmaz31@post.example.co.uk,zoe.yilmaz31@post.example.co.uk,3672560334,13,5599-1710-1689-5323,12/33,486
 Lucía Sato,lucia.sato96@post.example.co.uk,lucia.sato96@post.example.co.uk,(398) 864-902,51,5510334816038371,05/29,860
 Chidi Ivanov,chidi.ivanov2@post.example.co.uk,chidi.ivanov2@post.example.co.uk,,64,5156 1045 7558 5162,10/32,587
   Liam Martínez ,liam.martinez@post.example.co.uk,liam.martinez@post.example.co.uk,874-793-6818,75,5533 2769 9932 8223,04/28,763
-Jun Ivanov,jun.ivanov@example.net,jun.ivanov@example.net,,51,5552181877590504,04/33,403
-Arjun Kovač,arjun.kovac@example.net,arjun.kovac@example.net,,38,4074-5332-1388-5968,01/32,541
-Hana Rahimi,hana.rahimi8@example.com,hana.rahimi8@example.com,(934) 741-0370,59,5354-2684-8487-2027,06/27,364
-  Katarzyna Lovelace ,katarzyna.lovelace@example.io,katarzyna.lovelace@example.io,4534695799,14,5477 3591 8172 8505,06/31,598
-Liam Martínez,liam.martinez@example.io,liam.martinez@example.io,,thirty,5162 6772 7146 1608,12/33,829
-  Wei Hopper ,wei.hopper@example.net,wei.hopper@example.net,551-358-9100,30,5559 2162 0471 0434,09/31,337
-Ingrid Li,ingrid.li@example.io,ingrid.li@example.io,,47,4628 8430 1032 8851,02/29,138
-José2 Williams,jose.williams@post.example.co.uk,jose.williams@post.example.co.uk,(381) 925-5039,48,5345989422667862,12/28,562
-Wei O'Brien,wei.obrien@post.example.co.uk,wei.obrien@post.example.co.uk,(456) 784-1830,26,5521 2134 9204 5289,05/29,128
+Jun Ivanov,jun.ivanov@example.net,jun.ivanov@example.net,(472) 941-5743,87,4877-5905-0136-6852,04/32,324
+  mehmet smith ,mehmet.smith@mail.example.org,mehmet.smith@mail.example.org,925-322-3147,85,5296705816660803,12/27,313
+Anaïs Wang,anais.wang65@example.net,anais.wang65@example.net,,88,5287 2025 0598 0149,09/28,605
+Mateo Okafor,mateo.okafor@post.example.co.uk,mateo.okafor@post.example.co.uk,9585581814,26,5572 8501 5549 2940,03/30,591
+Elif Demir,elif.demir65@mail.example.org,elif.demir65@mail.example.org,391-933-6314,81,6011271461603764,10/32,099
+Grace Ivanov,grace.ivanov@mail.example.org,grace.ivanov@mail.example.org,359-879-9100,30,5559 2162 0471 0434,09/31,337
+Ingrid Li,ingrid.li@example.io,ingrid.li@example.io,(433) 205-6621,89,5443 0103 2885 4123,02/30,542
+Marta Kierkegaard,marta.kierkegaard@example.net,marta.kierkegaard@example.net,7014575751,57,5522-6678-6918-2687,09/31,356
+Arjun Silva,arjun.silva@example.com,arjun.silva@example.com,(924) 928-2131,30,6011-3492-0452-8678,09/29,128
 Jun Adeyemi,jun.adeyemi@example.com,jun.adeyemi@example.com,8392982227,86,5176 9614 9576 1264,08/33,608
 Tomás Chen,tomas.chen@post.example.co.uk,tomas.chen@post.example.co.uk,(338) 852-8835,29,5251 5257 3903 1038,01/28,174
 ,ava.muller@example.io,ava.muller@example.io,(593) 299-8152,78,5237 9463 9530 9618,06/28,892
 marta müller,marta.muller@post.example.co.uk,marta.muller@post.example.co.uk,(695) 549-6333,90,4705 9528 8226 4809,10/33,277
 Arjun Müller,arjun.muller@mail.example.org,arjun.muller@mail.example.org,(203) 797-9762,87,5579486344321121,12/29,003
 Arjun Smith,arjun.smith@mail.example.org,arjun.smith@mail.example.org,777.282.1483,56,5542-2509-8681-6226,09/30,238
-Ava Smith,ava.smith@post.example.co.uk,ava.smith@post.example.co.uk,,68,6011 2927 8765 2087,01/29,165
-Dmitri Yılmaz,dmitri.yilmaz@post.example.co.uk,dmitri.yilmaz@post.example.co.uk,4854725452,45,5357750898080781,05/32,067
-José Rahimi,jose.rahimi80@mail.example.org,jose.rahimi80@mail.example.org,9837679366,28,5333 O208 0595 3788,08/33,103
-Arjun Kovač,arjun.kovac25@mail.example.org,arjun.kovac25@mail.example.org,4465232021,76,5550 7400 7558 4890,01/28,552
-Sophia Tanaka,sophia.tanaka@mail.example.org,sophia.tanaka@mail.example.org,,22,5217477479789776,07/31,377
-Katarzyna Wang,katarzyna.wang@example.io,katarzyna.wang@example.io,780.247.9897,32,4521821303905575,12/34,107
-Katarzyna Turing,katarzyna.turing@example.com,katarzyna.turing@example.com,891-212-2420,25,5418789699845106,07/32,383
-Olivia Mensah,olivia.mensah@example.com,olivia.mensah@example.com,,34,5409 6635 0873 3665,04/29,554
-Marta Williams,marta.williams@example.io,marta.williams@example.io,8392170000,34,5490 4404 6968 8521,07/28,104
-Marta Núñez-García,marta.nunez-garcia@example.net,marta.nunez-garcia@example.net,,66,5399 0977 1813 1265,01/30,611
-Grace Rahimi,grace.rahimi1@example.com,grace.rahimi1@example.com,688.279.564,49,5170 0317 5483 3653,12/29,440
-Jun Brown,jun.brown@example.net,jun.brown@example.net,5518514168,37,5534137042089387,06/33,654
-  Dmitri Demir ,dmitri.demir@post.example.co.uk,dmitri.demir@post.example.co.uk,452-717-3939,41,5237505449890162,01/30,045
-Mei Rossi,mei.rossi@example.com,mei.rossi@example.com,5498590134,85,5233 6161 2908 0405,08/29,740
-Hana Chen,hana.chen90@mail.example.org,hana.chen90@mail.example.org,,19,5444 6198 2283 9130,04/31,307
-Priya O'Brien,priya.obrien@post.example.co.uk,priya.obrien@post.example.co.uk,,35,5397-5933-7300-7016,04/33,582
+Ava Smith,ava.smith@post.example.co.uk,ava.smith@post.example.co.uk,8056042587,80,5476 5208 0309 2270,09/32,866
+Lucía Kowalska,lucia.kowalska43@example.io,lucia.kowalska43@example.io,671-538-8176,60,4898080788451168,04/29,774
+Jun Rossi,jun.rossi@mail.example.org,jun.rossi@mail.example.org,2173870474,64,6011 9537 8676 1233,10/30,582
+Olivia Rossi,olivia.rossi@example.io,oliviarossi@example.io,670.931.5542,80,5200 7558 4893 3012,08/30,862
+Katarzyna Ivanov,katarzyna.ivanov@example.com,katarzyna.ivanov@example.com,6926774544,81,5497 7964 5587 5452,10/32,681
+Alan Schmidt,alan.schmidt@example.com,alan.schmidt@example.com,2964260722,19,5257 7178 0204 8213,11/27,151
+Zoë2 Yılmaz,zoe.yilmaz79@post.example.co.uk,zoe.yilmaz79@post.example.co.uk,(835) 725-4253,23,5565-5893-8576-9714,11/29,627
+Leila Rahimi,leila.rahimi@mail.example.org,leila.rahimi@mail.example.org,6166216796,38,5487 3306 9484 9003,03/27,934
+Lucía Turing,lucia.turing76@post.example.co.uk,lucia.turing76@post.example.co.uk,(719) 561-2749,68,4171 2434 7466 9901,08/34,093
+Ava Adeyemi,ava.adeyemi3@mail.example.org,ava.adeyemi3@mail.example.org,874-220-6759,53,6011 0047 1533 7008,02/34,347
+Jun García,jun.garcia77@mail.example.org,jun.garcia77@mail.example.org,(868) 448-9089,87,6011 3775 9854 9232,04/34,007
+Liam Hopper,liam.hopper30@example.io,liam.hopper30@example.io,(633) 854-6908,88,5309 6477 3383 1254,08/32,933
+Arjun Kierkegaard,arjun.kierkegaard70@example.com,arjun.kierkegaard70@example.com,,70,5490 3005 0194 5208,06/27,440
+Ingrid Martínez,ingrid.martinez@mail.example.org,ingrid.martinez@mail.example.org,(727) 242-4610,35,5326-1330-8446-1983,03/30,625
+Mehmet Brown,mehmet.brown@post.example.co.uk,mehmet.brown@post.example.co.uk,591.701.6164,47,5169-7593-3730-0708,12/30,427
 Hana Schmidt,hana.schmidt@post.example.co.uk,hana.schmidt@post.example.co.uk,469-964-6375,89,5100 4067 1227 1367,02/33,455
 Noah Yılmaz,noah.yilmaz@example.net,noah.yilmaz@example.net,5649226682,83,5550 6423 3016 4460,06/34,203
 björn garcía,bjorn.garcia@example.com,bjorn.garcia@example.com,535-385-6453,72,5335 9720 2179 3638,01/27,691
-Elif Sato,elif.sato@mail.example.org,elif.sato@mail.example.org,,49,5356540562710321,10/34,690
+Elif Sato,elif.sato@mail.example.org,elif.sato@mail.example.org,450-705-5665,58,6011-4056-2710-3224,10/34,690
 Liam Tanaka,liam.tanaka86@post.example.co.uk,liam.tanaka86@post.example.co.uk,(289) 996-4751,39,6011-7734-3364-3323,08/33,411
 Marta Kim,marta.kim@example.net,marta.kim@example.net,,75,6011345693149992,13/29,701
   Noah Sato ,noah.sato34@example.com,noah.sato34@example.com,8619975866,81,5287408326317474,10/29,430
-Mei Rossi,mei.rossi70@example.net,mei.rossi70@example.net,,84,5210-5243-7376-2685,01/34,315
-Dmitri Tanaka,dmitri.tanaka@example.net,dmitri.tanaka@example.net,,44,5345455795004760,10/31,267
-  Sophia Kovač ,sophia.kovac28@example.net,sophia.kovac28@example.net,(448) 261-1897,69,4013 0207 9506 2203,12/30,097
-Olusegun Patel,olusegun.patel2@post.example.co.uk,olusegun.patel2@post.example.co.uk,(493) 209-9875,44,6011 6605 6155 3590,07/32,327
-Ava Adeyemi,ava.adeyemi@post.example.co.uk,ava.adeyemi@post.example.co.uk,(235) 446-4936,68,5528533333882662,06/28,171
-  Liam Martínez ,liam.martinez@example.io,liam.martinez@example.io,,34,4140 7877 8164 9251,04/29,084
+Mei Rossi,mei.rossi70@example.net,mei.rossi70@example.net,(733) 543-1421,59,5143 7376 2680 7428,08/33,695
+Anaïs Kowalska,anais.kowalska@example.net,anais.kowalska@example.net,(531) 228-0943,76,53794O9739470236,08/30,061
+hana tanaka,hana.tanaka@example.com,hana.tanaka@example.com,7965370924,39,4731 O015 0872 4093,04/33,435
+José Sato,jose.sato@post.example.co.uk,jose.sato@post.example.co.uk,4143178114,66,5306 4034 3628 5338,04/29,983
+Hana Rossi,hana.rossi@example.net,hana.rossi@example.net,465-451-9779,34,4140 7877 8164 9251,04/29,084
 Chidi Li,chidi.li @example.com,chidi.li @example.com,(801) 843-4792,66,5158132939198990,10/27,818
 Omar Larsen,omar.larsen89@example.io,omar.larsen89@example.io,(383) 673-2752,40,5150 4714 0423 8115,02/29,855
 Ingrid Kowalska,ingrid.kowalska@example.io,ingrid.kowalska@example.io,7453573728,60,5422-2848-0067-4532,06/29,312
 Emma Demir,emma.demir79@example.io,emma.demir79@example.io,7849607351,65,4223 2508 5797 5357,10/27,108
 Priya Brown,priya.brown@post.example.co.uk,priya.brown@post.example.co.uk,515-661-7234,71,6011 5363 2417 5600,08/33,301
-Tomás Kim,tomas.kim77@post.example.co.uk,tomas.kim77@post.example.co.uk,,33,5345592528290108,10/31,592
+Tomás Kim,tomas.kim77@post.example.co.uk,tomas.kim77@post.example.co.uk,(805) 323-7081,64,6011592528290109,10/31,592
 Omar O'Brien,omar.obrien62@example.com,omar.obrien62@example.com,360.511.6415,59,6011487443897304,05/27,037
-fatima yılmaz,fatima.yilmaz@post.example.co.uk,fatima.yilmaz@post.example.co.uk,,30,5384-5842-0440-8676,07/32,253
-Olivia Ní Bhriain,olivia.nibhriain62@example.com,olivia.nibhriain62@example.com,691.973.7481,33,6011-5255-0899-3896,08/09,799
-Yuki Ivanov,yuki.ivanov@mail.example.org,yuki.ivanov@mail.example.org,641-361-1004,48,5165 2492 5147 3842,13/29,554
-José Tanaka,jose.tanaka75@post.example.co.uk,jose.tanaka75@post.example.co.uk,5038819343,77,5181 8241 1220 9625,03/34,503
-jun chen,jun.chen52@post.example.co.uk,jun.chen52@post.example.co.uk,8569502007,78,6011 2455 3254 0759,08/32,134
+fatima yılmaz,fatima.yilmaz@post.example.co.uk,fatima.yilmaz@post.example.co.uk,(302) 641-8595,85,5220 4408 6766 5391,08/33,888
+Seán O'Brien,sean.obrien59@example.io,sean.obrien59@example.io,326.570.2161,62,5508 9938 9637 0394,09/33,777
+Katarzyna Hopper,katarzyna.hopper@post.example.co,katarzyna.hopper@post.example.co,(812) 444-2607,35,5292 5147 3844 3403,12/32,971
+Emma Rossi,emma.rossi56@example.io,emma.rossi56@example.io,882-783-7684,39,6011 8182 4112 2091,04/29,183
+dmitri demir,dmitri.demir52@post.example.co.uk,dmitri.demir52@post.example.co.uk,8569502007,78,6011 2455 3254 0759,08/32,134
 Marta Kovač,marta.kovac77@example.com,marta.kovac77@example.com,2829232147,19,6011 2607 8652 5109,12/33,328
 Alan Ní Bhriain,alan.nibhriain14@example.io,alan.nibhriain14@example.io,8027330988,71,5332 1705 0033 0997,04/31,606
 Mateo Adeyemi,mateo.adeyemi@example.com,mateo.adeyemi@example.com,(561) 636-8169,70,4772 6559 9323 5448,10/27,137
@@ -146,8 +143,8 @@ grace smith,grace.smith@example.net,grace.smith@example.net,8387537758,86,5133 1
 Tomás García,tomas.garcia91@example.net,tomas.garcia91@example.net,9533914248,76,5570 0296 1285 1897,01/27,282
 katarzyna sato,katarzyna.sato33@mail.example.org,katarzyna.sato33@mail.example.org,,54,5157 2236 8965 1014,03/32,797
 Sophia Hopper,sophia.hopper@@example.com,sophia.hopper@@example.com,(886) 553-8294,35,5431-4930-2040-5895,01/30,048
-Zoë O'Brien,zoe.obrien@example.com,zoe.obrien@example.com,,43,4744798905607877,02/34,582
-Mateo García,mateo.garcia@mail.example.org,mateo.garcia@mail.example.org,790.427.6856,34,5302 6545 1661 3898,05/32,518
+Zoë O'Brien,zoe.obrien@example.com,zoe.obrien@example.com,(813) 984-3279,53,5279890560787217,10/31,028
+José Kierkegaard,jose.kierkegaard@post.example.co.uk,jose.kierkegaard@post.example.co.uk,(336) 586-0564,70,5245 1661 3891 9496,12/32,518
 Yuki Mensah,yuki.mensah8@example.com,yuki.mensah8@example.com,(456) 799-8152,35,5352-3482-9985-9518,01/28,956
 Björn Sharma,bjorn.sharma@post.example.co.uk,bjorn.sharma@post.example.co.uk,5278776263,25,5122235560226213,06/31,810
 Wei Schmidt,wei.schmidt@mail.example.org,wei.schmidt@mail.example.org,3982541772,76,5424 4714 5243 5886,03/28,965
@@ -160,8 +157,8 @@ Katarzyna Núñez-García,katarzyna.nunez-garcia61 @example.io,katarzyna.nunez-g
 Seán Johnson,sean.johnson34@example.com,sean.johnson34@example.com,(537) 932-9080,48,6011 2326 9392 2760,02/29,7470
 Liam Chen,liam.chen@post.example.co.uk,liam.chen@post.example.co.uk,(497) 429-0929,17,5467 3953 2164 4543,01/29,930
 Mehmet Rahimi,mehmet.rahimi37@post.example.co.uk,mehmet.rahimi37@post.example.co.uk,5496039798,39,6011 3937 9911 9683,11/30,174
-Ada Demir,ada.demir@post.example.co.uk,ada.demir@post.example.co.uk,,25,6011 0125 8225 3216,03/30,599
-mei kovač,mei.kovac@example.io,mei.kovac@example.io,8667565405,68,5373 4579 6261 5142,09/33,684
+Ada Demir,ada.demir@post.example.co.uk,ada.demir@post.example.co.uk,(262) 211-1315,87,6011225321652395,02/27,445
+ada li,ada.li43@example.net,ada.li43@example.net,,72,5334 5796 2615 1426,07/34,752
 Omar Ní Bhriain,omar.nibhriain28@post.example.co.uk,omar.nibhriain28@post.example.co.uk,8366490481,38,5319-3122-1186-8983,12/27,384
 Emma Adeyemi,emma.adeyemi@example.net,emma.adeyemi@example.net,4465865633,70,5385 4892 9650 8756,05/31,297
 Aiko Mensah,aiko.mensah78@post.example.co.uk,aiko.mensah78@post.example.co.uk,,36,5102-1041-3277-9535,10/32,608
@@ -171,15 +168,14 @@ tomás lovelace,tomas.lovelace@mail.example.org,tomas.lovelace@mail.example.org,
 mei schmidt,mei.schmidt@post.example.co.uk,mei.schmidt@post.example.co.uk,(666) 273-0005,24,5499 8822 5077 7834,08/33,963
 ada murphy,ada.murphy@example.com,ada.murphy@example.com,(662) 399-4656,63,5113 0675 3593 1432,10/30,869
 Leila Kierkegaard,leila.kierkegaard95@example.net,leila.kierkegaard95@example.net,3573298078,47,5466 2684 1684 9528,11/34,733
-Sophia O'Brien,sophia.obrien76@post.example.co.uk,sophia.obrien76@post.example.co.uk,,46,5341 O959 4897 1259,05/31,264
-Alan Li,alan.li@example.com,alan.li@example.com,869-907-8756,76,6011 1953 1378 0191,12/29,571
-Wei Smith,wei.smith@mail.example.org,wei.smith@mail.example.org,,50,6011 3848 5835 9757,02/29,042
-  Marta Farouk ,marta.farouk99@example.com,marta.farouk99@example.com,792-431-3718,21,5354 2107 3229 1337,02/27,921
-Seán Demir,sean.demir14@example.com,sean.demir14@example.com,(658) 836-8426,44,6011 1739 3955 6139,04/29,641
-Søren Hopper,soren.hopper36@example.io,soren.hopper36@example.io,(617) 833-6716,45,6011255701809653,03/34,807
-Amara Farouk,amara.farouk@example.io,amara.farouk@example.io,,49,4885-0901-3147-5611,11/34,647
-Katarzyna Williams,katarzyna.williams50@example.net,katarzyna.williams50@example.net,6479989424,51,6011124583925922,12/34,958
-björn müller,bjorn.muller@example.com,bjorn.muller@example.com,574-983-4288,28,5564 8316 3063 8745,04/27,092
+Sophia O'Brien,sophia.obrien76@post.example.co.uk,sophia.obrien76@post.example.co.uk,8957953590,33,4959 4897 1253 4443,07/27,520
+Björn Mensah,bjorn.mensah49@example.io,bjorn.mensah49@example.io,(669) 284-9238,17,4378 0190 0286 6826,07/32,246
+Lucía Williams,lucia.williams@example.io,lucia.williams@example.io,8176875282,31,60112O6760079050,04/30,937
+Björn Dubois,bjorn.dubois@mail.example.org,bjorn.dubois@mail.example.org,(898) 436-4040,31,4788-3109-7981-9938,02/34,213
+Kwame Andersson,kwame.andersson@mail.example.org,kwame.andersson@mail.example.org,,58,4402-4483-1696-1538,12/32,990
+Zoë Núñez-García,zoe.nunez-garcia49@example.net,zoe.nunez-garcia49@example.net,(343) 673-9461,53,4079-3188-5090-1319,05/34,363
+Yuki Chen,yuki.chen81@example.com,yuki.chen81@example.com,(405) 582-9451,54,5469977412458392,13/30,595
+Chidi Patel,chidi.patel@example.com,chidi.patel@example.com,637-573-4288,28,5564 8316 3063 8745,04/27,092
 Seán Chen,sean.chen@mail.example.org,sean.chen@mail.example.org,6937096968,24,4526472330503085,11/29,739
 Hana Yılmaz,hana.yilmaz@example.com,hana.yilmaz@example.com,(955) 871-3081,57,5530 7698 7202 9796,09/30,776
 Arjun Adeyemi,arjun.adeyemi@example.io,arjun.adeyemi@example.io,6815511975,84,5274188952026756,06/28,804
@@ -188,19 +184,19 @@ sophia ní bhriain,sophia.nibhriain@mail.example.org,sophia.nibhriain@mail.examp
 Aiko Farouk,aiko.farouk@example.io,aiko.farouk@example.io,826-503-5681,54,5370 3831 4028 0802,07/29,573
 Anaïs Sato,anais.sato@example.com,anais.sato@example.com,(268) 450-5134,89,5151-6549-4948-9926,03/31,690
 Katarzyna Ní Bhriain,katarzyna.nibhriain@example.io,katarzyna.nibhriain@example.io,680-525-7251,29,5461221157383251,01/27,010
-Alan Sharma,alan.sharma@example.net,alan.sharma@example.net,,28,5465 1576 2031 9314,08/32,712
-amara kowalska,amara.kowalska@example.com,amara.kowalska@example.com,,34.5,5469 7222 0432 5882,04/31,872
-ingrid wang,ingrid.wang@example,ingrid.wang@example,(452) 543-1662,25,5464 1763 5477 9528,03/30,734
-Marta Núñez-García,marta.nunez-garcia81@mail.example.org,marta.nunez-garcia81@mail.example.org,302.915.0037,18,5128 8678 8357 9805,10/32,447
-Alan Kowalska,alan.kowalska30@example.com,alan.kowalska30@example.com,,34.5,5546 3633 2041 6003,12/31,691
-Sophia Smith,sophia.smith@example.com,sophia.smith@example.com,636-826-3670,49,5196 7637 1070 6223,03/30,961
-Mehmet Farouk,mehmet.farouk34@mail.example.org,mehmet.farouk34@mail.example.org,(499) 475-2338,37,5555827972499788,10/31,761
-  Chidi O'Brien ,chidi.obrien@example.io,chidi.obrien@example.io,(975) 651-5743,78,53503O0954593658,06/32,826
-Leila Patel,leila.patel56@example.io,leila.patel56@example.io,2996011159,81,5186 8343 6569 9369,03/27,606
-chidi mensah,chidi.mensah@example.io,chidi.mensah@example.io,(605) 823-2811,46,5102-7918-7318-1283,04/29,345
-Ava Dubois,ava.dubois@example.com,ava.dubois@example.com,(404) 951-3107,56,5361 6605 9781 3800,09/31,003
-Lucía Johnson,lucia.johnson@post.example.co.uk,lucia.johnson@post.example.co.uk,7069197701,22,5527-3267-2559-3687,02/27,295
-Fatima Patel,fatima.patel@example.io,fatima.patel@example.io,246.630.7336,90,4277 3019 4348 7355,08/31,727
+Alan Sharma,alan.sharma@example.net,alan.sharma@example.net,286.720.6365,32,5276203193123755,06/34,088
+Leila Kierkegaard,leila.kierkegaard@example.io,leila.kierkegaard@example.io,(829) 688-2808,22,6011 4325 8854 3412,05/34,074
+Fatima O'Brien,fatima.obrien@example.com,fatima.obrien@example.com,(264) 804-6536,77,5335-O779-5240-2316,09/34,070
+Ava Li,ava.li@post.example.co.uk,ava.li@post.example.co.uk,207.331.2765,85,5586-7883-5798-0599,06/33,788
+Niamh Martínez,niamh.martinez30@example.com,niamh.martinez30@example.com,797281508,68,5132 0416 0044 1335,11/33,313
+  Leila Kovač ,leila.kovac26@post.example.co.uk,leila.kovac26@post.example.co.uk,621.418.8064,34.5,5306 2253 2839 9665,02/31,545
+Ingrid Larsen,ingrid.larsen@example.net,ingrid.larsen@example.net,702-935-9371,40,6011 4997 8943 6407,01/27,227
+  Chidi Ní Bhriain ,chidi.nibhriain@example.net,chidi.nibhriain@example.net,394-885-4818,60,5259 3655 5266 5568,10/29,697
+Hana Núñez-García,hana.nunez-garcia@example.io,hana.nunez-garcia@example.io,,42,5236569936220946,01/33,634
+Kwame Kierkegaard,kwame.kierkegaard@mail.example.org,kwame.kierkegaard@mail.example.org,363-704-1257,83,5573181284398256,04/31,868
+Aiko Andersson,aiko.andersson26@mail.example.org,aiko.andersson26@mail.example.org,5066026290,71,5305 9781 3800 2843,04/07,177
+Omar Sato,omar.sato@example.net,omar.sato@example.net,951-368-8106,34,6011 6725 5936 8717,04/29,347
+chidi lovelace,chidi.lovelace@example.com,chidi.lovelace@example.com,6316589045,34,5373 0194 3487 3582,09/31,727
 Olusegun Hopper,olusegun.hopper@example.net,olusegun.hopper@example.net,(675) 825-5325,61,5525 1287 9641 4187,12/31,920
 Alan Rahimi,alan.rahimi92@example.net,alan.rahimi92@example.net,697.760.9373,66,6011 9924 2786 0665,08/28,143
 Marta Williams,marta.williams@example.net,marta.williams@example.net,575-788-6303,70,4826 1676 2740 6656,03/33,890
@@ -208,35 +204,34 @@ Seán Andersson,sean.andersson23@post.example.co.uk,sean.andersson23@post.exampl
 Mateo Okafor,mateo.okafor@example.com,mateo.okafor@example.com,(543) 918-7824,65,4652-2305-1072-6546,07/34,349
 Seán O'Brien,sean.obrien@mail.example.org,sean.obrien@mail.example.org,(885) 796-6538,13,5231 8787 3181 2573,11/32,553
 Arjun Ní Bhriain,arjun.nibhriain16@post.example.co.uk,arjun.nibhriain16@post.example.co.uk,479-201-0727,90,5323 1817 1730 3165,03/33,457
-Yuki Martínez,yuki.martinez59@example.io,yuki.martinez59@example.io,,60,6011 4374 2536 0185,04/27,809
-Lucía Kovač,lucia.kovac34@mail.example.org,lucia.kovac34@mail.example.org,(471) 336-7141,38,5475-4371-3799-0114,11/34,620
-Leila Yılmaz,leila.yilmaz@example.io,leila.yilmaz@example.io,(699) 753-3666,64,4130-2146-1265-6233,12/27,011
-Liam Demir,liam.demir@post.example.co.uk,liam.demir@post.example.co.uk,,51,5414 6143 6516 5643,06/30,813
-mehmet núñez-garcía,mehmet.nunez-garcia55@example.net,mehmet.nunez-garcia55@example.net,,28,6011 0181 9582 6934,12/31,827
-Seán Rossi,sean.rossi@example.com,sean.rossi@example.com,5648605357,45,5128 8433 6205 3489,10/30,053
-Ada Adeyemi,ada.adeyemi72@mail.example.org,ada.adeyemi72@mail.example.org,486-849-9956,70,5201 6697 1782 1282,12/29,054
-  Kwame Li ,kwame.li36@example.net,kwame.li36@example.net,(928) 959-5529,65,6011-2706-7872-0841,12/34,006
+Yuki Martínez,yuki.martinez59@example.io,yuki.martinez59@example.io,(543) 974-4486,55,5153 6018 3130 4992,05/29,436
+Lucía Haddad,lucia.haddad@example.io,lucia.haddad@example.io,5664734062,27,6011 3799 0112 7961,13/28,363
+Marta Yılmaz,marta.yilmaz@example.com,marta.yilmaz@example.com,426-249-2644,52,5312 6562 3000 5820,07/28,644
+Leila Wang,leila.wang@example.com,leila.wang@example.com,6205681123,67,5546-1535-2910-6582,02/27,112
+Elif Patel,elif.patel@example.net,elif.patel@example.net,970962791,66,5207 0455 6133 2888,04/33,137
+Lucía Yılmaz,lucia.yilmaz@example.com,lucia.yilmaz@example.com,3243545160,89,5538549640166977,08/29,3775
+Liam O'Brien,liam.obrien66@example.com,liam.obrien66@example.com,(795) 578-9142,61,5195-2706-7872-0841,12/34,006
   Liam O'Brien ,liam.obrien@example.net,liam.obrien@example.net,6246149914,42,5129 9416 0245 7087,07/33,747
 Emma Silva,emma.silva93@example.io,emma.silva93@example.io,432.585.7484,74,5362 0818 5434 5296,08/28,383
 Katarzyna Müller,katarzyna.muller@post.example.co.uk,katarzyna.muller@post.example.co.uk,3367323502,45,5175 1685 6400 9507,10/30,931
-zoë okafor,zoe.okafor@example.net,zoe.okafor@example.net,,36,5100456392682102,06/27,447
-tomás kovač,tomas.kovac9@example.net,tomas.kovac9@example.net,(643) 758-4438,84,5258450839269656,01/29,477
-Ava García,ava.garcia40@example.com,ava.garcia40@example.com,,58,5526-0771-2419-6322,02/33,257
-Fatima Li,fatima.li@example.net,fatima.li@example.net,779.219.6425,12,5319 9243 4100 4097,09/34,060
-Ada Schmidt,ada.schmidt@example.net,ada.schmidt@example.net,8828676830,69,5551-5634-9648-3453,04/32,883
-Grace Kowalska,grace.kowalska40@example.net,grace.kowalska40@example.net,3656920256,84,4816241306861671,11/29,887
-Jun Sharma,jun.sharma@example.com,jun.sharma@example.com,(671) 558-8990,39,5115-8669-0772-5712,03/27,446
-Jun Müller,jun.muller53@example.com,jun.muller53@example.com,(873) 840-1167,30,4100 0451 0702 1871,12/29,694
-Katarzyna Haddad,katarzyna.haddad86@post.example.co.uk,katarzyna.haddad86@post.example.co.uk,6729017660,82,4537 0625 2637 6078,10/33,769
-Olivia Sharma,olivia.sharma@example.com,olivia.sharma@example.com,2058786169,81,5469197237016487,11/28,325
-Mei Adeyemi,mei.adeyemi@example.com,mei.adeyemi@example.com,439-212-2081,85,5384 4386 6953 3264,04/29,859
-  björn patel ,bjorn.patel@example.io,bjorn.patel@example.io,(470) 772-9917,56,6011 7389 7859 2334,06/33,223
-ada li,ada.li@example.com,ada.li@example.com,606.890.9542,29,4691-8746-8135-7145,06/28,660
-Lucía Silva,lucia.silva@example.com,lucia.silva@example.com,625.588.6177,53,5368315875979905,10/27,368
-Grace Kovač,grace.kovac@post.example.co.uk,grace.kovac@post.example.co.uk,3336799022,24,5592432506124328,07/34,228
-Emma Murphy,emma.murphy@example.net,emma.murphy@example.net,,35,5439117848108124,05/32,661
-Noah Sato,noah.sato@post.example.co.uk,noah.sato@post.example.co.uk,(619) 339-9328,80,5565 9796 7047 0252,05/29,944
-Jun Adeyemi,jun.adeyemi5@post.example.co.uk,jun.adeyemi5@post.example.co.uk,(714) 755-7145,29,4273-5462-2162-2826,11/28,107
+zoë okafor,zoe.okafor@example.net,zoe.okafor@example.net,(348) 406-0624,58,5339268210250670,13/29,335
+Leila Yılmaz,leila.yilmaz@example.net,leila.yilmaz@example.net,5009365419,82,5192 6965 4027 3390,05/28,939
+liam silva,liam.silva@example.net,liam.silva@example.net,790.645.3334,70,4964 7286 2141 1497,10/03,473
+,lucia.williams5@example.com,lucia.williams5@example.com,(243) 818-0197,81,4224 0093 8241 1554,11/33,671
+Arjun Chen,arjun.chen34@post.example.co.uk,arjun.chen34@post.example.co.uk,(901) 477-8688,60,5157 0744 8527 0784,12/28,428
+  Lucía Chen ,lucia.chen50@post.example.co.uk,luciachen50@post.example.co.uk,6336599607,38,6011 4851 2560 1119,06/31,449
+José2 Andersson,jose.andersson@post.example.co.uk,jose.andersson@post.example.co.uk,(340) 560-7488,35,6011 0689 4866 9123,11/28,180
+  Aiko Lovelace ,aiko.lovelace@example.net,aiko.lovelace@example.net,247.679.0877,31,5587892378272967,08/34,701
+Katarzyna Sato,katarzyna.sato@mail.example.org,katarzyna.sato@mail.example.org,230.587.2315,34,5563-7607-6964-3550,10/28,113
+Yuki Müller,yuki.muller73@example.com,yuki.muller73@example.com,(376) 432-7618,27,5348 7159 7115 2809,02/29,195
+Ada Haddad,ada.haddad62@example.net,ada.haddad62@example.net,3987496463,64,5533 2628 3245 5142,10/29,898
+Lucía Demir,lucia.demir@post.example.co.uk,lucia.demir@post.example.co.uk,,83,6011 9785 9233 0650,07/30,213
+Dmitri Núñez-García,dmitri.nunez-garcia@post.example.co.uk,dmitri.nunez-garcia@post.example.co.uk,(891) 796-1533,30,5474681357145914,03/31,781
+Katarzyna Kovač,katarzyna.kovac6@post.example.co.uk,katarzyna.kovac6@post.example.co.uk,(478) 836-4557,85,5531 5875 9799 0905,05/27,627
+Wei García,wei.garcia60@example.io,wei.garcia60@example.io,249-948-9813,50,5125 0612 4329 6978,08/29,147
+Wei Smith,wei.smith18@mail.example.org,wei.smith18@mail.example.org,282-685-8552,84,5510-8129-8456-2538,08/30,373
+Kwame Martínez,kwame.martinez@post.example.co.uk,kwame.martinez@post.example.co.uk,,90,5396704702527480,04/29,567
+  Olusegun Wang ,olusegun.wang@example.io,olusegun.wang@example.io,(647) 431-6204,38,6011 7354 6221 6222,12/28,107
 tomás o'brien,tomas.obrien79@example.net,tomas.obrien79@example.net,5292894398,42,5569 5457 8269 8886,02/31,066
 Tomás Sharma,tomas.sharma@example.net,tomas.sharma@example.net,519-326-3356,20,5106896905570126,04/32,134
 Marta2 Rahimi,marta.rahimi@post.example.co.uk,marta.rahimi@post.example.co.uk,738-540-7676,25,5247935282369056,02/27,987
@@ -248,80 +243,77 @@ Sophia Wang,sophia.wang82@mail.example,sophia.wang82@mail.example,4633793514,81,
 Björn Kim,bjorn.kim33@example.com,bjorn.kim33@example.com,3017165673,85,5227010570025895,06/32,122
 Emma Sato,emma.sato57@example.com,emma.sato57@example.com,,41,5143 8257 3595 3488,07/34,497
   Grace Smith ,grace.smith@mail.example.org,grace.smith@mail.example.org,3639836783,38,4903 1469 9935 8709,06/30,691
-  Seán Li ,sean.li10@example.com,sean.li10@example.com,,28,5514679694143859,01/32,452
-Olivia Chen,olivia.chen69@example.com,olivia.chen69@example.com,902-849-3293,45,5116 4242 4677 4543,09/28,599
+  Seán Li ,sean.li10@example.com,sean.li10@example.com,(285) 950-1108,78,5469 4143 8560 5759,04/28,623
+  Zoë Yılmaz ,zoe.yilmaz88@mail.example.org,zoe.yilmaz88@mail.example.org,,45,5116 4242 4677 4543,09/28,599
 Fatima Mensah,fatima.mensah@example.com,fatima.mensah@example.com,(755) 849-2998,66,5273123906281976,05/34,035
-Ingrid Hopper,ingrid.hopper54@example.net,ingrid.hopper54@example.net,,88,5382 1982 3945 3466,07/32,869
-Jun O'Brien,jun.obrien@mail.example.org,jun.obrien@mail.example.org,8894260731,73,5474731187391434,10/32,533
-Björn Murphy,bjorn.murphy@example.com,bjorn.murphy@example.com,(255) 797-3436,41,5451861788446134,09/29,448
-Tomás Müller,tomas.muller@post.example.co.uk,tomas.muller@post.example.co.uk,581.704.5860,37,6011 2906 8722 6937,09/33,4056
-Seán Rahimi,sean.rahimi@example.io,sean.rahimi@example.io,(553) 538-8990,88,4525 9415 6911 3163,10/31,258
-Ingrid Okafor,ingrid.okafor61@example.com,ingrid.okafor61@example.com,,28,5182 0832 7255 2725,04/29,395
-Hana Brown,hana.brown35@example.net,hana.brown35@example.net,(501) 687-0921,54,6011 4125 3033 6479,03/28,627
-Ava Kowalska,ava.kowalska12@example.io,ava.kowalska12@example.io,2693683264,60,5138 5184 2279 1033,08/30,372
-Leila O'Brien,leila.obrien@example.com,leila.obrien@example.com,9083920648,forty-two,6011-1967-7864-8972,02/32,615
-Niamh Kovač,niamh.kovac@example.net,niamh.kovac@example.net,(488) 503-2425,32,6011 2319 3030 5656,08/28,181
-Yuki Turing,yuki.turing@example.io,yuki.turing@example.io,(800) 314-8491,26,4273 7701 3595 5979,05/29,478
-Fatima Haddad,fatima.haddad2@example.com,fatima.haddad2@example.com,,89,5524 4802 0115 7930,12/29,461
-mei núñez-garcía,mei.nunez-garcia@post.example.co.uk,mei.nunez-garcia@post.example.co.uk,2386132570,35,5327 4765 9181 0970,10/28,533
-Marta Yılmaz,marta.yilmaz@post.example.co.uk,marta.yilmaz@post.example.co.uk,(657) 660-9147,60,5287 3784 5540 6093,02/27,470
-Niamh Martínez,niamh.martinez@example.com,niamh.martinez@example.com,(552) 429-5540,19,6011 6414 9404 8874,08/28,638
-Alan Kovač,alan.kovac@example.net,alan.kovac@example.net,8838555041,32,5145 7397 8055 4547,11/29,823
-Katarzyna Silva,katarzyna.silva@mail.example.org,katarzyna.silva@mail.example.org,(798) 834-8978,22,6011 5828 0844 1654,03/28,586
-,omar.garcia@mail.example.org,omar.garcia@mail.example.org,8312867617,39,5471-6808-7081-3142,08/33,962
-Seán Kim,sean.kim44@example.com,sean.kim44@example.com,4022659650,22,5480 5315 2722 2717,02/30,528
-Grace Li,grace.li@example.com,grace.li@example.com,(623) 598-3602,54,4935344619279767,08/34,395
-Omar Patel,omar.patel@post.example.co.uk,omar.patel@post.example.co.uk,(579) 401-4898,19,5113 5169 8357 6263,03/32,628
-Niamh O'Brien,niamh.obrien@example.net,niamh.obrien@example.net,,46,4798086103240351,09/29,406
-Zoë Patel,zoe.patel46@post.example.co.uk,zoe.patel46@post.example.co.uk,,80,5149-8524-1632-5905,04/34,365
-Mei Rahimi,mei.rahimi@example.com,mei.rahimi@example.com,,79,6011 0890 3531 1916,05/31,025
-jun andersson,jun.andersson66@example.com,jun.andersson66@example.com,980-368-9195,31,5349 6217 3107 6545,03/34,654
-Mateo Sharma,mateo.sharma@mail.example.org,mateo.sharma@mail.example.org,,63,4993655736558562,04/32,096
-Hana Martínez,hana.martinez31@post.example.co.uk,hana.martinez31@post.example.co.uk,,13,5223 6217 5871 4797,05/29,121
-Zoë Kim,zoe.kim@example.io,zoe.kim@example.io,,29,5599 8987 2923 8124,12/34,748
-Priya Patel,priya.patel@example.io,priya.patel@example.io,(524) 222-5161,75,4812 6391 9008 7218,09/31,720
-Fatima Wang,fatima.wang@example.com,fatima.wang@example.com,679.550.5474,39,5528215271024065,10/30,973
-Jun García,jun.garcia46@post.example.co.uk,jun.garcia46@post.example.co.uk,(379) 404-8691,34,5228-2107-0629-4303,08/33,686
-Niamh Tanaka,niamh.tanaka35@example.com,niamh.tanaka35@example.com,,26,5455519739500468,08/34,513
-Grace Ní Bhriain,grace.nibhriain@example.net,grace.nibhriain@example.net,,56,5248-3276-7808-5588,11/28,349
-Søren Núñez-García,soren.nunez-garcia@example.io,soren.nunez-garcia@example.io,,52,4216438768278891,11/28,301
-Sophia Andersson,sophia.andersson@example.net,sophia.andersson@example.net,2025581537,71,5346 4983 2169 9629,03/28,180
-Fatima Mensah,fatima.mensah@example.net,fatima.mensah@example.net,,59,5587 3049 7920 3060,02/31,891
-Björn Silva,bjorn.silva@example.com,bjorn.silva@example.com,(283) 344-3740,86,5308867595241613,04/31,384
-Aiko Demir,aiko.demir@example.com,aiko.demir@example.com,3566238876,71,6011 2046 6529 6739,06/29,150
-Marta Sharma,marta.sharma@mail.example.org,marta.sharma@mail.example.org,6945323840,79,5541-9309-8058-4364,05/27,202
-Ada Chen,ada.chen33@example.net,ada.chen33@example.net,(825) 663-3276,24,5233763116223737,12/27,220
-Dmitri Kowalska,dmitri.kowalska14@post.example.co.uk,dmitri.kowalska14@post.example.co.uk,7442997692,47,4759 6089 4835 2740,04/30,060
-Marta Andersson,marta.andersson74@mail.example.org,marta.andersson74@mail.example.org,507-305-4249,40,5223 2560 4089 4972,01/27,925
-Chidi Dubois,chidi.dubois93@example.net,chidi.dubois93@example.net,(643) 422-4560,67,6011-6381-0898-1318,12/34,699
-Alan Haddad,alan.haddad@example.com,alan.haddad@example.com,779-374-0874,63,5566 1700 8691 3056,03/33,311
-Søren Martínez,soren.martinez@post.example.co.uk,soren.martinez@post.example.co.uk,(769) 934-0611,45,5432 7854 8910 2577,12/32,430
-Zoë Dubois,zoe.dubois@post.example.co.uk,zoe.dubois@post.example.co.uk,(232) 856-0900,25,5181149023191468,08/31,285
-Anaïs Yılmaz,anais.yilmaz@mail.example.org,anais.yilmaz@mail.example.org,634.466.0423,65,5347 4427 7933 9527,05/32,747
-Omar Dubois,omar.dubois@example.io,omar.dubois@example.io,(515) 259-1316,80,5269 9670 2520 5282,03/33,562
-Hana Adeyemi,hana.adeyemi92@mail.example.org,hana.adeyemi92@mail.example.org,883.378.2810,28,5139 7154 1874 6158,06/29,533
+Ingrid Hopper,ingrid.hopper54@example.net,ingridhopper54@example.net,(765) 706-8390,88,5523 9453 4626 6573,01/33,496
+Ingrid Smith,ingrid.smith29@example.com,ingrid.smith29@example.com,(643) 800-7494,n/a,4187 3914 3499 5882,11/29,371
+Zoë Adeyemi,zoe.adeyemi@example.com,zoe.adeyemi@example.com,7815761328,66,4788-4461-3582-7793,02/34,718
+Arjun Wang,arjun.wang@example.io,arjun.wang@example.io,627-752-7978,41,6011693608623720,08/33,3417
+Anaïs Rossi,anais.rossi43@mail.example.org,anais.rossi43@mail.example.org,(314) 527-2723,90,5215 6911 3164 1942,08/31,257
+Fatima Andersson,fatima.andersson@example.com,fatima.andersson@example.com,874.739.2272,82,5532 7255 2728 6320,11/33,883
+Wei Larsen,wei.larsen@example.com,wei.larsen@example.com,495-457-1637,64,5103-3647-2721-9375,11/30,094
+amara kovač,amara.kovac22@mail.example.org,amara.kovac22@mail.example.org,543.433.365,64,4842-2791-0365-7353,07/27,947
+Priya Sharma,priya.sharma@example.com,priya.sharma@example.com,475.318.9310,77,5386 4897 6185 9121,08/34,192
+Seán Larsen,sean.larsen78@example.com,sean.larsen78@example.com,3968571273,42,4305 6507 8126 6024,13/30,599
+søren núñez-garcía,soren.nunez-garcia@mail.example.org,soren.nunez-garcia@mail.example.org,(665) 212-1464,61,5297 7242 7228 7737,02/32,574
+  Ingrid Kierkegaard ,ingrid.kierkegaard@example.com,ingrid.kierkegaard@example.com,(785) 410-9436,39,5395 1106 8200 7066,08/29,5320
+Marta Kim,marta.kim@example.io,marta.kim@example.io,7822898542,81,5445-4426-7477-8341,06/32,889
+Sophia Ní Bhriain,sophia.nibhriain@example.net,sophia.nibhriain@example.net,6422389336,27,4776 7323 1701 6535,06/27,798
+,mei.kierkegaard35@example.io,mei.kierkegaard35@example.io,8466751752,25,4982 1443 5481 2455,10/34,555
+Arjun Dubois,arjun.dubois66@example.io,arjun.dubois66@example.io,7609428626,46,5443 0299 8580 5822,12/31,307
+Leila Sato,leila.sato78@example,leila.sato78@example,696-616-3587,81,5133 9917 9297 1680,08/27,569
+Lucía Ivanov,lucia.ivanov@example.net,luciaivanov@example.net,(944) 587-9875,30,5281231950880534,06/29,494
+Liam Wang,liam.wang@mail.example.org,liam.wang@mail.example.org,(641) 219-8245,27,5537 1966 3424 1936,12/31,301
+Mei Müller,mei.muller@example.io,mei.muller@example.io,(843) 686-6329,71,5214 2667 5345 2026,04/32,918
+José Rahimi,jose.rahimi@post.example.co.uk,jose.rahimi@post.example.co.uk,981.619.8412,60,5427 0850 1403 0790,12/27,558
+  Alan Brown ,alan.brown47@mail.example.org,alan.brown47@mail.example.org,607.512.7921,61,5335 5867 2498 5240,07/30,162
+Amara O'Brien,amara.obrien@post.example.co.uk,amara.obrien@post.example.co.uk,(629) 645-5851,64,5311 7089 0353 1193,04/31,818
+Anaïs Demir,anais.demir56@example.com,anais.demir56@example.com,980-368-9195,31,5349 6217 3107 6545,03/34,654
+Mateo Sharma,mateo.sharma@mail.example.org,mateo.sharma@mail.example.org,5622479654,69,5257365585635150,04/28,055
+Mateo Yılmaz,mateo.yilmaz@mail.example.org,mateo.yilmaz@mail.example.org,(341) 303-7466,89,6011-7147-9342-1272,05/30,063
+Hana Haddad,hana.haddad90@example.com,hana.haddad90@example.com,8917889099,89,53292O8125975051,06/33,895
+  Kwame Andersson ,kwame.andersson@example.com,kwame.andersson@example.com,(285) 369-6793,32,5400 8721 2842 7553,07/27,522
+Björn Patel,bjorn.patel@example.io,bjorn.patel@example.io,(567) 383-7690,17,5206593383263154,08/31,178
+Fatima Sato,fatima.sato@example.com,fatima.sato@example.com,(678) 219-7013,54,5100-7691-7174-9094,02/32,336
+Mei Schmidt,mei.schmidt@example.com,mei.schmidt@example.com,5904797570,21,6011 7426 5444 8324,08/27,520
+Dmitri Murphy,dmitri.murphy@example.net,dmitri.murphy@example.net,,56,4305-8041-2164-3877,09/29,820
+Katarzyna Li,katarzyna.li@example.net,katarzynali@example.net,427.528.9276,47,5260 5186 7464 9830,07/33,138
+Olusegun Johnson,olusegun.johnson@post.example.co.uk,olusegun.johnson@post.example.co.uk,808.530.8697,44,4497920306181406,07/29,563
+Ada Tanaka,ada.tanaka@mail.example.org,ada.tanaka@mail.example.org,747-704-0290,84,5567595241613465,02/30,110
+Aiko Kovač,aiko.kovac@example.io,aiko.kovac@example.io,(911) 351-1018,69,5352 9673 5159 2293,06/28,402
+Mateo Ivanov,mateo.ivanov@example.net,mateo.ivanov@example.net,408-242-9801,85,6011 0584 3640 3010,07/31,259
+Amara Turing,amara.turing@example.com,amara.turing@example.com,(430) 660-6176,27,5322373103387917,04/04,543
+Aiko Wang,aiko.wang7@example.io,aiko.wang7@example.io,(940) 506-8246,63,5174223306758209,09/29,237
+Søren Tanaka,soren.tanaka@mail.example.org,soren.tanaka@mail.example.org,,59,5304 0894 9700 0443,07/34,738
+  Anaïs Silva ,anais.silva@mail.example.org,anais.silva@mail.example.org,2547689938,33,5117 9022 3810 0990,01/32,365
+Hana Kim,hana.kim@example.com,hana.kim@example.com,2478429111,32,55305O0264554381,03/28,822
+  Aiko Demir ,aiko.demir63@example.io,aiko.demir63@example.io,7484392052,88,5554 8910 2578 1569,01/31,637
+Ava Wang,ava.wang4@example.com,ava.wang4@example.com,260.406.8966,26,4490231914637442,06/32,578
+Anaïs García,anais.garcia@example.net,anais.garcia@example.net,(699) 895-4935,79,6011 7933 9526 4561,08/32,222
+søren dubois,soren.dubois@example.net,soren.dubois@example.net,6038679568,78,4252-0528-2296-8069,07/33,733
+Amara García,amara.garcia23@mail.example.org,amara.garcia23@mail.example.org,(835) 284-2081,76,6011154187461511,11/29,533
 Priya Okafor,priya.okafor68@example.net,priya.okafor68@example.net,2499844005,88,5356-3735-5147-5270,01/30,832
   elif ní bhriain ,elif.nibhriain@example.net,elif.nibhriain@example.net,952.893.9776,22,5181 4484 6730 4268,10/27,841
 Jun Lovelace,jun.lovelace@example.net,jun.lovelace@example.net,213-873-6786,71,5496845431169489,07/29,498
-Tomás Kovač,tomas.kovac@mail.example.org,tomas.kovac@mail.example.org,,68,5580-1200-8182-6623,03/33,986
-Sophia Tanaka,sophia.tanaka91@example.net,sophia.tanaka91@example.net,4604487212,87,5571755049335661,04/33,981
-Olusegun Smith,olusegun.smith@example.net,olusegun.smith@example.net,722.739.6716,30,5161193100356507,03/34,714
-Noah Brown,noah.brown@example.io,noah.brown@example.io,746-202-4538,36,4363787937457831,09/34,667
-José Okafor,jose.okafor13@@example.io,jose.okafor13@@example.io,(960) 780-9762,34,4843340187947182,11/32,876
-Fatima Rossi,fatima.rossi@example.net,fatima.rossi@example.net,,48,5564 7839 2686 1202,06/27,602
-Amara Tanaka,amara.tanaka@mail.example.org,amara.tanaka@mail.example.org,(702) 932-4948,64,4837 1145 9619 8796,04/28,583
-ava núñez-garcía,ava.nunez-garcia@example.io,ava.nunez-garcia@example.io,,21,6011 9621 2928 5586,11/31,628
-Marta Brown,marta.brown@mail.example.org,marta.brown@mail.example.org,,70,5201 3251 0997 4722,12/33,556
-Sophia Lovelace,sophia.lovelace@example.com,sophia.lovelace@example.com,(204) 333-9036,46,5270 9146 5298 1451,09/32,905
-Amara Patel,amara.patel@example.net,amara.patel@example.net,931-792-6970,71,4290 7617 5703 0927,07/34,190
-ingrid tanaka,ingrid.tanaka@example.io,ingrid.tanaka@example.io,,43,5274 0189 7511 1568,02/32,717
-Hana Silva,hana.silva@mail.example.org,hana.silva@mail.example.org,,26,5120 7804 7581 1783,09/29,327
-Aiko Turing,aiko.turing@example.io,aiko.turing@example.io,(696) 416-8810,33,5315 6090 1598 8097,07/29,867
-Aiko Mensah,aiko.mensah97@example.com,aiko.mensah97@example.com,2185214531,37,5341 9492 2063 5556,07/29,058
-Olivia Schmidt,olivia.schmidt92@mail.example.org,olivia.schmidt92@mail.example.org,348-477-2247,57,6011 3242 2193 5826,02/31,611
-Niamh O'Brien,niamh.obrien@mail.example.org,niamh.obrien@mail.example.org,,35,5377 6877 1141 8960,06/29,7355
-Tomás Brown,tomas.brown@post.example.co.uk,tomas.brown@post.example.co.uk,,21,4425855541113763,03/31,632
-Niamh Rahimi,niamh.rahimi@example.io,niamh.rahimi@example.io,(255) 623-7127,74,5393 8232 1884 7530,03/32,915
+Tomás Kovač,tomas.kovac@mail.example.org,tomas.kovac@mail.example.org,602-887-8612,28,5100 8182 6622 6318,06/32,740
+Mateo Ní Bhriain,mateo.nibhriain@example.com,mateo.nibhriain@example.com,,62,5204 9335 6636 7616,04/33,160
+priya mensah,priya.mensah53@example.com,priya.mensah53@example.com,9142911588,47,4003 5650 2722 3115,08/29,915
+Wei Lovelace,wei.lovelace@post.example.co.uk,wei.lovelace@post.example.co.uk,6837157959,44,5345 7835 8764 1436,06/28,681
+Amara Schmidt,amara.schmidt@mail.example.org,amara.schmidt@mail.example.org,906.900.4093,19,5518 7947 1815 1311,03/33,466
+Tomás2 Haddad,tomas.haddad93@post.example.co.uk,tomas.haddad93@post.example.co.uk,9737443341,72,5461 2015 0909 1687,08/29,601
+Søren Brown,soren.brown9@mail.example.org,soren.brown9@mail.example.org,(290) 288-4597,67,4987 9538 1962 3108,05/31,198
+Fatima Hopper,fatima.hopper@example.io,fatima.hopper@example.io,(948) 753-5852,80,5449 7735 3436 2066,01/28,982
+noah sato,noah.sato@example.net,noah.sato@example.net,,40,4968-5430-8113-3101,03/32,887
+Niamh Turing,niamh.turing@example.io,niamh.turing@example.io,755.297.4136,82,4856 9562 9059 6394,03/27,509
+Yuki Núñez-García,yuki.nunez-garcia@example.com,yuki.nunez-garcia@example.com,(965) 807-2675,71,5572 5841 1997 8138,12/34,867
+chidi2 turing,chidi.turing@example.com,chidi.turing@example.com,(272) 571-6821,32,6011566676037132,01/34,536
+Seán Sharma,sean.sharma@example.io,sean.sharma@example.io,(760) 365-5239,31,4322 2843 7383 1711,12/27,882
+Zoë Núñez-García,zoe.nunez-garcia@example.io,zoe.nunez-garcia@example.io,(638) 338-2198,28,5270549264194927,03/27,410
+Arjun Sato,arjun.sato @mail.example.org,arjun.sato @mail.example.org,,86,5592 6242 4324 2211,04/32,562
+Mei Larsen,mei.larsen@post.example.co.uk,mei.larsen@post.example.co.uk,,48,6011 2777 6877 1147,10/33,512
+liam rossi,liam.rossi@mail.example.org,liam.rossi@mail.example.org,(317) 255-1068,26,4142 5855 5411 1378,09/29,278
+Seán Kowalska,sean.kowalska@example.io,sean.kowalska@example.io,(255) 623-7127,74,5393 8232 1884 7530,03/32,915
 Fatima Farouk,fatima.farouk@example.net,fatima.farouk@example.net,712-993-3723,67,6011-2436-7013-3412,02/33,906
 ada wang,ada.wang21@example.com,ada.wang21@example.com,(296) 908-1476,83,4304 1888 5012 8297,12/32,337
 arjun sharma,arjun.sharma@post.example.co.uk,arjun.sharma@post.example.co.uk,4705365790,61,5556 2098 0206 5262,11/33,944
@@ -338,9 +330,17 @@ Olivia Silva,olivia.silva76@mail.example.org,olivia.silva76@mail.example.org,596
 Mei García,mei.garcia@example.com,mei.garcia@example.com,3777790561,56,5305130580996029,07/29,371
 ,noah.murphy25@example.io,noah.murphy25@example.io,573.533.5389,72,5308687990027890,09/34,203
 Zoë Yılmaz,zoe.yilmaz@mail.example.org,zoe.yilmaz@mail.example.org,866-668-2936,90,5121 8904 7073 4465,10/28,745
-Ada Núñez-García,ada.nunez-garcia@mail.example.org,ada.nunez-garcia@mail.example.org,,30,5105217375056408,12/31,189
-Alan Martínez,alan.martinez@post.example.co.uk,alan.martinez@post.example.co.uk,7348243536,78,5349 4653 8451 6724,11/29,164
-Dmitri Müller,dmitri.muller@example.io,dmitri.muller@example.io,(283) 270-5272,77,6011 2300 9149 4754,08/28,897
+Ada Núñez-García,ada.nunez-garcia@mail.example.org,ada.nunez-garcia@mail.example.org,297-333-0649,40,4737 5056 4094 2389,08/27,855
+Ingrid Wang,ingrid.wang@post.example.co.uk,ingrid.wang@post.example.co.uk,798.459.6198,58,5538 4516 7209 2249,09/30,190
+Omar Rossi,omar.rossi@example.net,omar.rossi@example.net,673.986.2053,23,4914 9475 7714 0923,12/32,496
+Ingrid Yılmaz,ingrid.yilmaz@example.io,ingrid.yilmaz@example.io,7537071386,80,5220 8812 0647 1720,07/32,919
+Alan Chen,alan.chen@example.io,alan.chen@example.io,8136505122,65,4330 7537 9656 4174,05/34,295
+  noah silva ,noah.silva@example.net,noah.silva@example.net,8774550182,46,5488 8551 7839 6971,02/29,690
+Lucía Tanaka,lucia.tanaka@example.com,lucia.tanaka@example.com,2014879680,73,6011 1155 5803 9194,07/33,606
+Elif2 Schmidt,elif.schmidt@example.com,elif.schmidt@example.com,623-920-7555,89,5475165820586499,09/34,159
+Jun Hopper,jun.hopper85@mail.example.org,jun.hopper85@mail.example.org,(238) 680-0828,34,5266279715540869,01/32,761
+Ava Kovač,ava.kovac62@mail.example.org,ava.kovac62@mail.example.org,8335559676,34,5355955113624311,03/34,276
+jun schmidt,jun.schmidt@example.net,jun.schmidt@example.net,,48,5171 8179 5081 7766,03/28,910
 
 """##),
     ]

@@ -65,7 +65,7 @@ extension RunReport {
         }
     }
 
-    /// The failures grouped, worst first: the most failures first, then the most errors,
+    /// The failures grouped, worst first: the most errors first, then the most failures,
     /// then by key (entries by id) so that the order is stable.
     public func groups(by grouping: ReportGrouping) -> [ReportGroup] {
         struct Accumulator {
@@ -114,9 +114,10 @@ extension RunReport {
             group.commonMessage = best
             return group
         }
+        // Worst first: errors make an entry invalid, warnings do not, so errors rank first.
         return groups.sorted { a, b in
-            if a.failures != b.failures { return a.failures > b.failures }
             if a.errors != b.errors { return a.errors > b.errors }
+            if a.failures != b.failures { return a.failures > b.failures }
             if let ea = a.entry, let eb = b.entry { return ea.id < eb.id }
             return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
         }

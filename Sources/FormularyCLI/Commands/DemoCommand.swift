@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FormularyKit
+import FormularyRules
+import FormularyStore
+
+/// `formulary demo`
+struct DemoCommand: Command {
+    static let spec = CommandSpec(
+        path: ["demo"],
+        abstract: "Runs the main job end to end on a throw-away database and sample data.",
+        usage: "demo",
+        discussion: """
+        Creates a new database in a temporary folder (TMPDIR, else /tmp), registers the
+        built-in field types and a sample sign-up form, imports 320 bundled sign-ups (about
+        one in five with a realistic mistake: a mistyped card digit, an expired card, an
+        under-age applicant, emails that differ…), validates them, prints the report and
+        writes the HTML report next to the database. Your own database (--db) is not touched.
+        The folder is left in place so that you can explore it with the commands it prints.
+        """,
+        examples: ["formulary demo", "formulary demo --today 2026-11-29"])
+
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        _ = try context.format(offered: [.text])
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let folder = try Self.makeTemporaryFolder(environment: context.environment)
+        let out = context.stdout
+        let style = context.style
+        out.line(style.bold("Formulary demo") + " — a throw-away database in \(folder)")
+        let outcome = try Demo.run(in: folder, today: try context.today(), actor: context.actor) { step in
+            switch step {
+            case let .registeredTypes(count, selfTests):
+                out.line("1. Registered \(count) built-in field types; their \(selfTests) self-tests passed.")
+            case let .registeredForm(name, fields):
+                out.line("2. Registered the form '\(name)' (\(fields) fields).")
+            case let .imported(records, file):
+                out.line("3. Imported \(records) sign-ups from the bundled \(file).")
+            case .validated(let run):
+                let c = run.counts
+                out.line("4. Validated them (run \(run.id), today \(run.today)): \(c.entriesChecked - c.entriesInvalid - c.entriesWarned) valid, "
+                         + "\(c.entriesInvalid) invalid, \(c.entriesWarned) with warnings only.")
+            }
+            out.flush()
+        }
+        out.line()
+        out.write(outcome.report.text(by: .rule, colour: style.enabled))
+        out.line()
+        out.line("HTML report written to \(outcome.htmlReportPath)")
+        let db = "--db \(outcome.databasePath)"
+        out.line("Explore the demo database:")
+        out.line("  formulary \(db) report --by field")
+        out.line("  formulary \(db) entries list --failing")
+        out.line("  formulary \(db) history ID")
+        out.line("  formulary \(db) audit")
+        return .success
+    }
+
+    /// A new private folder under TMPDIR (or /tmp).
+    static func makeTemporaryFolder(environment: [String: String]) throws -> String {
+        var base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        var template = Array((base + "/formulary-demo-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else {
+            throw CommandFailure(status: .environment,
+                                 message: "cannot create a temporary folder in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable folder")
+        }
+        return String(cString: template)
+    }
+}

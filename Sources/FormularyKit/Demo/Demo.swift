@@ -1,0 +1,98 @@
+import FormularyRules
+import FormularyStore
+
+/// Formulary's main job end to end, on a throw-away database: register the built-in types
+/// and the sample sign-up form, import the bundled sample (320 sign-ups, about one in five
+/// with a realistic mistake), validate, and write the report.
+///
+/// Everything goes through the same code as the commands (`types add`, `forms add`,
+/// `import`, `validate`, `report`), so the demo is also a smoke test of the whole stack.
+public struct Demo {
+    public struct Outcome: Sendable {
+        public var databasePath: String
+        public var htmlReportPath: String
+        public var typesRegistered: Int
+        public var selfTestsPassed: Int
+        public var form: String
+        public var formFields: Int
+        public var imported: Importer.Summary
+        public var run: RunRecord
+        public var report: RunReport
+    }
+
+    /// A step of the demo, for progress output.
+    public enum Step: Sendable {
+        case registeredTypes(count: Int, selfTests: Int)
+        case registeredForm(name: String, fields: Int)
+        case imported(records: Int, file: String)
+        case validated(RunRecord)
+    }
+
+    public static let sampleFileName = "signup-sample.csv"
+
+    /// Runs the demo in `folder` (which must exist and should be empty).
+    public static func run(in folder: String, today: CivilDate, actor: String,
+                           step: (Step) -> Void = { _ in }) throws -> Outcome {
+        let databasePath = folder + "/demo.db"
+        let store = try Store(path: databasePath)
+        try store.migrate()
+
+        // 1. The built-in types, each linted and self-tested as `types add` does.
+        let builtins = try Registry.load(folders: [])
+        var selfTests = 0
+        for name in builtins.typeNames {
+            let admitted = try builtins.admit(type: name, today: today).get()
+            if case .success(let type) = builtins.compile(TypeReference(name: name, location: .unknown), today: today) {
+                selfTests += SelfTests.run(type).count
+            }
+            _ = try store.addVersion(.type, name: name, source: admitted.source, actor: actor)
+        }
+        step(.registeredTypes(count: builtins.typeNames.count, selfTests: selfTests))
+
+        // 2. The sample form, checked against the registry as `forms add` does.
+        let formFile = PluginFile(path: "demo/signup.form", bytes: Array(file("signup.form").utf8),
+                                  source: .folder(PluginFolder(path: "demo", origin: .option)))
+        let withForm = try Registry.load(folders: [], store: store, extraFiles: [formFile])
+        guard let formName = withForm.forms.values.first(where: { $0.file == formFile.path })?.name else {
+            throw DemoError("the bundled sample form declares no form")
+        }
+        let admittedForm = try withForm.admit(form: formName).get()
+        _ = try store.addVersion(.form, name: formName, source: admittedForm.source, actor: actor)
+        let registry = try Registry.load(folders: [], store: store)
+        let fields = registry.forms[formName]?.form?.fields.count ?? 0
+        step(.registeredForm(name: formName, fields: fields))
+
+        // 3. The sample entries.
+        let reader = CSVReader(source: MemoryByteSource(file(sampleFileName)), fileName: sampleFileName)
+        let imported = try Importer(options: .init(form: formName, actor: actor)).run(reader, into: store)
+        step(.imported(records: imported.records, file: sampleFileName))
+
+        // 4. Validation and its report.
+        let run = try ValidationRun(store: store, registry: registry,
+                                    options: ValidationOptions(forms: [formName], today: today, actor: actor)).run()
+        step(.validated(run))
+        let report = try RunReport.load(run: run.id, from: store)
+        let htmlPath = folder + "/" + ReportFile.defaultHTMLName(run: run.id)
+        try ReportFile.write(Array(report.html(by: .rule).utf8), to: htmlPath)
+        return Outcome(databasePath: databasePath, htmlReportPath: htmlPath,
+                       typesRegistered: builtins.typeNames.count, selfTestsPassed: selfTests,
+                       form: formName, formFields: fields, imported: imported, run: run, report: report)
+    }
+
+    static func file(_ name: String) -> String {
+        DemoFiles.files.first { $0.name == name }?.text ?? ""
+    }
+}
+
+/// The demo's own data is broken (a build without the bundled files).
+public struct DemoError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension AdmissionProblems: CustomStringConvertible {
+    public var description: String {
+        let first = diagnostics.first { $0.severity == .error }.map { "\($0)" } ?? failedSelfTests.first ?? "problems"
+        return "a definition cannot be stored: \(first)"
+    }
+}

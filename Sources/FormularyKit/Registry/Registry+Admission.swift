@@ -1,0 +1,53 @@
+import FormularyRules
+
+/// Why a type or form may not be stored: its diagnostics and failing self-tests.
+public struct AdmissionProblems: Error, Sendable {
+    public var diagnostics: [Diagnostic]
+    /// One line per failing self-test: `file:line: self-test failed: reason`.
+    public var failedSelfTests: [String]
+}
+
+/// A definition that passed its checks, ready to be stored.
+public struct Admitted: Sendable {
+    public var name: String
+    /// The canonical source of the resolved definition: what is stored and hashed.
+    public var source: String
+    /// Warnings found on the way (they do not stop a definition).
+    public var warnings: [Diagnostic]
+}
+
+extension Registry {
+    /// What `types add` requires of a type: no error in its file, its bases or its
+    /// load-time checks, and every accept/reject example passing.
+    public func admit(type name: String, today: CivilDate) -> Result<Admitted, AdmissionProblems> {
+        let diagnostics = lint(type: name, today: today)
+        guard !diagnostics.containsErrors, let entry = types[name], let declaration = entry.declaration,
+              case .success(let definition)? = definition(named: name) else {
+            return .failure(AdmissionProblems(diagnostics: diagnostics, failedSelfTests: []))
+        }
+        let reference = TypeReference(name: name, location: declaration.location)
+        switch compile(reference, today: today) {
+        case .failure(let problems):
+            return .failure(AdmissionProblems(diagnostics: diagnostics + problems.diagnostics, failedSelfTests: []))
+        case .success(let compiled):
+            let failed = SelfTests.run(compiled).filter { !$0.passed }.map { outcome in
+                let l = outcome.example.location
+                return "\(l.file):\(l.line): self-test failed: \(outcome.reason ?? "failed")"
+            }
+            guard failed.isEmpty else {
+                return .failure(AdmissionProblems(diagnostics: diagnostics, failedSelfTests: failed))
+            }
+            return .success(Admitted(name: name, source: definition.canonicalSource, warnings: diagnostics))
+        }
+    }
+
+    /// What `forms add` requires of a form: no error in its file, and every type and
+    /// argument it names known to the registry.
+    public func admit(form name: String) -> Result<Admitted, AdmissionProblems> {
+        let diagnostics = lint(form: name)
+        guard !diagnostics.containsErrors, let form = forms[name]?.form else {
+            return .failure(AdmissionProblems(diagnostics: diagnostics, failedSelfTests: []))
+        }
+        return .success(Admitted(name: name, source: form.canonicalSource, warnings: diagnostics))
+    }
+}
