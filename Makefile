@@ -40,8 +40,10 @@ contract: release
 demo: release
 	$(BIN) demo
 
+# Release-build benchmarks with printed figures; `make bench SUITES="engine command"` picks some.
 bench: deps
-	$(SWIFT) run -c release FormularyBench
+	$(SWIFT) build -c release
+	.build/release/FormularyBench $(SUITES)
 
 clean:
 	rm -rf .build

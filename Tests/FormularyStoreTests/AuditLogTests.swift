@@ -11,7 +11,7 @@ struct AuditLogTests {
     func fiveRecords(_ name: String = "audit.db") throws -> Database {
         let db = try migratedDatabase(folder.path(name))
         for index in 1...5 {
-            try db.transaction {
+            _ = try db.transaction {
                 try AuditLog.append(db, actor: "alice", action: "types.add", subject: "subject-MARKER-\(index)",
                                     details: ["name": "zip", "index": .integer(index)])
             }

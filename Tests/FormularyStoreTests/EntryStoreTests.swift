@@ -109,7 +109,7 @@ struct EntryStoreTests {
         #expect(throws: DatabaseError.self) {
             try store.transaction {
                 let writer = try store.entryWriter(form: "signup", actor: "tester", source: "test.csv")
-                try EntryValues.encode(["a@x"]).withUnsafeBytes {
+                _ = try EntryValues.encode(["a@x"]).withUnsafeBytes {
                     try writer.add(layoutID: try writer.layoutID(for: ["email"]), encoded: $0, key: "a@x")
                 }
             }

@@ -50,8 +50,8 @@ struct StoreTests {
 
     @Test func retiringHidesANameButKeepsItsVersions() throws {
         let store = try makeStore()
-        try store.addVersion(.type, name: "zip", source: "a", actor: "alice")
-        try store.addVersion(.type, name: "phone", source: "b", actor: "alice")
+        _ = try store.addVersion(.type, name: "zip", source: "a", actor: "alice")
+        _ = try store.addVersion(.type, name: "phone", source: "b", actor: "alice")
         #expect(try store.currentVersions(.type).map(\.name) == ["phone", "zip"])
         let retired = try store.retire(.type, name: "zip", actor: "bob")
         #expect(retired.source == "a")
@@ -79,7 +79,7 @@ struct StoreTests {
 
     @Test func formsAreVersionedSeparatelyFromTypes() throws {
         let store = try makeStore()
-        try store.addVersion(.type, name: "signup", source: "type", actor: "a")
+        _ = try store.addVersion(.type, name: "signup", source: "type", actor: "a")
         let form = try store.addVersion(.form, name: "signup", source: "form signup\n", actor: "a")
         #expect(form.version.kind == .form)
         #expect(try store.currentVersions(.form).map(\.source) == ["form signup\n"])
@@ -94,7 +94,7 @@ struct StoreTests {
         struct Boom: Error {}
         #expect(throws: Boom.self) {
             try store.transaction {
-                try store.addVersion(.type, name: "zip", source: "a", actor: "alice")
+                _ = try store.addVersion(.type, name: "zip", source: "a", actor: "alice")
                 throw Boom()
             }
         }

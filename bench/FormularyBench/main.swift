@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift run -c release FormularyBench [engine|reader|validate]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|validate|command]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +15,7 @@ var suites: [(name: String, run: () -> Void)] = [("engine", { runEngineBench() }
 suites.append(("reader", { runReaderBench() }))
 #endif
 suites.append(("validate", { runValidateBench() }))
+suites.append(("command", { runCommandBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     suite.run()
 }

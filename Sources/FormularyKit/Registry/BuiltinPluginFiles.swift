@@ -115,7 +115,7 @@ keyboard decimal-pad
 param places = 2
 
 normalize trim
-decimal places $places   message "Use a number with at most {places} decimal places, e.g. 3.14"
+decimal places $places   message "Use a number with at most {places} digits after the point"
 
 accept "3.14"
 accept "-0.5"
