@@ -71,6 +71,6 @@ struct DemoCommand: Command {
             throw CommandFailure(status: .environment,
                                  message: "cannot create a temporary folder in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable folder")
         }
-        return String(cString: template)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

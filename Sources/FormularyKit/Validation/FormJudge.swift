@@ -46,6 +46,15 @@ public final class FormJudge: Sendable {
     public let fields: [Field]
     let rules: [Rule]
     let layouts: [Int64: LayoutPlan]
+    // The per-entry loop reads these instead of copying `Field`s (each copy retains two
+    // strings and a class): `fields` keeps the types alive.
+    private let typeRefs: [Unmanaged<CompiledFieldType>]
+    private let requiredFields: [Bool]
+    // The cross-field rules as plain integers (field indices, and the rule's index in
+    // `rules` for its options), so that walking them per entry copies no payloads.
+    private let samePairs: [(a: Int, b: Int, rule: Int)]
+    private let requireSpans: [(trigger: Int, start: Int, end: Int, rule: Int)]
+    private let requiredByRules: [Int]
 
     /// - Parameters:
     ///   - types: the compiled type of each field of `form`, in order.
@@ -57,6 +66,8 @@ public final class FormJudge: Sendable {
         fields = zip(form.fields, types).map {
             Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required)
         }
+        typeRefs = types.map { Unmanaged.passUnretained($0) }
+        requiredFields = form.fields.map(\.required)
         let index = Dictionary(form.fields.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { a, _ in a })
         // The form checker refuses rules naming undeclared fields; a rule that still does
         // (a form that was never linted) cannot be judged and is left out.
@@ -71,6 +82,18 @@ public final class FormJudge: Sendable {
                 return .require(r, when: t, rule.options)
             }
         }
+        var pairs: [(a: Int, b: Int, rule: Int)] = []
+        var spans: [(trigger: Int, start: Int, end: Int, rule: Int)] = []
+        var list: [Int] = []
+        for (r, rule) in rules.enumerated() {
+            switch rule {
+            case let .same(a, b, _): pairs.append((a, b, r))
+            case let .require(required, trigger, _):
+                spans.append((trigger, list.count, list.count + required.count, r))
+                list += required
+            }
+        }
+        (samePairs, requireSpans, requiredByRules) = (pairs, spans, list)
         self.layouts = layouts.mapValues { columns in
             var columnOfField = [Int](repeating: -1, count: form.fields.count)
             var unknown: [(Int, String)] = []
@@ -107,14 +130,18 @@ public final class FormJudge: Sendable {
         }
         try EntryValues.locate(values, into: &scratch.spans)
         for f in 0..<fields.count {
-            let field = fields[f]
             let column = plan.columnOfField[f]
             let screening: CompiledFieldType.Screening
             let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
-            if let bytes { screening = field.type.screen(utf8: bytes) } else { screening = .absent }
+            if let bytes {
+                screening = typeRefs[f]._withUnsafeGuaranteedRef { $0.screen(utf8: bytes) }
+            } else {
+                screening = .absent
+            }
             guard let bytes, screening != .absent else {
                 scratch.present[f] = false
-                if field.required {
+                if requiredFields[f] {
+                    let field = fields[f]
                     violations.append(EntryViolation(field: field.key, type: field.typeName, rule: "required",
                                                      severity: .error, message: "'\(field.key)' is required"))
                 }
@@ -122,6 +149,7 @@ public final class FormJudge: Sendable {
             }
             scratch.present[f] = true
             if screening == .clean { continue }
+            let field = fields[f]
             let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
             for v in result.violations {
                 violations.append(EntryViolation(field: field.key, type: field.typeName, rule: v.rule,
@@ -129,24 +157,27 @@ public final class FormJudge: Sendable {
                                                  message: v.message))
             }
         }
-        for rule in rules {
-            switch rule {
-            case let .same(a, b, options):
-                guard scratch.present[a], scratch.present[b],
-                      let x = scratch.spans[plan.columnOfField[a]].bytes(in: values),
-                      let y = scratch.spans[plan.columnOfField[b]].bytes(in: values) else { continue }
-                if fields[a].type.canonicalUTF8(x) != fields[b].type.canonicalUTF8(y) {
-                    violations.append(EntryViolation(
-                        field: fields[b].key, type: nil, rule: options.name, severity: severity(options),
-                        message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
-                }
-            case let .require(required, trigger, options):
-                guard scratch.present[trigger] else { continue }
-                for r in required where !scratch.present[r] {
-                    violations.append(EntryViolation(
-                        field: fields[r].key, type: nil, rule: options.name, severity: severity(options),
-                        message: options.message ?? "'\(fields[r].key)' is required when '\(fields[trigger].key)' is given"))
-                }
+        for (a, b, r) in samePairs {
+            guard scratch.present[a], scratch.present[b],
+                  let x = scratch.spans[plan.columnOfField[a]].bytes(in: values),
+                  let y = scratch.spans[plan.columnOfField[b]].bytes(in: values) else { continue }
+            // Equal bytes judged by the same type are equal canonical values: the common
+            // case (an email typed twice) needs no canonical copies.
+            if typeRefs[a].toOpaque() == typeRefs[b].toOpaque() && x.elementsEqual(y) { continue }
+            if fields[a].type.canonicalUTF8(x) != fields[b].type.canonicalUTF8(y) {
+                guard case let .same(_, _, options) = rules[r] else { continue }
+                violations.append(EntryViolation(
+                    field: fields[b].key, type: nil, rule: options.name, severity: severity(options),
+                    message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
+            }
+        }
+        for (trigger, start, end, r) in requireSpans where scratch.present[trigger] {
+            for i in start..<end where !scratch.present[requiredByRules[i]] {
+                guard case let .require(_, _, options) = rules[r] else { continue }
+                let missing = requiredByRules[i]
+                violations.append(EntryViolation(
+                    field: fields[missing].key, type: nil, rule: options.name, severity: severity(options),
+                    message: options.message ?? "'\(fields[missing].key)' is required when '\(fields[trigger].key)' is given"))
             }
         }
         for (column, name) in plan.unknownColumns {

@@ -162,7 +162,9 @@ final class ChunkJudge {
         var outcome = ChunkOutcome(counts: [RunCounts](repeating: RunCounts(), count: judges.count))
         var formID: Int64 = -1, layoutID: Int64 = -1
         var j = -1
-        var plan: FormJudge.LayoutPlan? = nil
+        var plan = FormJudge.LayoutPlan(columnCount: 0, columnOfField: [], unknownColumns: [])
+        // Unretained: `judges` keeps them alive, and a retain per entry showed in profiles.
+        let judgeRefs = judges.map { Unmanaged.passUnretained($0) }
         try statement.forEachRow { row in
             let form = row.int64(1)
             if form != formID {
@@ -171,11 +173,10 @@ final class ChunkJudge {
                 layoutID = -1
             }
             guard j >= 0 else { return }   // a form this run does not judge
-            let judge = judges[j]
             let id = row.int64(0)
             let layout = row.int64(2)
             if layout != layoutID {
-                guard let found = judge.plan(layoutID: layout) else {
+                guard let found = judges[j].plan(layoutID: layout) else {
                     throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
                 }
                 plan = found
@@ -184,7 +185,9 @@ final class ChunkJudge {
             violations.removeAll(keepingCapacity: true)
             do {
                 try row.withUnsafeBytes(at: 3) { bytes in
-                    try judge.judge(bytes, plan: plan!, scratch: &scratch, into: &violations)
+                    try judgeRefs[j]._withUnsafeGuaranteedRef {
+                        try $0.judge(bytes, plan: plan, scratch: &scratch, into: &violations)
+                    }
                 }
             } catch let error as EntryValuesError {
                 throw StoreError.corrupt("entry \(id): \(error)")
