@@ -212,4 +212,21 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.outputLines.allSatisfy { $0.contains("no check runs") }, "\(result)")
     }
+
+    /// Swift repairs invalid UTF-8 in `CommandLine.arguments`; the command must refuse such
+    /// a value instead of checking a different one. A shell passes the raw bytes.
+    @Test func invalidUTF8ArgumentIsRefused() throws {
+        let binary = try FormularyProcess.executable.get()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$F\" check data \"$(printf 'abc\\377')\" 2>&1"]
+        process.environment = ["F": binary, "FORMULARY_PATH": "", "NO_COLOR": "1"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(output)")
+        #expect(output.contains("formulary: error: argument 3 is not valid UTF-8"), "\(output)")
+    }
 }
