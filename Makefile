@@ -47,3 +47,15 @@ bench: deps
 
 clean:
 	rm -rf .build
+
+# Crash safety, a longer run (minutes; not part of `make test`): SIGKILLs `import` and
+# `validate` at 200 points over their work and checks the database after each kill.
+.PHONY: crash
+crash: release
+	python3 scripts/crash-harness.py --binary $(BIN) $(CRASH_ARGS)
+
+# libFuzzer targets (rule-language parser/engine, CSV reader), FUZZ_SECONDS each (default 300);
+# `make fuzz FUZZ_TARGETS=csv` picks one. See docs/reliability.md.
+.PHONY: fuzz
+fuzz: deps
+	scripts/fuzz.sh run $(FUZZ_TARGETS)
