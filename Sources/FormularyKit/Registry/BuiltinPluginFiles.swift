@@ -137,7 +137,7 @@ autocapitalize never
 
 normalize trim
 length ...254 bytes                                           message "Email addresses are at most 254 bytes"
-pattern /[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,63}/   message "Enter an email address like name@example.com"
+pattern /[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]++)*\.[A-Za-z]{2,63}/   message "Enter an email address like name@example.com"
 
 accept "ada@example.com"
 accept "first.last+tag@mail.example.co.uk"
@@ -146,6 +146,7 @@ accept live "ada@exa"
 reject "ada@example" pattern
 reject "ada.example.com" pattern
 reject "ada@@example.com" pattern
+reject "ada@example..com" pattern
 reject "ada lovelace@example.com" pattern
 reject live "ada@@" pattern
 
