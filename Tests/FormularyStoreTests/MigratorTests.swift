@@ -88,9 +88,20 @@ struct MigratorTests {
                       Migration(id: 2, name: "0002_b.sql",
                                 sql: "CREATE TABLE b (y INTEGER) STRICT;\nINSERT INTO nowhere VALUES (1);\n")]
         #expect(throws: DatabaseError.self) { try Migrator(migrations: broken).migrate(db) }
-        #expect(try db.tableExists("a"))
+        // The pending migrations are one transaction: the good first one is rolled back too,
+        // so the file is never left at a schema between two versions.
+        #expect(try !db.tableExists("a"))
         #expect(try !db.tableExists("b"))
-        #expect(try Migrator(migrations: broken).applied(in: db).map(\.id) == [1])
+        #expect(try !db.tableExists("schema_migrations"))
+        #expect(!db.isInTransaction)
+
+        // On a database with migration 1 applied, a failure in 3 rolls 2 back.
+        try Migrator(migrations: Array(broken.prefix(1))).migrate(db)
+        let three = [broken[0], Migration(id: 2, name: "0002_c.sql", sql: "CREATE TABLE c (z INTEGER) STRICT;\n"),
+                     Migration(id: 3, name: "0003_b.sql", sql: broken[1].sql)]
+        #expect(throws: DatabaseError.self) { try Migrator(migrations: three).migrate(db) }
+        #expect(try db.tableExists("a") && !db.tableExists("c"))
+        #expect(try Migrator(migrations: three).applied(in: db).map(\.id) == [1])
     }
 
     @Test func refusesAnUnorderedList() {

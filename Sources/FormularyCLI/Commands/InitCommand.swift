@@ -53,8 +53,9 @@ struct MigrateCommand: Command {
         abstract: "Applies pending migrations; --status lists applied and pending ones.",
         usage: "migrate [--status]",
         discussion: """
-        Each migration runs with its bookkeeping row (its number, name and the SHA-256 of its
-        text) in one transaction, so a migration is either applied and recorded or not at all.
+        The pending migrations run with their bookkeeping rows (number, name and the SHA-256
+        of the text) in one transaction: all are applied and recorded, or, when one fails,
+        none is and the database is left as it was.
         --status changes nothing.
         """,
         options: [OptionSpec(name: "status", kind: .flag, help: "Lists the applied and the pending migrations.")],

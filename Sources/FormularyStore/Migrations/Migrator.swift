@@ -3,10 +3,10 @@ import Foundation
 /// Applies migrations to a database and checks the ones already applied.
 ///
 /// The bookkeeping table `schema_migrations` belongs to the migrator, not to a migration: it
-/// must exist before migration 1 can be recorded. Each migration runs together with its
-/// bookkeeping row in one `BEGIN IMMEDIATE` transaction, and the list of applied migrations is
-/// read again inside that transaction, so that processes racing to migrate the same new file
-/// apply each migration exactly once.
+/// must exist before migration 1 can be recorded. The pending migrations run together with
+/// their bookkeeping rows in one `BEGIN IMMEDIATE` transaction, and the list of applied
+/// migrations is read again inside that transaction, so that a failure leaves no migration
+/// half-applied and processes racing to migrate the same new file apply each one exactly once.
 public struct Migrator: Sendable {
     public let migrations: [Migration]
 
@@ -65,17 +65,25 @@ public struct Migrator: Sendable {
     }
 
     /// Applies the pending migrations in order; returns those this call applied.
+    ///
+    /// All of them run in one transaction, each with its bookkeeping row: when any statement
+    /// fails (a broken migration, a full disk, an I/O error) the database is left exactly as it
+    /// was, never at a schema between two versions. Nothing pending means no transaction and
+    /// no write lock.
     @discardableResult
     public func migrate(_ db: Database, now: () -> Date = Date.init) throws -> [AppliedMigration] {
-        try check(applied(in: db))
-        var result: [AppliedMigration] = []
-        for migration in migrations {
-            let applied: AppliedMigration? = try db.transaction(.immediate) {
-                try db.executeScript(Self.bookkeeping)
-                // Another process may have applied it since we looked: look again under the lock.
-                let current = try self.applied(in: db)
-                try check(current)
-                guard !current.contains(where: { $0.id == migration.id }) else { return nil }
+        let known = try applied(in: db)
+        try check(known)
+        guard migrations.contains(where: { migration in !known.contains { $0.id == migration.id } }) else {
+            return []
+        }
+        return try db.transaction(.immediate) {
+            try db.executeScript(Self.bookkeeping)
+            // Another process may have applied some since we looked: look again under the lock.
+            let current = try self.applied(in: db)
+            try check(current)
+            var result: [AppliedMigration] = []
+            for migration in migrations where !current.contains(where: { $0.id == migration.id }) {
                 try db.executeScript(migration.sql)
                 let record = AppliedMigration(id: migration.id, name: migration.name,
                                               sha256: migration.sha256,
@@ -83,10 +91,9 @@ public struct Migrator: Sendable {
                 try db.execute("INSERT INTO schema_migrations (id, name, sha256, applied_at) VALUES (?, ?, ?, ?)",
                                [.int(record.id), .text(record.name), .text(record.sha256),
                                 .text(record.appliedAt)])
-                return record
+                result.append(record)
             }
-            if let applied { result.append(applied) }
+            return result
         }
-        return result
     }
 }
