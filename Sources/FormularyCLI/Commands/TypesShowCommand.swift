@@ -1,6 +1,7 @@
 import FormularyJSON
 import FormularyKit
 import FormularyRules
+import FormularyStore
 
 /// `formulary types show NAME`
 struct TypesShowCommand: Command {
@@ -11,7 +12,8 @@ struct TypesShowCommand: Command {
         discussion: """
         Prints the definition after 'extends' is resolved, in the plugin language, with its
         parameters and defaults, where it comes from, and its version: the SHA-256 of that
-        definition, which is what validation runs record.
+        definition, which is what validation runs record. With a database, the versions it
+        keeps of the name are listed too ('types history' tells what happened to each).
         """,
         positionals: 1...1,
         positionalName: "NAME",
@@ -41,6 +43,8 @@ struct TypesShowCommand: Command {
         case .success(let d): definition = d
         }
         let version = Registry.version(of: definition)
+        // Every version the database keeps (added, or used by a validation run), oldest first.
+        let stored = context.databaseExists ? try context.openStore().versions(.type, name: name) : []
         if format == .json {
             var w = JSONWriter()
             w.object { o in
@@ -60,6 +64,17 @@ struct TypesShowCommand: Command {
                         }
                     }
                 }
+                o.array("versions") { a in
+                    for v in stored {
+                        a.object { vo in
+                            vo.field("hash", v.hash)
+                            vo.field("origin", v.origin)
+                            vo.field("recorded_at", v.recordedAt)
+                            vo.field("actor", v.actor)
+                            vo.field("current", v.hash == version)
+                        }
+                    }
+                }
                 o.field("definition", definition.canonicalSource)
             }
             w.newline()
@@ -75,6 +90,10 @@ struct TypesShowCommand: Command {
         if !entry.overrides.isEmpty { rows.append(["overrides", entry.overrides.map(\.description).joined(separator: ", ")]) }
         for p in definition.parameters {
             rows.append(["parameter", "\(p.name) = \(p.defaultValue.kind == .string ? "\"\(p.defaultValue.text)\"" : p.defaultValue.text) (\(p.defaultValue.kind.rawValue))"])
+        }
+        for v in stored {
+            let mark = v.hash == version ? " (this one)" : ""
+            rows.append(["stored version", "\(v.shortHash)  \(v.origin)  \(v.recordedAt)  by \(v.actor)\(mark)"])
         }
         context.stdout.write(TextTable(rows: rows).render())
         context.stdout.line()
