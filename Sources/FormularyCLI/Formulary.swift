@@ -61,6 +61,7 @@ enum Formulary {
             return .success
         }
         let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr)
+        TestFault.install(from: environment)
         do {
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
                 fail("internal: no implementation for '\(command.name)'")
@@ -84,7 +85,8 @@ enum Formulary {
             default: return .environment
             }
         } catch let error as DatabaseError {
-            fail("database \(context.databasePath): \(error)")
+            let failure = DatabaseFailure(error: error, database: context.databasePath, command: command.path)
+            fail(failure.message, details: failure.details)
             return .environment
         } catch {
             fail("\(error)")
