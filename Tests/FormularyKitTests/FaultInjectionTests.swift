@@ -44,6 +44,39 @@ struct FaultInjectionTests {
         #expect(figures.statementKinds.contains("COMMIT"))
     }
 
+    /// A real full disk, not an injected code: the database may grow only a few pages
+    /// (`PRAGMA max_page_count`), so SQLite itself fails inside a statement (or at `COMMIT`)
+    /// part-way through writing pages, at a different place for every limit.
+    @Test func importIntoADatabaseThatCannotGrowWritesNothing() throws {
+        let scenario = FaultScenario.importWithKey
+        let folder = try FaultFolder()
+        try scenario.prepare(folder.template)
+        let before = try DatabaseDump.of(path: folder.template)
+        let bulky = (0..<300).map { i in
+            #"{"name":"Person \#(i) \#(String(repeating: "x", count: 400))","email":"q\#(i)@example.com","age":"30"}"#
+        }.joined(separator: "\n")
+        var failures = 0, successes = 0
+        for slack in 0..<200 {
+            let store = try Store(path: folder.template)
+            store.clock = FaultScenario.fixedClock
+            let pages = try #require(try store.database.scalarInt64("PRAGMA page_count"))
+            _ = try store.database.scalarInt64("PRAGMA max_page_count = \(pages + Int64(slack))")
+            do {
+                try FaultScenario.importRecords(bulky, format: .jsonLines, key: "email", into: store)
+                successes += 1
+                break   // the limit was large enough: the import went in, as a whole
+            } catch let error as DatabaseError {
+                failures += 1
+                #expect(error.resultCode == 13, Comment(rawValue: "\(slack) spare pages: \(error)"))
+            }
+            #expect(!store.database.isInTransaction)
+            let after = try DatabaseDump.of(path: folder.template)
+            #expect(after == before, Comment(rawValue: "\(slack) spare pages: \(DatabaseDump.difference(before, after))"))
+        }
+        print("fault injection: real disk full under import: \(failures) limits failed cleanly, then \(successes) succeeded")
+        #expect(failures >= 30 && successes == 1, "every page limit up to what the import needs fails")
+    }
+
     /// The harness itself: a fault that the work swallows, or a half-written database, must be
     /// reported; otherwise every scenario above would pass vacuously.
     @Test func harnessNoticesAHalfWrittenDatabase() throws {
