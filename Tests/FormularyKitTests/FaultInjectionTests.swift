@@ -33,6 +33,12 @@ struct FaultInjectionTests {
                 Comment(rawValue: "\(figures.statementKinds)"))
     }
 
+    @Test func formsAddFailsCleanlyAtEveryStep() throws {
+        let figures = try FaultScenario.formsAdd.run()
+        #expect(figures.statementKinds.isSuperset(of: Set<String>(["BEGIN", "INSERT", "SAVEPOINT", "RELEASE", "COMMIT"])),
+                Comment(rawValue: "\(figures.statementKinds)"))
+    }
+
     @Test func migratingANewFileFailsCleanlyAtEveryStep() throws {
         let figures = try FaultScenario.migrateNewFile.run()
         #expect(figures.statementKinds.isSuperset(of: Set<String>(["BEGIN", "CREATE", "INSERT", "COMMIT"])),
@@ -218,6 +224,14 @@ struct FaultScenario {
         try add([("visa.field", visa)], kind: .type, to: store)
     }) { store in
         try add([("visa.field", visaTwo), ("three-digits.field", threeDigits)], kind: .type, to: store)
+    } }
+
+    /// `forms add signup.form` on a database that has a stored type (the form uses built-in ones).
+    static var formsAdd: FaultScenario { FaultScenario(name: "forms add", prepare: { path in
+        let store = try migratedStore(path)
+        try add([("visa.field", visa)], kind: .type, to: store)
+    }) { store in
+        try add([("signup.form", signupForm)], kind: .form, to: store)
     } }
 
     /// `init` on a new, empty file: every migration.
