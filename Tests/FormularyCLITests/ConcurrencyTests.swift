@@ -62,6 +62,31 @@ import Testing
         #expect(try sql.scalar("SELECT count(*) FROM audit_log WHERE action = 'import'") == String(rounds + 1))
     }
 
+    /// An import holds the write lock for its whole transaction, which for a big file takes
+    /// seconds on a busy machine; a command that needs the lock meanwhile must wait it out
+    /// rather than fail with "database is locked" (it did after 5 s).
+    @Test func aCommandWaitsOutAnotherProcesssLongTransaction() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        try sandbox.write("first.csv", Self.signups(10))
+        try sandbox.mustRun("import", "--form", "signup", "first.csv")
+        try sandbox.write("some.csv", Self.signups(10, from: 10))
+        let holder = try SQLiteShell(path: sandbox.databasePath)
+        try holder.execute("BEGIN IMMEDIATE")
+        let started = Date()
+        let waiting = ConcurrentRuns([[["import", "--form", "signup", "some.csv"]], [["validate"]]], in: sandbox)
+        Thread.sleep(forTimeInterval: 7)
+        try holder.execute("COMMIT")
+        let results = try waiting.wait()
+        let elapsed = Date().timeIntervalSince(started)
+
+        let imported = results[0][0], validated = results[1][0]
+        #expect(imported.status == 0 && !Self.lockErrors(in: imported), "\(imported)")
+        #expect((validated.status == 0 || validated.status == 1) && !Self.lockErrors(in: validated), "\(validated)")
+        #expect(elapsed >= 7, "the commands did not wait for the lock")
+        #expect(try sandbox.run("audit", "verify").status == 0)
+    }
+
     @Test func eightProcessesRacingInitApplyEachMigrationOnce() throws {
         for round in 0..<3 {
             let sandbox = try Sandbox()

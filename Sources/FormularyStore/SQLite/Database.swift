@@ -21,7 +21,12 @@ import Darwin
 public final class Database {
     public struct Configuration: Sendable {
         /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
-        public var busyTimeoutMilliseconds: Int32 = 5_000
+        ///
+        /// A minute: an import holds the write lock for its whole transaction, which for a
+        /// large file on a busy machine lasts well beyond a few seconds, and a command that
+        /// merely arrives during it must wait rather than fail with "database is locked".
+        /// Readers never wait (WAL); only a writer stuck for a minute makes others give up.
+        public var busyTimeoutMilliseconds: Int32 = 60_000
         /// Opens the file read-only (no journal mode change, no writes).
         public var readOnly = false
         /// Creates the file when it does not exist.
