@@ -41,9 +41,23 @@ final class RegexProgram: @unchecked Sendable {
     /// Measured (debug build, this machine): `(a+)+$` stops on 30 `a`s + "!" in < 1 ms and on
     /// 1,000,000 `a`s + "!" in ~0.12 s; `(?:a|aa)+$` on 100,000 `a`s + "!" in ~14 ms; while
     /// `(?:[a-z]{2})+`, `(\w+\s?)*` and `[a-z]+(?:-[a-z]+)*` pass 1 MB values in < 10 ms.
-    static func matchLimit(forSubjectLength n: Int) -> UInt32 {
-        UInt32(min(Int(UInt32.max), 200_000 + 40 * n))
+    ///
+    /// A backreference is one step however many bytes it compares, so with backreferences
+    /// the steps alone do not bound the work: `((a|b)+)\1+c` on 1 MB of "ab" took minutes
+    /// under the plain budget (quadratic). Such patterns get at most
+    /// `backreferenceWork / n` steps (never fewer than 1,000), which bounds the bytes
+    /// compared to about `backreferenceWork`; up to ~3 KB values the budget is unchanged.
+    static func matchLimit(forSubjectLength n: Int, backreferences: Bool = false) -> UInt32 {
+        let steps = 200_000 + 40 * n
+        guard backreferences else { return UInt32(min(Int(UInt32.max), steps)) }
+        return UInt32(min(steps, max(1_000, backreferenceWork / max(n, 1))))
     }
+
+    /// The bytes a pattern with backreferences may compare in one match (see `matchLimit`).
+    static let backreferenceWork = 1_000_000_000
+
+    /// Whether the pattern has backreferences (`\1`, `\k<name>`…): see `matchLimit`.
+    let hasBackreferences: Bool
 
     /// Heap limit for the interpreter's backtracking memory, in KiB.
     static let heapLimitKiB: UInt32 = 256 * 1024
@@ -66,6 +80,9 @@ final class RegexProgram: @unchecked Sendable {
             throw CompileError(message: text, offset: rewritten.originalOffset(errorOffset))
         }
         code = compiled
+        var backreferenceMax: UInt32 = 0
+        hasBackreferences = pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_BACKREFMAX), &backreferenceMax) == 0
+            && backreferenceMax > 0
         hasJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
         // In extended mode a trailing `# comment` would swallow the closing `)\z` without
         // the newline; outside it a newline would be a literal, so it is added only there.
@@ -89,7 +106,8 @@ final class RegexProgram: @unchecked Sendable {
     /// still answers `.match`).
     func match(_ subject: Bytes, partial: Bool, scratch: RegexScratch) -> Outcome {
         let options = UInt32(PCRE2_NO_UTF_CHECK) | (partial ? UInt32(PCRE2_PARTIAL_SOFT) : 0)
-        pcre2_set_match_limit_8(scratch.context, RegexProgram.matchLimit(forSubjectLength: subject.count))
+        pcre2_set_match_limit_8(scratch.context, RegexProgram.matchLimit(forSubjectLength: subject.count,
+                                                                          backreferences: hasBackreferences))
         let base = subject.baseAddress ?? RegexSource.emptyByte
         let (code, hasJIT) = partial && liveCode != nil ? (liveCode!, liveHasJIT) : (self.code, self.hasJIT)
         var rc: Int32
