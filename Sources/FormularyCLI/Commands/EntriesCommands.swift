@@ -46,13 +46,15 @@ struct EntriesListCommand: Command {
         let store = try context.openStore()
         var rows: [[String]] = []
         var w = JSONWriter()
-        func add(_ entry: StoredEntry, _ verdict: EntryRunVerdict?, to a: inout JSONArrayWriter) {
-            rows.append([String(entry.id), entry.form, entry.key ?? "", entry.createdAt, entry.updatedAt,
+        let keys = SecureKeys(context: context, store: store)
+        func add(_ entry: StoredEntry, _ verdict: EntryRunVerdict?, to a: inout JSONArrayWriter) throws {
+            let key = try keys.shownKey(of: entry)
+            rows.append([String(entry.id), entry.form, key ?? "", entry.createdAt, entry.updatedAt,
                          verdict?.summary ?? "not validated"])
             a.object { o in
                 o.field("id", Int(entry.id))
                 o.field("form", entry.form)
-                if let k = entry.key { o.field("key", k) } else { o.nullField("key") }
+                if let k = key { o.field("key", k) } else { o.nullField("key") }
                 o.field("created_at", entry.createdAt)
                 o.field("updated_at", entry.updatedAt)
                 if let v = verdict { o.field("verdict", v.verdict.rawValue) } else { o.nullField("verdict") }
@@ -64,7 +66,7 @@ struct EntriesListCommand: Command {
                 // The newest run of each form names its failing entries: no need to look at the rest.
                 for id in try store.failingEntryIDs(form: form).prefix(limit > 0 ? limit : Int.max) {
                     guard let entry = try store.entry(id: id) else { continue }
-                    add(entry, try store.latestVerdict(entryID: id), to: &a)
+                    try add(entry, try store.latestVerdict(entryID: id), to: &a)
                 }
                 return
             }
@@ -75,7 +77,7 @@ struct EntriesListCommand: Command {
                 if page.isEmpty { break }
                 for entry in page {
                     after = entry.id
-                    add(entry, try store.latestVerdict(entryID: entry.id), to: &a)
+                    try add(entry, try store.latestVerdict(entryID: entry.id), to: &a)
                     shown += 1
                     if limit > 0 && shown >= limit { break scan }
                 }
@@ -123,6 +125,7 @@ struct EntriesShowCommand: Command {
         // When the form is gone from the registry nobody can tell which values are secret:
         // hide them all rather than risk printing one.
         let secret = SecureFields.keys(form: entry.form, registry: registry) ?? Set(entry.fields)
+        let key = SecureFields.shownKey(of: entry, secret: secret)
         let verdict = try store.latestVerdict(entryID: id)
         let values = zip(entry.fields, entry.values).map { field, value in
             (field, value.map { secret.contains(field) && !$0.isEmpty ? "•••" : $0 })
@@ -132,7 +135,7 @@ struct EntriesShowCommand: Command {
             w.object { o in
                 o.field("id", Int(entry.id))
                 o.field("form", entry.form)
-                if let k = entry.key { o.field("key", k) } else { o.nullField("key") }
+                if let k = key { o.field("key", k) } else { o.nullField("key") }
                 o.field("version", entry.version)
                 o.field("created_at", entry.createdAt)
                 o.field("updated_at", entry.updatedAt)
@@ -149,7 +152,7 @@ struct EntriesShowCommand: Command {
             return .success
         }
         var rows: [[String]] = [["id", String(entry.id)], ["form", entry.form]]
-        if let k = entry.key { rows.append(["key", k]) }
+        if let k = key { rows.append(["key", k]) }
         rows += [["added", entry.createdAt], ["changed", "\(entry.updatedAt) (version \(entry.version))"],
                  ["latest verdict", verdict?.summary ?? "not validated yet"]]
         context.stdout.write(TextTable(rows: rows).render())
@@ -171,5 +174,39 @@ enum SecureFields {
             if case .success(let d)? = registry.definition(named: field.type.name), d.secure { keys.insert(field.key) }
         }
         return keys
+    }
+
+    /// The key as commands print it: `•••` when it equals the value of one of the entry's
+    /// secure fields (an import keyed by a secret column), as reports do.
+    /// With `secret` nil (the form is not in the registry) every field counts as secure.
+    static func shownKey(of entry: StoredEntry, secret: Set<String>?) -> String? {
+        guard let key = entry.key, !key.isEmpty else { return entry.key }
+        let hidden = zip(entry.fields, entry.values).contains { field, value in
+            value == key && (secret?.contains(field) ?? true)
+        }
+        return hidden ? "•••" : key
+    }
+}
+
+/// Masks the keys of entries of many forms, loading the registry only when an entry has a
+/// key and looking each form up once.
+final class SecureKeys {
+    private let context: CommandContext
+    private let store: Store
+    private var registry: Registry?
+    private var secretByForm: [String: Set<String>?] = [:]
+
+    init(context: CommandContext, store: Store) {
+        self.context = context
+        self.store = store
+    }
+
+    func shownKey(of entry: StoredEntry) throws -> String? {
+        guard let key = entry.key, !key.isEmpty else { return entry.key }
+        if secretByForm[entry.form] == nil {
+            if registry == nil { registry = try context.loadRegistry(store: store) }
+            secretByForm[entry.form] = .some(SecureFields.keys(form: entry.form, registry: registry!))
+        }
+        return SecureFields.shownKey(of: entry, secret: secretByForm[entry.form]!)
     }
 }

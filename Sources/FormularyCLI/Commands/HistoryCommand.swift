@@ -40,12 +40,13 @@ struct HistoryCommand: Command {
             return (entry, try store.runHistory(entryID: id))
         }
         guard let entry else { throw StoreError.noSuchEntry(id) }
+        let key = try SecureKeys(context: context, store: store).shownKey(of: entry)
         if format == .json {
             var w = JSONWriter()
             w.object { o in
                 o.field("entry", Int(entry.id))
                 o.field("form", entry.form)
-                o.fieldIfPresent("key", entry.key)
+                o.fieldIfPresent("key", key)
                 o.field("current_version", entry.version)
                 o.array("runs") { a in
                     for h in history {
@@ -88,7 +89,7 @@ struct HistoryCommand: Command {
 
         let style = context.style
         var title = "Entry \(entry.id) of form \(entry.form)"
-        if let key = entry.key { title += ", key \(key)" }
+        if let key { title += ", key \(key)" }
         context.stdout.line(title + ", version \(entry.version)")
         guard !history.isEmpty else {
             context.stdout.line("No validation run has judged it yet; run 'formulary validate'.")
