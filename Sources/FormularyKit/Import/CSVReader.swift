@@ -348,6 +348,10 @@ public final class CSVReader: RecordReader {
         if input.end - position >= 3, base[position] == 0xEF, base[position + 1] == 0xBB, base[position + 2] == 0xBF {
             position += 3
             recordStart = position
+        } else if let encoding = foreignByteOrderMark(base, at: position, end: input.end) {
+            isFinished = true
+            throw RecordReadError(kind: .notUTF8(encoding: encoding), file: fileName, line: 1, column: 1,
+                                  isRecoverable: false)
         }
     }
 

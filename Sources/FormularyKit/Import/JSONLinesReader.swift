@@ -169,6 +169,10 @@ public final class JSONLinesReader: RecordReader {
         if input.end - lineStart >= 3, base[lineStart] == 0xEF, base[lineStart + 1] == 0xBB, base[lineStart + 2] == 0xBF {
             lineStart += 3
             searchFrom = lineStart
+        } else if let encoding = foreignByteOrderMark(base, at: lineStart, end: input.end) {
+            isFinished = true
+            throw RecordReadError(kind: .notUTF8(encoding: encoding), file: fileName, line: 1, column: 1,
+                                  isRecoverable: false)
         }
     }
 

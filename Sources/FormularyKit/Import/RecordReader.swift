@@ -124,6 +124,8 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
         case readFailed(String)
         /// `import --key FIELD`: the record has no value in the key column.
         case emptyKey(field: String)
+        /// The input starts with the byte-order mark of another encoding (`UTF-16LE`…).
+        case notUTF8(encoding: String)
     }
 
     public var kind: Kind
@@ -161,6 +163,8 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
         case .nestedValue(let field): "field '\(field)' is an array or object; only strings, numbers, booleans and null can be imported"
         case .readFailed(let message): "read failed: \(message)"
         case .emptyKey(let field): "the key field '\(field)' is empty; every record needs a key with --key"
+        case .notUTF8(let encoding):
+            "the file is \(encoding) (it starts with a \(encoding) byte-order mark), not UTF-8; convert it first, e.g. with iconv -f \(encoding) -t UTF-8"
         }
     }
 
@@ -168,6 +172,18 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         let place = column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
         return "\(place): \(message)"
+    }
+}
+
+/// The encoding that a byte-order mark at the start of the input announces, when it is
+/// not UTF-8's: imports read UTF-8 only, and a UTF-16 file would otherwise be reported as
+/// "invalid UTF-8" at 1:1, which does not say what is wrong.
+func foreignByteOrderMark(_ base: UnsafePointer<UInt8>, at i: Int, end: Int) -> String? {
+    guard end - i >= 2 else { return nil }
+    switch (base[i], base[i + 1]) {
+    case (0xFF, 0xFE): return "UTF-16LE"
+    case (0xFE, 0xFF): return "UTF-16BE"
+    default: return nil
     }
 }
 

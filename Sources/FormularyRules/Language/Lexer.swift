@@ -18,6 +18,16 @@ public enum Lexer {
     public static func lex(_ bytes: [UInt8], file: String) -> LexedSource {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        // A UTF-16 file would otherwise give an error for every other byte (NULs) and echo
+        // its lines as garbage: say once what it is instead.
+        if bytes.count >= 2, let encoding = bytes[0] == 0xFF && bytes[1] == 0xFE ? "UTF-16LE"
+                                          : bytes[0] == 0xFE && bytes[1] == 0xFF ? "UTF-16BE" : nil {
+            let diagnostic = Diagnostic(
+                id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
+                message: "the file is \(encoding) (it starts with a \(encoding) byte-order mark); plugin files must be UTF-8 text: convert it, e.g. with iconv -f \(encoding) -t UTF-8",
+                location: SourceLocation(file: file, line: 1, column: 1), sourceLine: "")
+            return LexedSource(source: SourceLines(file: file, lines: []), lines: [], diagnostics: [diagnostic])
+        }
 
         var ranges: [Range<Int>] = []
         var lineStart = start
