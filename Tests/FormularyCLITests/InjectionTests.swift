@@ -141,6 +141,30 @@ import Testing
         #expect(verify.status == 0, "\(verify)")
     }
 
+    /// Keys and actors come from files and the environment: in text output their control
+    /// and format characters (a terminal escape sequence, a bell, a right-to-left override)
+    /// are shown escaped, never sent to the terminal; JSON keeps the exact text.
+    @Test func controlCharactersNeverReachTheTerminalRaw() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let key = "k\u{1B}[31mey\u{202E}"
+        try sandbox.write("esc.csv", "name,email\n\"A\u{1B}[2Jx\",\"\(key)\"\n")
+        try sandbox.mustRun("--actor", "ev\u{1B}]0;pwned\u{7}il", "import", "--form", "signup", "--key", "email", "esc.csv")
+        _ = try sandbox.run("validate")
+        let id = String(try #require(try sandbox.entries().first?["id"] as? Int))
+        let hidden: Set<Unicode.Scalar> = ["\u{1B}", "\u{7}", "\u{202E}"]
+        for arguments in [["entries", "list"], ["entries", "show", id], ["history", id], ["audit"],
+                          ["report", "--by", "entry"], ["report", "--by", "field"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 0, "\(result)")
+            #expect(!result.stdout.unicodeScalars.contains(where: hidden.contains), "\(result)")
+        }
+        let list = try sandbox.run("entries", "list")
+        #expect(list.stdout.contains("k\\u{1B}[31mey\\u{202E}"), "\(list)")
+        #expect(try sandbox.run("audit").stdout.contains("ev\\u{1B}]0;pwned\\u{7}il"))
+        #expect(try sandbox.entries().first?["key"] as? String == key)
+    }
+
     /// A type name is a name, never a path: `check ../x` does not load `../x.field`, and
     /// `types add` stores a type under the name it declares, whatever its file is called.
     @Test func typeNamesCannotReachOutsideThePluginFolder() throws {

@@ -1,4 +1,5 @@
 import FormularyJSON
+import FormularyKit
 import FormularyStore
 
 /// `formulary audit [--since DATE] [--actor NAME]`
@@ -57,7 +58,9 @@ struct AuditCommand: Command {
             context.stdout.write(bytes: w.bytes)
         } else {
             context.stdout.write(TextTable(header: ["SEQ", "WHEN", "ACTOR", "ACTION", "SUBJECT", "DETAILS"], rows: records.map {
-                [String($0.seq), $0.at, $0.actor, $0.action, $0.subject, $0.details]
+                // Actors come from the environment and subjects from files: no raw escapes.
+                [String($0.seq), $0.at, ReportEscaping.terminal($0.actor), $0.action,
+                 ReportEscaping.terminal($0.subject), ReportEscaping.terminal($0.details)]
             }).render())
         }
         return .success

@@ -49,7 +49,7 @@ struct EntriesListCommand: Command {
         let keys = SecureKeys(context: context, store: store)
         func add(_ entry: StoredEntry, _ verdict: EntryRunVerdict?, to a: inout JSONArrayWriter) throws {
             let key = try keys.shownKey(of: entry)
-            rows.append([String(entry.id), entry.form, key ?? "", entry.createdAt, entry.updatedAt,
+            rows.append([String(entry.id), entry.form, key.map(ReportEscaping.terminal) ?? "", entry.createdAt, entry.updatedAt,
                          verdict?.summary ?? "not validated"])
             a.object { o in
                 o.field("id", Int(entry.id))
@@ -152,7 +152,7 @@ struct EntriesShowCommand: Command {
             return .success
         }
         var rows: [[String]] = [["id", String(entry.id)], ["form", entry.form]]
-        if let k = key { rows.append(["key", k]) }
+        if let k = key { rows.append(["key", ReportEscaping.terminal(k)]) }
         rows += [["added", entry.createdAt], ["changed", "\(entry.updatedAt) (version \(entry.version))"],
                  ["latest verdict", verdict?.summary ?? "not validated yet"]]
         context.stdout.write(TextTable(rows: rows).render())

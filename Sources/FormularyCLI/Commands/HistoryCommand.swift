@@ -89,7 +89,7 @@ struct HistoryCommand: Command {
 
         let style = context.style
         var title = "Entry \(entry.id) of form \(entry.form)"
-        if let key { title += ", key \(key)" }
+        if let key { title += ", key \(ReportEscaping.terminal(key))" }
         context.stdout.line(title + ", version \(entry.version)")
         guard !history.isEmpty else {
             context.stdout.line("No validation run has judged it yet; run 'formulary validate'.")

@@ -39,9 +39,10 @@ public enum ReportEscaping {
         cells.map(csvCell).joined(separator: ",") + "\r\n"
     }
 
-    /// Text for a terminal: control characters (C0, DEL, C1) are written as escapes (`\n`,
-    /// `\t`, `\u{1B}`), so that data can neither break the table's alignment nor send
-    /// escape sequences to the terminal.
+    /// Text for a terminal: control characters (C0, DEL, C1) and bidirectional controls
+    /// (U+202E and the like) are written as escapes (`\n`, `\t`, `\u{1B}`, `\u{202E}`), so
+    /// that data can neither break the table's alignment, nor send escape sequences to the
+    /// terminal, nor display a line in an order other than its own.
     public static func terminal(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
@@ -59,7 +60,11 @@ public enum ReportEscaping {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true   // bidi controls
+        default: false
+        }
     }
 }
 
