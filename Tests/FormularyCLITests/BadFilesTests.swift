@@ -86,6 +86,9 @@ import Testing
         for text in badCase.mentions {
             #expect(result.stderr.contains(text), "\(badCase.file): the message should mention '\(text)': \(result)")
         }
+        // Binary input is never echoed raw: no control character but line breaks and tabs.
+        let raw = result.stderr.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || (0x7F...0x9F).contains($0.value) }
+        #expect(raw.isEmpty, "\(badCase.file): control characters \(raw.prefix(5).map { $0.value }) on standard error")
     }
 
     @Test func badImportFilesAreClearErrorsAndWriteNothing() throws {

@@ -25,8 +25,23 @@ public struct DiagnosticFormatter: Sendable {
     /// One diagnostic, without a trailing newline.
     public func format(_ diagnostic: Diagnostic) -> String {
         guard showsSourceLine, !diagnostic.sourceLine.isEmpty else { return header(diagnostic) }
-        let line = String(diagnostic.sourceLine.map { $0 == "\r" ? " " : $0 })
+        let line = String(diagnostic.sourceLine.map(Self.shown))
         return header(diagnostic) + "\n" + line + "\n" + Self.caretLine(for: diagnostic)
+    }
+
+    /// A character of the source line as it is echoed: control and bidirectional characters,
+    /// which a terminal would act on (an escape sequence, a right-to-left override in a
+    /// file from a shared plugin folder), as U+FFFD, one column like what they replace.
+    static func shown(_ character: Character) -> Character {
+        if character == "\t" { return character }
+        if character == "\r" { return " " }
+        let acts = character.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+        return acts ? "\u{FFFD}" : character
     }
 
     /// Several diagnostics, one after the other, each ending in a newline.
