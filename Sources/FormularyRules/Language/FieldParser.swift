@@ -55,28 +55,11 @@ struct FieldParser {
 
     mutating func parseLine(_ line: LogicalLine) {
         guard let first = line.tokens.first else { return }
-        guard let keyword = first.word else {
-            diagnostics.append(source.diagnostic(
-                .unexpectedToken, .error,
-                "expected a directive such as 'label', 'normalize' or 'length', found \(first.displayName)",
-                at: first.location))
-            return
-        }
-        if keyword == "field" {
-            diagnostics.append(source.diagnostic(
-                .duplicateHeader, .error,
-                "a .field file declares one type: 'field' may only be its first directive",
-                at: first.location))
-            return
-        }
-        guard Self.directives.contains(keyword) else {
-            let hint = Suggestion.nearest(to: keyword, in: Self.directives + ["field"])
-                .map { "; did you mean '\($0)'?" }
-                ?? "; expected a directive such as 'label', 'param', 'normalize', 'mask', 'length', 'pattern' or 'accept'"
-            diagnostics.append(source.diagnostic(.unknownDirective, .error,
-                                                 "unknown directive '\(keyword)'\(hint)", at: first.location))
-            return
-        }
+        guard let keyword = source.directiveKeyword(
+            of: first, header: "field", noun: "type", directives: Self.directives,
+            someDirectives: "'label', 'normalize' or 'length'",
+            expected: "a directive such as 'label', 'param', 'normalize', 'mask', 'length', 'pattern' or 'accept'",
+            into: &diagnostics) else { return }
         var parser = LineParser(tokens: line.tokens, source: source)
         parser.knownParameters = parameters
         parser.hasBase = base != nil

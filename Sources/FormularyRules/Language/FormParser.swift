@@ -31,28 +31,10 @@ struct FormParser {
 
     mutating func parseLine(_ line: LogicalLine) {
         guard let first = line.tokens.first else { return }
-        guard let keyword = first.word else {
-            diagnostics.append(source.diagnostic(
-                .unexpectedToken, .error,
-                "expected a directive such as 'field' or 'same', found \(first.displayName)",
-                at: first.location))
-            return
-        }
-        if keyword == "form" {
-            diagnostics.append(source.diagnostic(
-                .duplicateHeader, .error,
-                "a .form file declares one form: 'form' may only be its first directive",
-                at: first.location))
-            return
-        }
-        guard Self.directives.contains(keyword) else {
-            let hint = Suggestion.nearest(to: keyword, in: Self.directives + ["form"])
-                .map { "; did you mean '\($0)'?" }
-                ?? "; expected 'label', 'field', 'same' or 'require'"
-            diagnostics.append(source.diagnostic(.unknownDirective, .error,
-                                                 "unknown directive '\(keyword)'\(hint)", at: first.location))
-            return
-        }
+        guard let keyword = source.directiveKeyword(
+            of: first, header: "form", noun: "form", directives: Self.directives,
+            someDirectives: "'field' or 'same'", expected: "'label', 'field', 'same' or 'require'",
+            into: &diagnostics) else { return }
         var parser = LineParser(tokens: line.tokens, source: source)
         do throws(Diagnostic) {
             switch keyword {

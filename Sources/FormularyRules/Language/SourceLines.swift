@@ -22,4 +22,34 @@ public struct SourceLines: Sendable, Hashable {
         Diagnostic(id: id.rawValue, severity: severity, message: message, location: location,
                    sourceLine: location.file == file ? text(ofLine: location.line) : "")
     }
+
+    /// The keyword a directive line starts with, or nil after reporting why the line is not
+    /// one: it starts with something other than a word, repeats the file's `header`
+    /// (`field`/`form` may only come first), or names no directive of `directives`.
+    /// `.field` and `.form` lines start the same way; only the words differ.
+    func directiveKeyword(of first: Token, header: String, noun: String, directives: [String],
+                          someDirectives: String, expected: String,
+                          into diagnostics: inout [Diagnostic]) -> String? {
+        guard let keyword = first.word else {
+            diagnostics.append(diagnostic(
+                .unexpectedToken, .error,
+                "expected a directive such as \(someDirectives), found \(first.displayName)", at: first.location))
+            return nil
+        }
+        if keyword == header {
+            diagnostics.append(diagnostic(
+                .duplicateHeader, .error,
+                "a .\(header) file declares one \(noun): '\(header)' may only be its first directive",
+                at: first.location))
+            return nil
+        }
+        guard directives.contains(keyword) else {
+            let hint = Suggestion.nearest(to: keyword, in: directives + [header])
+                .map { "; did you mean '\($0)'?" } ?? "; expected \(expected)"
+            diagnostics.append(diagnostic(.unknownDirective, .error,
+                                          "unknown directive '\(keyword)'\(hint)", at: first.location))
+            return nil
+        }
+        return keyword
+    }
 }
