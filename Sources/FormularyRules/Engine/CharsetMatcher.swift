@@ -7,6 +7,8 @@ struct CharsetMatcher: Sendable {
     private var ascii: CharacterSetBits
     private var literals: CharacterSetBits
     private var letters = false, marks = false, spaces = false, punctuation = false
+    /// The named classes as ``ScalarFlags`` bits, for non-ASCII scalars.
+    private var named: UInt8 = 0
 
     init(_ classes: [CharsetClass]) {
         var literals = CharacterSetBits([])
@@ -32,13 +34,15 @@ struct CharsetMatcher: Sendable {
             }
         }
         self.ascii = ascii
+        named = (letters ? ScalarFlags.letter : 0) | (marks ? ScalarFlags.mark : 0)
+            | (spaces ? ScalarFlags.spaceSeparator : 0) | (punctuation ? ScalarFlags.punctuation : 0)
     }
 
     private static func inNamedClass(_ s: Unicode.Scalar, letters: Bool, marks: Bool,
                                      spaces: Bool, punctuation: Bool) -> Bool {
         if letters && isLetter(s) { return true }
         if marks && isMark(s) { return true }
-        if spaces && (s == "\t" || s.properties.generalCategory == .spaceSeparator) { return true }
+        if spaces && (s == "\t" || isSpaceSeparator(s)) { return true }
         if punctuation && isPunctuation(s) { return true }
         return false
     }
@@ -54,9 +58,7 @@ struct CharsetMatcher: Sendable {
                 i += 1
             } else {
                 let (s, n) = decodeScalar(b, at: i)
-                guard literals.contains(s) || Self.inNamedClass(s, letters: letters, marks: marks,
-                                                                spaces: spaces, punctuation: punctuation)
-                else { return false }
+                guard ScalarFlags.of(s) & named != 0 || literals.contains(s) else { return false }
                 i += n
             }
         }

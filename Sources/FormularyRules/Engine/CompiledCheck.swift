@@ -36,6 +36,7 @@ final class CompiledCheck: Sendable {
     private let places: Int?
     private let range: DecimalRange?
     private let program: RegexProgram?
+    private let programRef: Unmanaged<RegexProgram>?
     private let charset: CharsetMatcher?
     private let oneOf: OneOfMatcher?
     private let date: DateCheck?
@@ -63,6 +64,7 @@ final class CompiledCheck: Sendable {
         }
         (lengthLower, lengthUpper, lengthUnit, self.places) = (lower, upper, unit, places)
         (self.range, self.program, self.charset, self.oneOf, self.date) = (range, program, charset, oneOf, date)
+        programRef = program.map { Unmanaged.passUnretained($0) }
         self.algorithm = algorithm
     }
 
@@ -91,7 +93,10 @@ final class CompiledCheck: Sendable {
             return range.unsafelyUnwrapped.contains(number) ? .pass : .fail
         case .pattern:
             if live && b.isEmpty { return .pass }
-            switch program.unsafelyUnwrapped.match(b, partial: live, scratch: scratch.regex) {
+            let outcome = programRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { program in
+                scratch.withRegex { program.match(b, partial: live, scratch: $0) }
+            }
+            switch outcome {
             case .match, .partial: return .pass
             case .noMatch: return .fail
             case .budgetExceeded: return .budgetExceeded
@@ -121,11 +126,15 @@ enum Length {
             for c in b where c & 0xC0 != 0x80 { n += (unit == .utf16 && c >= 0xF0) ? 2 : 1 }
             return n
         case .graphemes:
-            var n = b.count
+            // Below U+0300 (ASCII, Latin-1, Latin Extended A and B, IPA) no scalar extends a
+            // cluster or is a Hangul or regional-indicator part, so every scalar is one
+            // grapheme except LF after CR; combining marks start at U+0300. Values with other
+            // scalars are counted by `String`.
+            var n = 0
             var previous: UInt8 = 0
             for c in b {
-                if c >= 0x80 { return makeString(b).count }
-                if c == 0x0A && previous == 0x0D { n -= 1 }
+                if c >= 0xCC { return makeString(b).count }   // a lead byte of U+0300 or above
+                if c & 0xC0 != 0x80 && !(c == 0x0A && previous == 0x0D) { n += 1 }
                 previous = c
             }
             return n
@@ -205,7 +214,7 @@ enum Checksum {
             let c = b[i]
             if c.isASCIIDigit { values.append(Int(c - 0x30)) }
             else if c.isASCIILetter { values.append(Int((c | 0x20) - 0x61) + 10) }
-            else if c < 0x80 ? !c.isASCIIWhiteSpace : !decodeScalar(b, at: i).scalar.properties.isWhitespace { return false }
+            else if c < 0x80 ? !c.isASCIIWhiteSpace : !isWhiteSpace(decodeScalar(b, at: i).scalar) { return false }
             i += scalarLength(leadByte: c)
         }
         guard values.count >= 5 else { return false }

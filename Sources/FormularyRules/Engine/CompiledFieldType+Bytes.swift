@@ -34,7 +34,7 @@ extension CompiledFieldType {
             return Array(format(String(decoding: bytes, as: UTF8.self)).utf8)
         }
         if isBlank(bytes) { return Array(bytes) }
-        return prepare(bytes, scratch: Scratch.current) { formatted, _ in Array(formatted) }
+        return Scratch.withCurrent { scratch in prepare(bytes, scratch: scratch) { formatted, _ in Array(formatted) } }
     }
 
     /// What one look at a value's bytes tells a batch run.
@@ -51,15 +51,17 @@ extension CompiledFieldType {
     /// ``isAbsent(utf8:)`` and ``isClean(utf8:)`` in one pass over the bytes: the hot path of
     /// batch validation.
     public func screen(utf8: UnsafeRawBufferPointer) -> Screening {
+        Scratch.withCurrent { screen(utf8: utf8, scratch: $0) }
+    }
+
+    /// ``screen(utf8:)`` with the caller's scratch memory, which only the calling thread may
+    /// be using.
+    public func screen(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> Screening {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(raw) else { return .failing }
         if isBlank(raw) { return .absent }
-        let scratch = Scratch.current
-        // The same unretained walk over the checks as `isClean`: this is the batch hot path.
-        let clean = prepare(raw, scratch: scratch) { b, fit in
-            passesFinal(b, fit: fit, scratch: scratch, countingWarnings: true)
-        }
-        return clean ? .clean : .failing
+        let (b, fit) = prepared(raw, scratch: scratch)
+        return passesFinal(b, fit: fit, scratch: scratch, countingWarnings: true) ? .clean : .failing
     }
 
     @inline(__always)
@@ -67,9 +69,10 @@ extension CompiledFieldType {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(raw) else { return false }
         if isBlank(raw) { return true }
-        let scratch = Scratch.current
-        return prepare(raw, scratch: scratch) { b, fit in
-            passesFinal(b, fit: fit, scratch: scratch, countingWarnings: countingWarnings)
+        return Scratch.withCurrent { scratch in
+            prepare(raw, scratch: scratch) { b, fit in
+                passesFinal(b, fit: fit, scratch: scratch, countingWarnings: countingWarnings)
+            }
         }
     }
 }

@@ -82,6 +82,15 @@ public final class CompiledFieldType: Sendable {
     /// only valid inside `body`.
     @inline(__always)
     func prepare<R>(_ raw: Bytes, scratch: Scratch, _ body: (Bytes, CompiledMask.Fit?) -> R) -> R {
+        let (bytes, fit) = prepared(raw, scratch: scratch)
+        return body(bytes, fit)
+    }
+
+    /// ``prepare(_:scratch:_:)`` without a closure, for the batch hot path (a closure's
+    /// context costs retains when the optimizer does not inline it). The bytes are `raw`
+    /// itself or live in `scratch`: valid until the scratch is used again.
+    @inline(__always)
+    func prepared(_ raw: Bytes, scratch: Scratch) -> (Bytes, CompiledMask.Fit?) {
         var current = raw
         var buffer: Int? = nil   // the scratch buffer `current` lives in (nil: the raw value)
         stepRefs.withUnsafeBufferPointer { all in
@@ -93,11 +102,10 @@ public final class CompiledFieldType: Sendable {
                 }
             }
         }
-        guard let maskRef else { return body(current, nil) }
-        let (formatted, fit) = maskRef._withUnsafeGuaranteedRef {
+        guard let maskRef else { return (current, nil) }
+        return maskRef._withUnsafeGuaranteedRef {
             $0.format(current, scratch: scratch, buffer: buffer == 0 ? 1 : 0)
         }
-        return body(formatted, fit)
     }
 
     /// The value's canonical form: normalized and mask-formatted. An absent value is
@@ -106,8 +114,8 @@ public final class CompiledFieldType: Sendable {
         var text = value
         return text.withUTF8 { raw in
             if isBlank(raw) { return value }
-            return prepare(raw, scratch: Scratch.current) { formatted, _ in
-                isSame(formatted, raw) ? value : makeString(formatted)
+            return Scratch.withCurrent { scratch in
+                prepare(raw, scratch: scratch) { formatted, _ in isSame(formatted, raw) ? value : makeString(formatted) }
             }
         }
     }
@@ -124,9 +132,10 @@ public final class CompiledFieldType: Sendable {
         var value = value
         return value.withUTF8 { raw in
             if isBlank(raw) { return true }
-            let scratch = Scratch.current
-            return prepare(raw, scratch: scratch) { b, fit in
-                passesFinal(b, fit: fit, scratch: scratch, countingWarnings: false)
+            return Scratch.withCurrent { scratch in
+                prepare(raw, scratch: scratch) { b, fit in
+                    passesFinal(b, fit: fit, scratch: scratch, countingWarnings: false)
+                }
             }
         }
     }
@@ -145,8 +154,7 @@ public final class CompiledFieldType: Sendable {
             if isBlank(raw) {
                 return FieldResult(formatted: value, verdict: .valid, violations: [], isAbsent: true)
             }
-            let scratch = Scratch.current
-            return prepare(raw, scratch: scratch) { b, fit in
+            return Scratch.withCurrent { scratch in prepare(raw, scratch: scratch) { b, fit in
                 let formatted = isSame(b, raw) ? value : makeString(b)
                 let finalViolations = violations(b, fit: fit, stage: .final, scratch: scratch)
                 let finalValid = !finalViolations.contains { $0.severity == .error }
@@ -161,7 +169,7 @@ public final class CompiledFieldType: Sendable {
                     return FieldResult(formatted: formatted, verdict: verdict,
                                        violations: liveViolations, isAbsent: false)
                 }
-            }
+            } }
         }
     }
 

@@ -14,7 +14,8 @@
 /// "(5"), except that once every slot is filled the mask's trailing literals are completed
 /// ("123" with `000)` formats to "123)"). Formatting never drops a character and is
 /// idempotent.
-final class CompiledMask: Sendable {
+// `@unchecked`: `asciiCodes` is written only in `init`, then read by any thread.
+final class CompiledMask: @unchecked Sendable {
     enum Item: Sendable, Hashable {
         case digit, letter, alphanumeric
         case literal(Unicode.Scalar)
@@ -36,6 +37,11 @@ final class CompiledMask: Sendable {
     let literalBytes: Int
     /// Index of the first item after the last slot.
     let trailingLiteralsStart: Int
+    /// `items` as one byte each when every literal is ASCII (nil otherwise): a slot is
+    /// ``digitCode``, ``letterCode`` or ``alphanumericCode``, a literal is its own byte. The
+    /// formatting loop then reads a plain buffer instead of enum payloads.
+    private let asciiCodes: UnsafeMutableBufferPointer<UInt8>?
+    private static let digitCode: UInt8 = 0x80, letterCode: UInt8 = 0x81, alphanumericCode: UInt8 = 0x82
 
     /// Parses the pattern; nil when it ends in a lone `\`.
     init?(_ pattern: String) {
@@ -61,7 +67,24 @@ final class CompiledMask: Sendable {
         }
         literalBytes = bytes
         trailingLiteralsStart = lastSlot + 1
+        let ascii = items.allSatisfy { if case .literal(let s) = $0 { s.isASCII } else { true } }
+        if ascii {
+            let codes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: items.count)
+            for (k, item) in items.enumerated() {
+                switch item {
+                case .digit: codes[k] = Self.digitCode
+                case .letter: codes[k] = Self.letterCode
+                case .alphanumeric: codes[k] = Self.alphanumericCode
+                case .literal(let s): codes[k] = UInt8(s.value)
+                }
+            }
+            asciiCodes = codes
+        } else {
+            asciiCodes = nil
+        }
     }
+
+    deinit { asciiCodes?.deallocate() }
 
     /// The number of slots.
     var slotCount: Int { items.count { if case .literal = $0 { false } else { true } } }
@@ -98,6 +121,13 @@ final class CompiledMask: Sendable {
 
     /// Formats `src` into scratch buffer `index` (not the one `src` lives in).
     func format(_ src: Bytes, scratch: Scratch, buffer index: Int) -> (Bytes, Fit) {
+        if let asciiCodes { return formatASCII(src, codes: asciiCodes, scratch: scratch, buffer: index) }
+        return formatByScalars(src, scratch: scratch, buffer: index)
+    }
+
+    /// ``format(_:scratch:buffer:)`` walking the items as scalars: for masks with non-ASCII
+    /// literals, and the reference the ASCII path is tested against.
+    func formatByScalars(_ src: Bytes, scratch: Scratch, buffer index: Int) -> (Bytes, Fit) {
         let dst = scratch.buffer(index, capacity: src.count + literalBytes)
         var count = 0, i = 0, m = 0
         var broken = false
@@ -131,6 +161,57 @@ final class CompiledMask: Sendable {
         for k in 0..<rest { dst[count + k] = src[i + k] }
         count += rest
         let fit: Fit = broken || rest > 0 ? .broken : (m == items.count ? .filled : .partial)
+        return (UnsafeBufferPointer(start: dst, count: count), fit)
+    }
+
+    /// ``format(_:scratch:buffer:)`` for a mask whose literals are all ASCII: the same walk
+    /// over one byte per item. A non-ASCII value scalar never equals a literal and fits only a
+    /// letter or alphanumeric slot.
+    @inline(__always)
+    private func formatASCII(_ src: Bytes, codes: UnsafeMutableBufferPointer<UInt8>, scratch: Scratch,
+                             buffer index: Int) -> (Bytes, Fit) {
+        let dst = scratch.buffer(index, capacity: src.count + literalBytes)
+        let itemCount = codes.count
+        var count = 0, i = 0, m = 0
+        var broken = false
+        while m < itemCount && i < src.count {
+            let code = codes[m]
+            let c = src[i]
+            if code < 0x80 {
+                dst[count] = code
+                count += 1
+                if c == code { i += 1 }
+                m += 1
+                continue
+            }
+            let n: Int
+            let ok: Bool
+            if c < 0x80 {
+                n = 1
+                ok = code == Self.digitCode ? c.isASCIIDigit
+                    : code == Self.letterCode ? c.isASCIILetter : c.isASCIIDigit || c.isASCIILetter
+            } else {
+                let (s, length) = decodeScalar(src, at: i)
+                n = length
+                ok = code != Self.digitCode && isLetter(s)
+            }
+            guard ok else { broken = true; break }
+            for k in 0..<n { dst[count + k] = src[i + k] }
+            count += n
+            i += n
+            m += 1
+        }
+        if !broken && i == src.count && i > 0 && m >= trailingLiteralsStart {
+            while m < itemCount && codes[m] < 0x80 {
+                dst[count] = codes[m]
+                count += 1
+                m += 1
+            }
+        }
+        let rest = src.count - i
+        for k in 0..<rest { dst[count + k] = src[i + k] }
+        count += rest
+        let fit: Fit = broken || rest > 0 ? .broken : (m == itemCount ? .filled : .partial)
         return (UnsafeBufferPointer(start: dst, count: count), fit)
     }
 }

@@ -8,6 +8,17 @@ struct DateCheck: Sendable {
     let format: DateFormat
     let range: DayRange
     let todayYear: Int
+    /// The range's ends as month numbers (`year × 12 + month − 1`; nil: unbounded): a
+    /// month's days overlap the range exactly when its number lies between them, so a
+    /// format without `dd` is judged without day arithmetic.
+    private let firstMonth: Int?
+    private let lastMonth: Int?
+
+    init(format: DateFormat, range: DayRange, todayYear: Int) {
+        (self.format, self.range, self.todayYear) = (format, range, todayYear)
+        firstMonth = range.firstDate.map { $0.year * 12 + $0.month - 1 }
+        lastMonth = range.lastDate.map { $0.year * 12 + $0.month - 1 }
+    }
 
     /// The day numbers a complete value spans, or nil when it is not a real date.
     @inline(__always)
@@ -47,6 +58,13 @@ struct DateCheck: Sendable {
             }
         }
         if format.twoDigitYear { year = DateFormat.windowYear(year, todayYear: todayYear) }
+        if format.hasMonth && !format.hasDay {
+            guard month >= 1, month <= 12 else { return false }
+            let number = year * 12 + month - 1
+            if let firstMonth, number < firstMonth { return false }
+            if let lastMonth, number > lastMonth { return false }
+            return true
+        }
         guard let (start, end) = span(year: year, month: format.hasMonth ? month : nil,
                                       day: format.hasDay ? day : nil) else { return false }
         return range.overlaps(start, end)

@@ -31,52 +31,13 @@ enum NormalizeOperation: Sendable {
     func apply(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes {
         switch self {
         case .trim:
-            var start = 0, end = src.count
-            while start < end {
-                let (s, n) = decodeScalar(src, at: start)
-                guard isWhiteSpace(s) else { break }
-                start += n
-            }
-            while end > start {
-                var lead = end - 1
-                while lead > start && src[lead] & 0xC0 == 0x80 { lead -= 1 }
-                guard isWhiteSpace(decodeScalar(src, at: lead).scalar) else { break }
-                end = lead
-            }
-            return UnsafeBufferPointer(rebasing: src[start..<end])
-        case .collapseSpaces, .stripSpaces:
-            let collapse = if case .collapseSpaces = self { true } else { false }
-            let dst = scratch.buffer(index, capacity: src.count)
-            var count = 0, i = 0, inRun = false
-            while i < src.count {
-                let c = src[i]
-                let n = scalarLength(leadByte: c)
-                let space = c < 0x80 ? c.isASCIIWhiteSpace : decodeScalar(src, at: i).scalar.properties.isWhitespace
-                if space {
-                    if collapse && !inRun { dst[count] = 0x20; count += 1 }
-                    inRun = true
-                } else {
-                    for k in 0..<n { dst[count + k] = src[i + k] }
-                    count += n
-                    inRun = false
-                }
-                i += n
-            }
-            return UnsafeBufferPointer(start: dst, count: count)
+            return Self.trim(src)
+        case .collapseSpaces:
+            return Self.removeSpaces(src, collapse: true, scratch: scratch, buffer: index)
+        case .stripSpaces:
+            return Self.removeSpaces(src, collapse: false, scratch: scratch, buffer: index)
         case .strip(let set):
-            let dst = scratch.buffer(index, capacity: src.count)
-            var count = 0, i = 0
-            while i < src.count {
-                let c = src[i]
-                let n = scalarLength(leadByte: c)
-                let drop = c < 0x80 ? set.containsASCII(c) : set.contains(decodeScalar(src, at: i).scalar)
-                if !drop {
-                    for k in 0..<n { dst[count + k] = src[i + k] }
-                    count += n
-                }
-                i += n
-            }
-            return UnsafeBufferPointer(start: dst, count: count)
+            return Self.strip(src, set: set, scratch: scratch, buffer: index)
         case .uppercase, .lowercase:
             let upper = if case .uppercase = self { true } else { false }
             if isAllASCII(src) {
@@ -94,48 +55,165 @@ enum NormalizeOperation: Sendable {
         }
     }
 
-    private func capitalize(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes {
-        var out: [UInt8] = []
-        var inPlace = true
-        // Title-case mappings may be longer than the scalar, so the ASCII path writes in
-        // place and the general path collects into an array.
+    @inline(__always)
+    static func trim(_ src: Bytes) -> Bytes {
+        var start = 0, end = src.count
+        while start < end {
+            let c = src[start]
+            if c < 0x80 {
+                guard c.isASCIIWhiteSpace else { break }
+                start += 1
+            } else {
+                let (s, n) = decodeScalar(src, at: start)
+                guard isWhiteSpace(s) else { break }
+                start += n
+            }
+        }
+        while end > start {
+            let c = src[end - 1]
+            if c < 0x80 {
+                guard c.isASCIIWhiteSpace else { break }
+                end -= 1
+                continue
+            }
+            var lead = end - 1
+            while lead > start && src[lead] & 0xC0 == 0x80 { lead -= 1 }
+            guard isWhiteSpace(decodeScalar(src, at: lead).scalar) else { break }
+            end = lead
+        }
+        return UnsafeBufferPointer(rebasing: src[start..<end])
+    }
+
+    /// `collapse-spaces` (each run of white space becomes one space) or `strip-spaces`.
+    @inline(__always)
+    static func removeSpaces(_ src: Bytes, collapse: Bool, scratch: Scratch, buffer index: Int) -> Bytes {
         let dst = scratch.buffer(index, capacity: src.count)
-        var count = 0
+        var count = 0, i = 0, inRun = false
+        while i < src.count {
+            let c = src[i]
+            if c < 0x80 {
+                if c.isASCIIWhiteSpace {
+                    if collapse && !inRun { dst[count] = 0x20; count += 1 }
+                    inRun = true
+                } else {
+                    dst[count] = c
+                    count += 1
+                    inRun = false
+                }
+                i += 1
+                continue
+            }
+            let (s, n) = decodeScalar(src, at: i)
+            if isWhiteSpace(s) {
+                if collapse && !inRun { dst[count] = 0x20; count += 1 }
+                inRun = true
+            } else {
+                for k in 0..<n { dst[count + k] = src[i + k] }
+                count += n
+                inRun = false
+            }
+            i += n
+        }
+        return UnsafeBufferPointer(start: dst, count: count)
+    }
+
+    /// `strip "CHARS"`.
+    @inline(__always)
+    static func strip(_ src: Bytes, set: borrowing CharacterSetBits, scratch: Scratch, buffer index: Int) -> Bytes {
+        let dst = scratch.buffer(index, capacity: src.count)
+        var count = 0, i = 0
+        while i < src.count {
+            let c = src[i]
+            if c < 0x80 {
+                if !set.containsASCII(c) { dst[count] = c; count += 1 }
+                i += 1
+                continue
+            }
+            let (s, n) = decodeScalar(src, at: i)
+            if !set.contains(s) {
+                for k in 0..<n { dst[count + k] = src[i + k] }
+                count += n
+            }
+            i += n
+        }
+        return UnsafeBufferPointer(start: dst, count: count)
+    }
+
+    /// `capitalize` written in place, a byte at a time for ASCII; nil when some word starts
+    /// with a non-ASCII letter whose title case differs from it (the general path then maps
+    /// it, since the mapping can be longer than the letter).
+    @inline(__always)
+    static func capitalizeInPlace(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes? {
+        let dst = scratch.buffer(index, capacity: src.count)
+        var lookingForLetter = true
+        var i = 0
+        while i < src.count {
+            var c = src[i]
+            if c < 0x80 {
+                if c.isASCIIWhiteSpace || c == UInt8(ascii: "-") {
+                    lookingForLetter = true
+                } else if lookingForLetter {
+                    if c.isASCIILetter {
+                        lookingForLetter = false
+                        if c &- 0x61 < 26 { c -= 0x20 }
+                    } else if !isASCIIPunctuation(c) {
+                        lookingForLetter = false
+                    }
+                }
+                dst[i] = c
+                i += 1
+                continue
+            }
+            let (s, n) = decodeScalar(src, at: i)
+            if isWhiteSpace(s) || s.value == 0x2010 || s.value == 0x2011 {
+                lookingForLetter = true
+            } else if lookingForLetter {
+                if isLetter(s) {
+                    if !s.properties.titlecaseMapping.unicodeScalars.elementsEqual(CollectionOfOne(s)) { return nil }
+                    lookingForLetter = false
+                } else if !isPunctuation(s) {
+                    lookingForLetter = false
+                }
+            }
+            for k in 0..<n { dst[i + k] = src[i + k] }
+            i += n
+        }
+        return UnsafeBufferPointer(start: dst, count: src.count)
+    }
+
+    private func capitalize(_ src: Bytes, scratch: Scratch, buffer index: Int) -> Bytes {
+        if let done = Self.capitalizeInPlace(src, scratch: scratch, buffer: index) { return done }
+        let out = Self.capitalizeByScalars(src)
+        let target = scratch.buffer(index, capacity: out.count)
+        for k in 0..<out.count { target[k] = out[k] }
+        return UnsafeBufferPointer(start: target, count: out.count)
+    }
+
+    /// `capitalize` scalar by scalar, with full title-case mappings (which may be longer than
+    /// the letter): the general path, and the reference the in-place path is tested against.
+    static func capitalizeByScalars(_ src: Bytes) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(src.count + 4)
         var lookingForLetter = true
         var i = 0
         while i < src.count {
             let (s, n) = decodeScalar(src, at: i)
-            var replacement: Unicode.Scalar? = nil
             var mapped: String? = nil
             if isWhiteSpace(s) || s == "-" || s == "\u{2010}" || s == "\u{2011}" {
                 lookingForLetter = true
             } else if lookingForLetter {
                 if isLetter(s) {
                     lookingForLetter = false
-                    if s.value < 0x80 {
-                        if s.value >= 0x61 && s.value <= 0x7A { replacement = Unicode.Scalar(s.value - 0x20) }
-                    } else {
-                        mapped = s.properties.titlecaseMapping
-                    }
+                    mapped = s.properties.titlecaseMapping
                 } else if !isPunctuation(s) {
                     lookingForLetter = false
                 }
             }
-            if let mapped {
-                if inPlace { out.append(contentsOf: UnsafeBufferPointer(start: dst, count: count)); inPlace = false }
-                out.append(contentsOf: mapped.utf8)
-            } else if inPlace {
-                if let replacement { dst[count] = UInt8(replacement.value); count += 1 }
-                else { for k in 0..<n { dst[count + k] = src[i + k] }; count += n }
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: src[i..<(i + n)]))
-            }
+            if let mapped { out.append(contentsOf: mapped.utf8) }
+            else { out.append(contentsOf: UnsafeBufferPointer(rebasing: src[i..<(i + n)])) }
             i += n
         }
-        if inPlace { return UnsafeBufferPointer(start: dst, count: count) }
-        let target = scratch.buffer(index, capacity: out.count)
-        for k in 0..<out.count { target[k] = out[k] }
-        return UnsafeBufferPointer(start: target, count: out.count)
+        return out
     }
 
     private func copy(_ text: String, scratch: Scratch, buffer index: Int) -> Bytes {

@@ -6,13 +6,16 @@ import Musl
 import Darwin
 #endif
 
-/// Per-thread working memory for validation: two byte buffers that normalization and mask
+/// Working memory for judging values: two byte buffers that normalization and mask
 /// formatting ping-pong between, and the PCRE2 match data, match context and JIT stack.
 ///
-/// A `CompiledFieldType` is shared between threads, so nothing mutable lives in it; each
-/// thread gets its own `Scratch` through a pthread key, created on first use and released
-/// when the thread ends. PCRE2 match data is never shared between threads.
-final class Scratch {
+/// A `CompiledFieldType` is shared between threads, so nothing mutable lives in it. By
+/// default each thread gets its own `Scratch` through a pthread key, created on first use
+/// and released when the thread ends. A loop that judges many values on one thread can make
+/// its own and pass it (``CompiledFieldType/screen(utf8:scratch:)``), which saves the
+/// thread-local lookup per value. A scratch must not be used by two threads at once: PCRE2
+/// match data is never shared between threads.
+public final class Scratch {
     private struct Buffers {
         var pointers: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
         var capacities: (Int, Int)
@@ -20,9 +23,10 @@ final class Scratch {
 
     // Behind a pointer held in a `let`, so the hot path pays no dynamic exclusivity checks.
     private let buffers: UnsafeMutablePointer<Buffers>
-    private let regexState: UnsafeMutablePointer<RegexScratch?>
+    // Held unretained-on-use: reaching it through `withRegex` costs no reference counting.
+    private let regexState: UnsafeMutablePointer<Unmanaged<RegexScratch>?>
 
-    init() {
+    public init() {
         buffers = .allocate(capacity: 1)
         buffers.initialize(to: Buffers(pointers: (.allocate(capacity: 256), .allocate(capacity: 256)),
                                        capacities: (256, 256)))
@@ -35,6 +39,7 @@ final class Scratch {
         buffers.pointee.pointers.1.deallocate()
         buffers.deinitialize(count: 1)
         buffers.deallocate()
+        regexState.pointee?.release()
         regexState.deinitialize(count: 1)
         regexState.deallocate()
     }
@@ -65,12 +70,13 @@ final class Scratch {
         }
     }
 
-    /// The PCRE2 state of this thread, created on first use.
-    var regex: RegexScratch {
-        if let r = regexState.pointee { return r }
-        let r = RegexScratch()
-        regexState.pointee = r
-        return r
+    /// Calls `body` with the PCRE2 state of this thread, created on first use.
+    @inline(__always)
+    func withRegex<R>(_ body: (RegexScratch) -> R) -> R {
+        if let state = regexState.pointee { return state._withUnsafeGuaranteedRef(body) }
+        let state = Unmanaged.passRetained(RegexScratch())
+        regexState.pointee = state
+        return state._withUnsafeGuaranteedRef(body)
     }
 
     private static let key: pthread_key_t = {
@@ -87,14 +93,15 @@ final class Scratch {
         return key
     }()
 
-    /// The calling thread's scratch.
+    /// Calls `body` with the calling thread's scratch. The thread's key owns it, so the hot
+    /// paths borrow it without retaining (two atomic operations per value otherwise).
     @inline(__always)
-    static var current: Scratch {
+    static func withCurrent<R>(_ body: (Scratch) -> R) -> R {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<Scratch>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<Scratch>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
         }
-        let scratch = Scratch()
-        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
-        return scratch
+        let scratch = Unmanaged.passRetained(Scratch())
+        pthread_setspecific(key, scratch.toOpaque())
+        return scratch._withUnsafeGuaranteedRef(body)
     }
 }

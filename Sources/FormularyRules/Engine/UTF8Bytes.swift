@@ -34,35 +34,86 @@ func scalarLength(leadByte b0: UInt8) -> Int {
     b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4
 }
 
+/// Unicode's White_Space property. The set is small and stable (unchanged since Unicode 6.3),
+/// so it is spelled out: asking the standard library's property tables cost a lookup per
+/// non-ASCII scalar on the batch hot path.
 @inline(__always)
 func isWhiteSpace(_ s: Unicode.Scalar) -> Bool {
-    s.value < 0x80 ? UInt8(s.value).isASCIIWhiteSpace : s.properties.isWhitespace
+    let v = s.value
+    if v < 0x80 { return UInt8(v).isASCIIWhiteSpace }
+    if v < 0x1680 { return v == 0x85 || v == 0xA0 }
+    return v == 0x1680 || (v >= 0x2000 && v <= 0x200A) || v == 0x2028 || v == 0x2029
+        || v == 0x202F || v == 0x205F || v == 0x3000
 }
 
 func isLetter(_ s: Unicode.Scalar) -> Bool {
     if s.value < 0x80 { return UInt8(s.value).isASCIILetter }
-    switch s.properties.generalCategory {
-    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
-        return true
-    default:
-        return false
-    }
+    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.letter != 0 }
+    return ScalarFlags.compute(s) & ScalarFlags.letter != 0
 }
 
 func isMark(_ s: Unicode.Scalar) -> Bool {
-    switch s.properties.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark: return true
-    default: return false
-    }
+    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.mark != 0 }
+    return ScalarFlags.compute(s) & ScalarFlags.mark != 0
 }
 
 func isPunctuation(_ s: Unicode.Scalar) -> Bool {
-    switch s.properties.generalCategory {
-    case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-         .initialPunctuation, .finalPunctuation, .otherPunctuation:
-        return true
-    default:
-        return false
+    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.punctuation != 0 }
+    return ScalarFlags.compute(s) & ScalarFlags.punctuation != 0
+}
+
+/// General category P (punctuation) for an ASCII byte: `!"#%&'()*,-./:;?@[\]_{}`
+/// (`$+<=>^`|~` are symbols). Spelled out as two bitmaps so the hot path needs no table.
+@inline(__always)
+func isASCIIPunctuation(_ c: UInt8) -> Bool {
+    let low: UInt64 = 1 << 33 | 1 << 34 | 1 << 35 | 1 << 37 | 1 << 38 | 1 << 39 | 1 << 40 | 1 << 41
+        | 1 << 42 | 1 << 44 | 1 << 45 | 1 << 46 | 1 << 47 | 1 << 58 | 1 << 59 | 1 << 63
+    let high: UInt64 = 1 << (64 - 64) | 1 << (91 - 64) | 1 << (92 - 64) | 1 << (93 - 64) | 1 << (95 - 64)
+        | 1 << (123 - 64) | 1 << (125 - 64)
+    return c < 64 ? low & (1 << UInt64(c)) != 0 : c < 128 && high & (1 << UInt64(c &- 64)) != 0
+}
+
+/// General category Zs (space separator).
+func isSpaceSeparator(_ s: Unicode.Scalar) -> Bool {
+    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.spaceSeparator != 0 }
+    return ScalarFlags.compute(s) & ScalarFlags.spaceSeparator != 0
+}
+
+/// The general-category classes the engine asks about, precomputed for the scalars of one-
+/// and two-byte UTF-8 (U+0000–U+07FF: Latin, Greek, Cyrillic, Hebrew, Arabic…), which most
+/// values are made of; other scalars ask the standard library.
+enum ScalarFlags {
+    static let letter: UInt8 = 1, mark: UInt8 = 2, punctuation: UInt8 = 4, spaceSeparator: UInt8 = 8
+    static let tableLimit: UInt32 = 0x800
+
+    // Written once, when first used, then only read.
+    nonisolated(unsafe) private static let table: UnsafeMutablePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: Int(tableLimit))
+        for v in 0..<tableLimit { table[Int(v)] = compute(Unicode.Scalar(v)!) }
+        return table
+    }()
+
+    @inline(__always)
+    static func lookup(_ v: UInt32) -> UInt8 { table[Int(v)] }
+
+    /// The flags of any scalar.
+    @inline(__always)
+    static func of(_ s: Unicode.Scalar) -> UInt8 { s.value < tableLimit ? table[Int(s.value)] : compute(s) }
+
+    static func compute(_ s: Unicode.Scalar) -> UInt8 {
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            return letter
+        case .nonspacingMark, .spacingMark, .enclosingMark:
+            return mark
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return punctuation
+        case .spaceSeparator:
+            return spaceSeparator
+        default:
+            return 0
+        }
     }
 }
 
@@ -76,7 +127,7 @@ func isBlank(_ b: Bytes) -> Bool {
             i += 1
         } else {
             let (s, n) = decodeScalar(b, at: i)
-            guard s.properties.isWhitespace else { return false }
+            guard isWhiteSpace(s) else { return false }
             i += n
         }
     }
