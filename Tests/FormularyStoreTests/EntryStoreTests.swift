@@ -43,6 +43,10 @@ struct EntryStoreTests {
         #expect(try store.database.scalarString("SELECT source FROM imports") == "test.csv")
         #expect(try store.entry(id: 999) == nil)
         #expect(try store.formNamesWithEntries() == ["signup"])
+        #expect(try store.hasEntries(form: "signup"))
+        #expect(try !store.hasEntries(form: "no-such-form"))
+        _ = try store.ensureFormID(named: "empty")
+        #expect(try !store.hasEntries(form: "empty"))
     }
 
     @Test func layoutsAreSharedAndSurviveACacheReset() throws {

@@ -27,13 +27,20 @@ public final class FormJudge: Sendable {
     }
 
     /// Where each form field lies in the columns of one layout, computed once per layout.
-    public struct LayoutPlan: Sendable {
+    ///
+    /// A class, so that the per-entry call passes one borrowed reference instead of copying
+    /// (and retaining) its arrays.
+    public final class LayoutPlan: Sendable {
         /// Number of columns of the layout.
-        public var columnCount: Int
+        public let columnCount: Int
         /// For each form field, its column, or -1 when the layout has no such column.
-        public var columnOfField: [Int]
+        public let columnOfField: [Int]
         /// Columns the form does not declare: reported as `unknown-field` when present.
-        public var unknownColumns: [(column: Int, name: String)]
+        public let unknownColumns: [(column: Int, name: String)]
+
+        init(columnCount: Int, columnOfField: [Int], unknownColumns: [(column: Int, name: String)]) {
+            (self.columnCount, self.columnOfField, self.unknownColumns) = (columnCount, columnOfField, unknownColumns)
+        }
     }
 
     enum Rule: Sendable {
@@ -111,10 +118,13 @@ public final class FormJudge: Sendable {
     /// The plan of a layout, or nil for a layout this judge was not given.
     public func plan(layoutID: Int64) -> LayoutPlan? { layouts[layoutID] }
 
-    /// Per-thread working memory for ``judge(_:plan:scratch:into:)``.
+    /// One thread's working memory for ``judge(_:plan:scratch:into:)``.
     public struct Scratch {
         var spans: [EntryValueSpan] = []
         var present: [Bool] = []
+        /// The engine's buffers and regex state, passed to every value's screening so that
+        /// none looks up its thread's own.
+        let engine = FormularyRules.Scratch()
         public init() {}
     }
 
@@ -134,7 +144,7 @@ public final class FormJudge: Sendable {
             let screening: CompiledFieldType.Screening
             let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
             if let bytes {
-                screening = typeRefs[f]._withUnsafeGuaranteedRef { $0.screen(utf8: bytes) }
+                screening = typeRefs[f]._withUnsafeGuaranteedRef { $0.screen(utf8: bytes, scratch: scratch.engine) }
             } else {
                 screening = .absent
             }

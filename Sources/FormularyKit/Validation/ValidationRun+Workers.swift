@@ -145,8 +145,10 @@ final class ChunkJudge {
     let judges: [FormJudge]
     let judgeOfForm: [Int64: Int]
     let statement: Statement
-    var scratch = FormJudge.Scratch()
-    var violations: [EntryViolation] = []
+    // Moved into locals for each chunk: a class's stored `var`s would cost a dynamic
+    // exclusivity check per entry.
+    private var scratch = FormJudge.Scratch()
+    private var violations: [EntryViolation] = []
 
     init(database: Database, judges: [FormJudge]) throws {
         self.judges = judges
@@ -162,9 +164,13 @@ final class ChunkJudge {
         var outcome = ChunkOutcome(counts: [RunCounts](repeating: RunCounts(), count: judges.count))
         var formID: Int64 = -1, layoutID: Int64 = -1
         var j = -1
-        var plan = FormJudge.LayoutPlan(columnCount: 0, columnOfField: [], unknownColumns: [])
-        // Unretained: `judges` keeps them alive, and a retain per entry showed in profiles.
+        // Unretained: `judges` keeps them and their plans alive, and a retain per entry
+        // showed in profiles.
+        var plan: Unmanaged<FormJudge.LayoutPlan>? = nil
         let judgeRefs = judges.map { Unmanaged.passUnretained($0) }
+        var scratch = self.scratch
+        var violations = self.violations
+        defer { (self.scratch, self.violations) = (scratch, violations) }
         try statement.forEachRow { row in
             let form = row.int64(1)
             if form != formID {
@@ -179,14 +185,16 @@ final class ChunkJudge {
                 guard let found = judges[j].plan(layoutID: layout) else {
                     throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
                 }
-                plan = found
+                plan = Unmanaged.passUnretained(found)
                 layoutID = layout
             }
             violations.removeAll(keepingCapacity: true)
             do {
                 try row.withUnsafeBytes(at: 3) { bytes in
-                    try judgeRefs[j]._withUnsafeGuaranteedRef {
-                        try $0.judge(bytes, plan: plan, scratch: &scratch, into: &violations)
+                    try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
+                        try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                            try judge.judge(bytes, plan: $0, scratch: &scratch, into: &violations)
+                        }
                     }
                 }
             } catch let error as EntryValuesError {

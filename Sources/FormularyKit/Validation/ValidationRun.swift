@@ -166,7 +166,7 @@ public final class ValidationRun {
         if let forms = options.forms {
             names = Array(NSOrderedSet(array: forms).array as! [String])
         } else {
-            let withEntries = try store.formNamesWithEntries().filter { try store.entryCount(form: $0) > 0 }
+            let withEntries = try store.formNamesWithEntries().filter { try store.hasEntries(form: $0) }
             let undefined = withEntries.filter { registry.forms[$0]?.form == nil }
             if !undefined.isEmpty { throw ValidationSetupError.entriesWithoutForm(undefined) }
             names = withEntries

@@ -17,6 +17,14 @@ extension Store {
         try database.cachedStatement("SELECT name FROM forms ORDER BY name").map { $0.string(0) }
     }
 
+    /// Whether any entry is filed under the form. Stops at the first one it finds, where
+    /// ``entryCount(form:)`` reads the whole table (`entries` has no index on its form).
+    public func hasEntries(form: String) throws -> Bool {
+        try database.scalarInt64("""
+            SELECT EXISTS (SELECT 1 FROM entries WHERE form_id = (SELECT id FROM forms WHERE name = ?))
+            """, [.text(form)]) == 1
+    }
+
     /// The id of the layout (ordered column names), created on first use and cached.
     public func layoutID(for fields: [String]) throws -> Int64 {
         if let id = layoutIDs[fields] { return id }

@@ -1,0 +1,69 @@
+import Testing
+@testable import FormularyStore
+
+/// The writer buffers result rows and inserts them in groups of `rowsPerInsert`: no row may
+/// be lost, doubled or written outside its batch's transaction.
+@Suite struct RunResultWriterTests {
+    let folder = TemporaryDirectory()
+
+    private func makeRun() throws -> (Store, RunResultWriter, formID: Int64) {
+        let store = try Store(path: folder.path("runs.db"))
+        try store.migrate()
+        let (runID, formID) = try store.transaction {
+            (try store.insertRun(actor: "test", today: "2026-11-29").id, try store.ensureFormID(named: "signup"))
+        }
+        return (store, try store.runResultWriter(runID: runID), formID)
+    }
+
+    private func rows(_ store: Store, run: Int64) throws -> [[Int64]] {
+        let statement = try store.database.makeStatement(
+            "SELECT entry_id, rule_id, entry_version FROM run_results WHERE run_id = ? ORDER BY entry_id, rule_id")
+        try statement.bind([.integer(run)])
+        return try statement.map { [$0.int64(0), $0.int64(1), $0.int64(2)] }
+    }
+
+    @Test func everyRowOfABatchIsWrittenOnceWhateverItsSize() throws {
+        let (store, writer, formID) = try makeRun()
+        let size = RunResultWriter.rowsPerInsert * 3 + 5   // full groups and a remainder
+        let (a, b) = try store.transaction {
+            (try writer.ruleID(formID: formID, field: "age", type: "age", rule: "range", severity: .error, message: "too old"),
+             try writer.ruleID(formID: formID, field: "cvv", type: "cvv", rule: "mask", severity: .error, message: "3 digits"))
+        }
+        var expected: [[Int64]] = []
+        try store.transaction {
+            for entry in 1...Int64(size) {
+                let rule = entry % 3 == 0 ? b : a
+                try writer.add(entryID: entry, entryVersion: Int(entry % 4) + 1, ruleID: rule)
+                expected.append([entry, rule, entry % 4 + 1])
+            }
+            // The same failed rule twice for an entry is kept once, across groups too.
+            try writer.add(entryID: 1, entryVersion: 2, ruleID: a)
+            try writer.progress(formID: formID, judgedThrough: Int64(size), counts: RunCounts())
+        }
+        #expect(try rows(store, run: writer.runID) == expected.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) })
+    }
+
+    @Test func rowsWaitForProgressAndRollBackWithTheirBatch() throws {
+        let (store, writer, formID) = try makeRun()
+        let rule = try store.transaction {
+            try writer.ruleID(formID: formID, field: "name", type: "name", rule: "required", severity: .error, message: "m")
+        }
+        try store.transaction {
+            for entry in 1...Int64(10) { try writer.add(entryID: entry, entryVersion: 1, ruleID: rule) }
+            #expect(try rows(store, run: writer.runID).isEmpty)   // still pending
+            try writer.flush()
+            #expect(try rows(store, run: writer.runID).count == 10)
+        }
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try store.transaction {
+                for entry in 11...Int64(11 + RunResultWriter.rowsPerInsert) {
+                    try writer.add(entryID: entry, entryVersion: 1, ruleID: rule)
+                }
+                try writer.progress(formID: formID, judgedThrough: 100, counts: RunCounts())
+                throw Stop()
+            }
+        }
+        #expect(try rows(store, run: writer.runID).map { $0[0] } == Array(1...10))
+    }
+}
