@@ -10,10 +10,20 @@ if requested.first == "validate-child" {
     runValidateChild(path: requested.count > 1 ? requested[1] : "")
     exit(0)
 }
+// The sign-up data set as a CSV file, for profiling a whole `formulary` run by hand:
+// `signup-csv COUNT FILE`, then `formulary --plugins bench import --form signup FILE`.
+if requested.first == "signup-csv" {
+    guard requested.count == 3, let count = Int(requested[1]), count > 0 else {
+        print("usage: FormularyBench signup-csv COUNT FILE")
+        exit(2)
+    }
+    exit(SignupData.writeCSV(count: count, to: requested[2]) ? 0 : 1)
+}
 var suites: [(name: String, run: () -> Void)] = [("engine", { runEngineBench() })]
 #if canImport(FormularyJSON)
 suites.append(("reader", { runReaderBench() }))
 #endif
+suites.append(("fields", { runFieldsBench() }))
 suites.append(("validate", { runValidateBench() }))
 suites.append(("command", { runCommandBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {

@@ -1,0 +1,64 @@
+import Foundation
+import FormularyKit
+import FormularyRules
+
+/// The engine's share of a validation run, field by field: `screen(utf8:scratch:)` (batch
+/// validation's per-value call) over the sign-up data set's values of each field of
+/// `bench/signup.form`, one core, release build. Prints nanoseconds per value, and the sum
+/// per entry, which is what the run pays for judging before reading and recording.
+func runFieldsBench(count: Int = 400_000) {
+    let formFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("signup.form").path
+    guard let text = try? String(contentsOfFile: formFile, encoding: .utf8) else {
+        print("fields: cannot read \(formFile)")
+        return
+    }
+    let registry = Registry(files: Registry.builtinFiles + [
+        PluginFile(path: formFile, bytes: Array(text.utf8),
+                   source: .folder(PluginFolder(path: "bench", origin: .option)))])
+    guard let form = registry.forms["signup"]?.form else {
+        print("fields: bench/signup.form has errors")
+        return
+    }
+    let today = CivilDate(year: SignupData.today.year, month: SignupData.today.month, day: SignupData.today.day)
+    var data = SignupData()
+    // Each column's values back to back in one buffer, as a page of SQLite rows holds them.
+    var bytes = [[UInt8]](repeating: [], count: SignupData.columns.count)
+    var ends = [[Int]](repeating: [], count: SignupData.columns.count)
+    for _ in 0..<count {
+        for (i, value) in data.next().values.enumerated() {
+            bytes[i].append(contentsOf: (value ?? "").utf8)
+            ends[i].append(bytes[i].count)
+        }
+    }
+    let clock = ContinuousClock()
+    var total = 0.0
+    for field in form.fields {
+        guard let column = SignupData.columns.firstIndex(of: field.key),
+              case .success(let type) = registry.compile(field.type, today: today) else {
+            print("fields: cannot compile \(field.key)")
+            return
+        }
+        let scratch = Scratch()
+        var best = Duration.seconds(1_000)
+        var clean = 0
+        for _ in 0..<3 {
+            clean = 0
+            let elapsed = clock.measure {
+                bytes[column].withUnsafeBytes { all in
+                    var start = 0
+                    for end in ends[column] {
+                        if type.screen(utf8: UnsafeRawBufferPointer(rebasing: all[start..<end]), scratch: scratch) == .clean { clean += 1 }
+                        start = end
+                    }
+                }
+            }
+            best = min(best, elapsed)
+        }
+        let ns = (Double(best.components.attoseconds) / 1e9 + Double(best.components.seconds) * 1e9) / Double(count)
+        total += ns
+        print(String(format: "fields %-6@ %-22@ %6.1f ns/value (%d of %d clean)",
+                     field.key, "\(field.type)", ns, clean, count))
+    }
+    print(String(format: "fields: %.0f ns per entry for the %d fields", total, form.fields.count))
+}
