@@ -62,9 +62,11 @@ final class ValidationFixture {
         }
     }
 
-    func validate(forms: [String]? = nil, batchSize: Int = 7, workers: Int = 2) throws -> RunRecord {
+    func validate(forms: [String]? = nil, batchSize: Int = 7, workers: Int = 2,
+                  rememberValues: Bool = true) throws -> RunRecord {
         let options = ValidationOptions(forms: forms, today: CivilDate(year: 2026, month: 11, day: 29),
-                                        actor: "tester", batchSize: batchSize, workers: workers)
+                                        actor: "tester", batchSize: batchSize, workers: workers,
+                                        rememberValues: rememberValues)
         return try ValidationRun(store: store, registry: registry, options: options).run()
     }
 

@@ -118,14 +118,21 @@ public final class FormJudge: Sendable {
     /// The plan of a layout, or nil for a layout this judge was not given.
     public func plan(layoutID: Int64) -> LayoutPlan? { layouts[layoutID] }
 
-    /// One thread's working memory for ``judge(_:plan:scratch:into:)``.
+    /// One thread's working memory for ``judge(_:plan:scratch:into:)`` with this judge (make
+    /// it with ``makeScratch()``; it remembers this form's fields' values).
     public struct Scratch {
         var spans: [EntryValueSpan] = []
         var present: [Bool] = []
         /// The engine's buffers and regex state, passed to every value's screening so that
         /// none looks up its thread's own.
         let engine = FormularyRules.Scratch()
-        public init() {}
+        let memo: ScreeningMemo
+    }
+
+    /// Working memory for one thread judging this form's entries; with `rememberValues`,
+    /// it remembers how short values screened (see ``ScreeningMemo``).
+    public func makeScratch(rememberValues: Bool = true) -> Scratch {
+        Scratch(memo: ScreeningMemo(fieldCount: fields.count, enabled: rememberValues))
     }
 
     /// Judges one entry's encoded values (laid out by `plan`) and appends every failed rule
@@ -144,7 +151,10 @@ public final class FormJudge: Sendable {
             let screening: CompiledFieldType.Screening
             let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
             if let bytes {
-                screening = typeRefs[f]._withUnsafeGuaranteedRef { $0.screen(utf8: bytes, scratch: scratch.engine) }
+                let engine = scratch.engine
+                screening = typeRefs[f]._withUnsafeGuaranteedRef { type in
+                    scratch.memo.screening(field: f, of: bytes) { type.screen(utf8: $0, scratch: engine) }
+                }
             } else {
                 screening = .absent
             }

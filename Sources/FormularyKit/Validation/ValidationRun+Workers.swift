@@ -94,6 +94,7 @@ final class ReaderBox: @unchecked Sendable {
 extension ValidationRun {
     func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], readers: [Database]) throws {
         let board = ChunkBoard(count: chunks.count, workers: readers.count)
+        let rememberValues = options.rememberValues
         for reader in readers {
             let box = ReaderBox(reader)
             let thread = Thread {
@@ -102,7 +103,7 @@ extension ValidationRun {
                     board.workerEnded()
                 }
                 do {
-                    let worker = try ChunkJudge(database: box.database, judges: judges)
+                    let worker = try ChunkJudge(database: box.database, judges: judges, rememberValues: rememberValues)
                     while let index = board.claim() {
                         board.deliver(index, try worker.judge(chunks[index]))
                     }
@@ -146,12 +147,13 @@ final class ChunkJudge {
     let judgeOfForm: [Int64: Int]
     let statement: Statement
     // Moved into locals for each chunk: a class's stored `var`s would cost a dynamic
-    // exclusivity check per entry.
-    private var scratch = FormJudge.Scratch()
+    // exclusivity check per entry. One scratch per form: each remembers its fields' values.
+    private var scratches: [FormJudge.Scratch]
     private var violations: [EntryViolation] = []
 
-    init(database: Database, judges: [FormJudge]) throws {
+    init(database: Database, judges: [FormJudge], rememberValues: Bool) throws {
         self.judges = judges
+        scratches = judges.map { $0.makeScratch(rememberValues: rememberValues) }
         judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
         statement = try database.makeStatement(
             "SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > ? AND id <= ? ORDER BY id")
@@ -168,9 +170,9 @@ final class ChunkJudge {
         // showed in profiles.
         var plan: Unmanaged<FormJudge.LayoutPlan>? = nil
         let judgeRefs = judges.map { Unmanaged.passUnretained($0) }
-        var scratch = self.scratch
+        var scratches = self.scratches
         var violations = self.violations
-        defer { (self.scratch, self.violations) = (scratch, violations) }
+        defer { (self.scratches, self.violations) = (scratches, violations) }
         try statement.forEachRow { row in
             let form = row.int64(1)
             if form != formID {
@@ -193,7 +195,7 @@ final class ChunkJudge {
                 try row.withUnsafeBytes(at: 3) { bytes in
                     try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
                         try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                            try judge.judge(bytes, plan: $0, scratch: &scratch, into: &violations)
+                            try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
                         }
                     }
                 }

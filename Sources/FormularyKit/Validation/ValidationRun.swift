@@ -14,14 +14,19 @@ public struct ValidationOptions: Sendable {
     public var batchSize: Int
     /// Threads that read and judge entries; the calling thread writes the results.
     public var workers: Int
+    /// Whether workers remember how short values screened (``ScreeningMemo``) instead of
+    /// judging a repeated value again. The verdicts are the same either way; off, every
+    /// value is judged (the benchmark measures both).
+    public var rememberValues: Bool
 
     public init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, rememberValues: Bool = true) {
         self.forms = forms
         self.today = today
         self.actor = actor
         self.batchSize = max(1, batchSize)
         self.workers = max(1, workers)
+        self.rememberValues = rememberValues
     }
 }
 
