@@ -8,8 +8,9 @@ import FormularyStore
 /// SQLite read of the same rows timed alone, then the validation run (reading, judging,
 /// recording) in a child process of its own so that its peak memory is its own.
 ///
-/// Prints entries/s, the ratio to the raw read (which holds on a noisy machine), the child's
-/// peak RSS, and the database growth per run.
+/// Prints, for each of three runs, entries/s, the ratio to the raw read (which holds on a noisy
+/// machine), the child's peak RSS and CPU time, and the database growth per run; then the
+/// best run against the targets.
 func runValidateBench(sizes: [Int] = [200_000, 1_000_000]) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-validate-bench-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -71,22 +72,35 @@ private func benchValidate(size: Int, path: String) throws {
     print("validate \(size): raw SQLite read \(String(format: "%.3f", raw)) s wall, \(String(format: "%.3f", rawCPU)) s CPU "
           + "(\(Int(Double(size) / raw)) rows/s, best of 3)")
 
-    for attempt in 1...2 {
-        let before = try databaseBytes(path)
-        guard let child = runChild(path: path) else { return }
-        let after = try databaseBytes(path)
-        let rate = Double(child.entries) / child.seconds
-        print("validate \(size) run \(attempt): \(child.entries) entries in \(String(format: "%.3f", child.seconds)) s = "
-              + "\(Int(rate)) entries/s, \(String(format: "%.2f", child.seconds / raw))× the raw read, "
-              + "peak RSS \(child.maxRSSKiB / 1024) MiB, database +\((after - before) / 1024) KiB "
-              + "(\(child.invalid) invalid, \(child.errors) errors)")
-        // CPU time does not count the time other processes took the cores: on a shared,
-        // loaded machine it is the figure that says what two free cores would do.
-        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
-        print("validate \(size) run \(attempt): CPU \(String(format: "%.3f", child.cpu)) s = "
-              + "\(Int(Double(child.entries) / child.cpu)) entries per CPU-second, "
-              + "at most \(Int(Double(child.entries) / (child.cpu / cores))) entries/s on \(Int(cores)) free cores; "
-              + "CPU ÷ cores is \(String(format: "%.2f", child.cpu / cores / rawCPU))× the raw read's CPU")
+    // Three runs, each in a child process; the best is the figure (as for the raw read): on
+    // a shared machine the slower runs measure the neighbours. Then three runs that judge
+    // every value (no `ScreeningMemo`): the figure for data whose values never repeat.
+    for remember in [true, false] {
+        let mode = remember ? "" : " (judging every value)"
+        var runs: [ChildFigures] = []
+        for attempt in 1...3 {
+            let before = try databaseBytes(path)
+            guard let child = runChild(path: path, rememberValues: remember) else { return }
+            let after = try databaseBytes(path)
+            runs.append(child)
+            let rate = Double(child.entries) / child.seconds
+            // CPU time does not count the time other processes took the cores: on a shared,
+            // loaded machine it says what two free cores would do.
+            let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+            let figures = "\(child.entries) entries in \(String(format: "%.3f", child.seconds)) s = \(Int(rate)) entries/s, "
+                + "\(String(format: "%.2f", child.seconds / raw))× the raw read"
+            let memory = "peak RSS \(child.maxRSSKiB / 1024) MiB, database +\((after - before) / 1024) KiB "
+                + "(\(child.invalid) invalid, \(child.errors) errors)"
+            let cpu = "CPU \(String(format: "%.3f", child.cpu)) s, CPU ÷ \(Int(cores)) cores = "
+                + "\(String(format: "%.2f", child.cpu / cores / rawCPU))× the raw read's CPU"
+            print("validate \(size)\(mode) run \(attempt): \(figures), \(memory); \(cpu)")
+        }
+        let fastest = runs.min { $0.seconds < $1.seconds }!
+        let fastestRate = Int(Double(fastest.entries) / fastest.seconds)
+        let ratio = String(format: "%.2f", fastest.seconds / raw)
+        let peak = runs.map(\.maxRSSKiB).max()! / 1024
+        print("validate \(size)\(mode) best of \(runs.count): \(fastestRate) entries/s (target ≥ 1000000), "
+              + "\(ratio)× the raw read (target ≤ 3×), peak RSS \(peak) MiB (target < 100)")
     }
 }
 
@@ -115,11 +129,12 @@ private func threadCPUSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Runs `FormularyBench validate-child PATH` and reads its one line of figures.
-private func runChild(path: String) -> ChildFigures? {
+/// Runs `FormularyBench validate-child PATH [judge-every-value]` and reads its one line of
+/// figures.
+private func runChild(path: String, rememberValues: Bool) -> ChildFigures? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["validate-child", path]
+    process.arguments = ["validate-child", path] + (rememberValues ? [] : ["judge-every-value"])
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch {
@@ -139,7 +154,7 @@ private func runChild(path: String) -> ChildFigures? {
 
 /// The child: one validation run of the database at `path` with `bench/signup.form`; prints
 /// `entries seconds maxRSSKiB invalid errors cpuSeconds`.
-func runValidateChild(path: String) {
+func runValidateChild(path: String, rememberValues: Bool) {
     do {
         let formFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("signup.form").path
@@ -150,7 +165,8 @@ func runValidateChild(path: String) {
         let store = try Store(path: path)
         let today = CivilDate(year: SignupData.today.year, month: SignupData.today.month, day: SignupData.today.day)
         let run = ValidationRun(store: store, registry: registry,
-                                options: ValidationOptions(forms: ["signup"], today: today, actor: "bench"))
+                                options: ValidationOptions(forms: ["signup"], today: today, actor: "bench",
+                                                           rememberValues: rememberValues))
         let clock = ContinuousClock()
         var record: RunRecord?
         func cpuSeconds() -> Double {

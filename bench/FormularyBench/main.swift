@@ -5,9 +5,11 @@
 import Glibc
 #endif
 let requested = Array(CommandLine.arguments.dropFirst())
-// The validation bench measures each run in a child process: `validate-child DB`.
+// The validation bench measures each run in a child process: `validate-child DB
+// [judge-every-value]`.
 if requested.first == "validate-child" {
-    runValidateChild(path: requested.count > 1 ? requested[1] : "")
+    runValidateChild(path: requested.count > 1 ? requested[1] : "",
+                     rememberValues: !requested.contains("judge-every-value"))
     exit(0)
 }
 // The sign-up data set as a CSV file, for profiling a whole `formulary` run by hand:
