@@ -190,7 +190,7 @@ final class ChunkJudge {
                 plan = Unmanaged.passUnretained(found)
                 layoutID = layout
             }
-            violations.removeAll(keepingCapacity: true)
+            if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
             do {
                 try row.withUnsafeBytes(at: 3) { bytes in
                     try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
