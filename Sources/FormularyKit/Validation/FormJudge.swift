@@ -122,7 +122,8 @@ public final class FormJudge: Sendable {
     /// it with ``makeScratch()``; it remembers this form's fields' values).
     public struct Scratch {
         var spans: [EntryValueSpan] = []
-        var present: [Bool] = []
+        /// Per field of the entry being judged: 0 absent, 1 clean, 2 failing.
+        var states: [UInt8] = []
         /// The engine's buffers and regex state, passed to every value's screening so that
         /// none looks up its thread's own.
         let engine = FormularyRules.Scratch()
@@ -142,43 +143,67 @@ public final class FormJudge: Sendable {
         if scratch.spans.count != plan.columnCount {
             scratch.spans = [EntryValueSpan](repeating: .absent, count: plan.columnCount)
         }
-        if scratch.present.count != fields.count {
-            scratch.present = [Bool](repeating: false, count: fields.count)
+        if scratch.states.count != fields.count {
+            scratch.states = [UInt8](repeating: 0, count: fields.count)
         }
         try EntryValues.locate(values, into: &scratch.spans)
-        for f in 0..<fields.count {
-            let column = plan.columnOfField[f]
-            let screening: CompiledFieldType.Screening
-            let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
-            if let bytes {
-                let engine = scratch.engine
-                screening = typeRefs[f]._withUnsafeGuaranteedRef { type in
-                    scratch.memo.screening(field: f, of: bytes) { type.screen(utf8: $0, scratch: engine) }
+        // First every field's screening, through plain buffers (no per-field bounds or
+        // uniqueness checks): most entries pass and need nothing else.
+        let engine = scratch.engine, memo = scratch.memo
+        let allClean = scratch.spans.withUnsafeBufferPointer { spans in
+            plan.columnOfField.withUnsafeBufferPointer { columns in
+                scratch.states.withUnsafeMutableBufferPointer { states in
+                    var clean = true
+                    for f in 0..<columns.count {
+                        let column = columns[f]
+                        let span = column >= 0 ? spans[column] : .absent
+                        guard span.isPresent else {
+                            states[f] = 0
+                            clean = clean && !requiredFields[f]
+                            continue
+                        }
+                        let bytes = UnsafeRawBufferPointer(start: values.baseAddress! + Int(span.offset), count: Int(span.length))
+                        let screening = typeRefs[f]._withUnsafeGuaranteedRef { type in
+                            memo.screening(field: f, of: bytes) { type.screen(utf8: $0, scratch: engine) }
+                        }
+                        switch screening {
+                        case .absent:
+                            states[f] = 0
+                            clean = clean && !requiredFields[f]
+                        case .clean:
+                            states[f] = 1
+                        case .failing:
+                            states[f] = 2
+                            clean = false
+                        }
+                    }
+                    return clean
                 }
-            } else {
-                screening = .absent
             }
-            guard let bytes, screening != .absent else {
-                scratch.present[f] = false
-                if requiredFields[f] {
-                    let field = fields[f]
-                    violations.append(EntryViolation(field: field.key, type: field.typeName, rule: "required",
-                                                     severity: .error, message: "'\(field.key)' is required"))
+        }
+        if !allClean {
+            for f in 0..<fields.count where scratch.states[f] != 1 {
+                let column = plan.columnOfField[f]
+                let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
+                guard let bytes, scratch.states[f] == 2 else {
+                    if requiredFields[f] {
+                        let field = fields[f]
+                        violations.append(EntryViolation(field: field.key, type: field.typeName, rule: "required",
+                                                         severity: .error, message: "'\(field.key)' is required"))
+                    }
+                    continue
                 }
-                continue
-            }
-            scratch.present[f] = true
-            if screening == .clean { continue }
-            let field = fields[f]
-            let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
-            for v in result.violations {
-                violations.append(EntryViolation(field: field.key, type: field.typeName, rule: v.rule,
-                                                 severity: v.severity == .error ? .error : .warning,
-                                                 message: v.message))
+                let field = fields[f]
+                let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
+                for v in result.violations {
+                    violations.append(EntryViolation(field: field.key, type: field.typeName, rule: v.rule,
+                                                     severity: v.severity == .error ? .error : .warning,
+                                                     message: v.message))
+                }
             }
         }
         for (a, b, r) in samePairs {
-            guard scratch.present[a], scratch.present[b],
+            guard scratch.states[a] != 0, scratch.states[b] != 0,
                   let x = scratch.spans[plan.columnOfField[a]].bytes(in: values),
                   let y = scratch.spans[plan.columnOfField[b]].bytes(in: values) else { continue }
             // Equal bytes judged by the same type are equal canonical values: the common
@@ -191,8 +216,8 @@ public final class FormJudge: Sendable {
                     message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
             }
         }
-        for (trigger, start, end, r) in requireSpans where scratch.present[trigger] {
-            for i in start..<end where !scratch.present[requiredByRules[i]] {
+        for (trigger, start, end, r) in requireSpans where scratch.states[trigger] != 0 {
+            for i in start..<end where scratch.states[requiredByRules[i]] == 0 {
                 guard case let .require(_, _, options) = rules[r] else { continue }
                 let missing = requiredByRules[i]
                 violations.append(EntryViolation(
