@@ -59,3 +59,11 @@ extension Sandbox {
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
     }
 }
+
+/// `text` without ISO 8601 times and hexadecimal hashes (runs of 8 or more hex digits), whose
+/// digits can hold any short number: for checking that a short secure value such as a cvv
+/// is not in an output (a "987" inside a hash or the milliseconds of a time is no leak).
+func withoutTimesAndHashes(_ text: String) -> String {
+    text.replacing(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/, with: "<time>")
+        .replacing(/[0-9a-f]{8,}/, with: "<hash>")
+}
