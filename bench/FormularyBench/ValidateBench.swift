@@ -180,7 +180,7 @@ func runValidateChild(path: String, rememberValues: Bool) {
         let cpu = cpuSeconds() - cpu0
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        print("\(record!.counts.entriesChecked) \(seconds(elapsed)) \(usage.ru_maxrss) "
+        print("\(record!.counts.entriesChecked) \(seconds(elapsed)) \(PeakMemory.ownPeakKiB()) "
               + "\(record!.counts.entriesInvalid) \(record!.counts.errors) \(cpu)")
     } catch {
         print("error: \(error)")
