@@ -169,7 +169,7 @@ enum NormalizeOperation: Sendable {
                 lookingForLetter = true
             } else if lookingForLetter {
                 if isLetter(s) {
-                    if !s.properties.titlecaseMapping.unicodeScalars.elementsEqual(CollectionOfOne(s)) { return nil }
+                    if Self.titlecaseDiffers(s) { return nil }
                     lookingForLetter = false
                 } else if !isPunctuation(s) {
                     lookingForLetter = false
@@ -187,6 +187,13 @@ enum NormalizeOperation: Sendable {
         let target = scratch.buffer(index, capacity: out.count)
         for k in 0..<out.count { target[k] = out[k] }
         return UnsafeBufferPointer(start: target, count: out.count)
+    }
+
+    /// Whether the letter's title case is not the letter itself. Not inlined, for the
+    /// reason given at `ScalarFlags.compute`.
+    @inline(never)
+    static func titlecaseDiffers(_ s: Unicode.Scalar) -> Bool {
+        !s.properties.titlecaseMapping.unicodeScalars.elementsEqual(CollectionOfOne(s))
     }
 
     /// `capitalize` scalar by scalar, with full title-case mappings (which may be longer than

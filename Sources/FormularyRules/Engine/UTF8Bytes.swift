@@ -100,6 +100,10 @@ enum ScalarFlags {
     @inline(__always)
     static func of(_ s: Unicode.Scalar) -> UInt8 { s.value < tableLimit ? table[Int(s.value)] : compute(s) }
 
+    // Never inlined: `Unicode.Scalar.Properties` is a resilient type, and asking for it
+    // inside a hot function made that function fetch its metadata and size a stack slot on
+    // every call, used or not.
+    @inline(never)
     static func compute(_ s: Unicode.Scalar) -> UInt8 {
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
