@@ -8,7 +8,7 @@ import FormularyStore
 /// SQLite read of the same rows timed alone, then the validation run (reading, judging,
 /// recording) in a child process of its own so that its peak memory is its own.
 ///
-/// Prints, for each of three runs, entries/s, the ratio to the raw read (which holds on a noisy
+/// Prints, for each of five runs, entries/s, the ratio to the raw read (which holds on a noisy
 /// machine), the child's peak RSS and CPU time, and the database growth per run; then the
 /// best run against the targets.
 func runValidateBench(sizes: [Int] = [200_000, 1_000_000]) {
@@ -72,13 +72,13 @@ private func benchValidate(size: Int, path: String) throws {
     print("validate \(size): raw SQLite read \(String(format: "%.3f", raw)) s wall, \(String(format: "%.3f", rawCPU)) s CPU "
           + "(\(Int(Double(size) / raw)) rows/s, best of 3)")
 
-    // Three runs, each in a child process; the best is the figure (as for the raw read): on
-    // a shared machine the slower runs measure the neighbours. Then three runs that judge
+    // Five runs, each in a child process; the best is the figure (as for the raw read): on
+    // a shared machine the slower runs measure the neighbours. Then five runs that judge
     // every value (no `ScreeningMemo`): the figure for data whose values never repeat.
     for remember in [true, false] {
         let mode = remember ? "" : " (judging every value)"
         var runs: [ChildFigures] = []
-        for attempt in 1...3 {
+        for attempt in 1...5 {
             let before = try databaseBytes(path)
             guard let child = runChild(path: path, rememberValues: remember) else { return }
             let after = try databaseBytes(path)
