@@ -156,7 +156,7 @@ public final class FormJudge: Sendable {
                     var clean = true
                     for f in 0..<columns.count {
                         let column = columns[f]
-                        let span = column >= 0 ? spans[column] : .absent
+                        let span = column >= 0 ? spans[column] : EntryValueSpan(offset: 0, length: -1)
                         guard span.isPresent else {
                             states[f] = 0
                             clean = clean && !requiredFields[f]
