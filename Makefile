@@ -54,7 +54,7 @@ clean:
 crash: release
 	python3 scripts/crash-harness.py --binary $(BIN) $(CRASH_ARGS)
 
-# libFuzzer targets (rule-language parser/engine, CSV reader), FUZZ_SECONDS each (default 300);
+# libFuzzer targets (rule-language parser/engine, CSV and JSON Lines readers), FUZZ_SECONDS each (default 300);
 # `make fuzz FUZZ_TARGETS=csv` picks one. See docs/reliability.md.
 .PHONY: fuzz
 fuzz: deps

@@ -5,10 +5,11 @@
 #   scripts/fuzz.sh run [TARGET…]    build, then run each target for FUZZ_SECONDS (default 300)
 #   scripts/fuzz.sh TARGET FILE…     build, then replay crash or corpus files through TARGET
 #
-# Targets: plugin (the rule-language parser, resolver, compiler and engine) and csv (the
-# CSV reader). SwiftPM cannot build libFuzzer executables, so the package's modules are
-# compiled here with swiftc directly, instrumented (-sanitize=fuzzer,address), one object
-# per module, and linked with each target's entry point in fuzz/<Target>Fuzzer.swift.
+# Targets: plugin (the rule-language parser, resolver, compiler and engine), csv (the
+# CSV reader) and jsonl (the JSON Lines reader). SwiftPM cannot build libFuzzer
+# executables, so the package's modules are compiled here with swiftc directly,
+# instrumented (-sanitize=fuzzer,address), one object per module, and linked with each
+# target's entry point in fuzz/<Target>Fuzzer.swift.
 #
 # Environment: FUZZ_SECONDS (per target), FUZZ_MAX_LEN (bytes, default 4096),
 # FUZZ_FLAGS (extra libFuzzer flags), SWIFTC (default: swiftc on PATH).
@@ -20,7 +21,7 @@ BUILD=$ROOT/fuzz/build
 SWIFTC=${SWIFTC:-swiftc}
 FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-4096}
-TARGETS=(plugin csv)
+TARGETS=(plugin csv jsonl)
 # -O with assertions kept in the fuzzed code: a precondition failure is a finding.
 FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6
        -I "$BUILD" -I Sources/CPCRE2 -I Sources/CSQLite -I Sources/CCrypto)
@@ -98,7 +99,7 @@ case "${1:-run}" in
         chosen=("$@"); [ ${#chosen[@]} -gt 0 ] || chosen=("${TARGETS[@]}")
         for t in "${chosen[@]}"; do run_target "$t" || status=$?; done
         exit $status ;;
-    plugin|csv)
+    plugin|csv|jsonl)
         target=$1; shift
         build
         "$BUILD/$target-fuzzer" "$@" ;;
