@@ -58,6 +58,17 @@ import FormularyStore
                                    Array("123".utf8), Array("124".utf8), Array("123".utf8), [], [0], []], memo: tiny)
     }
 
+    @Test func takesAnEmptyBufferWithoutAnAddress() throws {
+        let cvv = try Self.compiled("cvv")
+        let memo = ScreeningMemo(fieldCount: 1)
+        let scratch = FormularyRules.Scratch()
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        for _ in 0..<2 {
+            #expect(memo.screening(field: 0, of: empty) { cvv.screen(utf8: $0, scratch: scratch) } == .absent)
+        }
+        #expect(memo.counts(field: 0).hits == 1)
+    }
+
     @Test func stopsRememberingAFieldWhoseValuesDoNotRepeat() throws {
         let card = try Self.compiled("credit-card")
         let memo = ScreeningMemo(fieldCount: 1)

@@ -58,7 +58,9 @@ final class ScreeningMemo {
         let stat = stats + 3 * field
         guard stat[2] == 1, n <= Self.maxLength else { return screen(value) }
         var key: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &key) { $0.baseAddress!.copyMemory(from: value.baseAddress!, byteCount: n) }
+        if let source = value.baseAddress, n > 0 {   // an empty buffer may have no address
+            withUnsafeMutableBytes(of: &key) { $0.baseAddress!.copyMemory(from: source, byteCount: n) }
+        }
         var h = key.0 &* 0x9E37_79B9_7F4A_7C15
         h ^= (key.1 ^ UInt64(n)) &* 0xC2B2_AE3D_27D4_EB4F
         h ^= key.2 &* 0x1656_67B1_9E37_79F9
