@@ -9,14 +9,21 @@
 // self-tests run, and values — the fuzzed ones, the examples, and each line of the file —
 // are judged in both stages.
 //
+// A form whose fields (at most eight) all compile is also judged as batch validation does
+// (`FormJudge`), on entries made of the fuzzed values.
+//
 // Traps (findings) besides crashes, hangs and sanitizer reports:
 // - a prefix of a value that passes the final stage is `invalid` in the live stage (the
 //   spec's live-stage invariant);
-// - `isValid` disagrees with `validate`;
-// - a canonical source does not parse back to itself (the version hash relies on it).
+// - `isValid` disagrees with `validate`, or the byte-level `screen(utf8:)` of batch
+//   validation disagrees with it (absent, clean, failing);
+// - a canonical source does not parse back to itself (the version hash relies on it);
+// - `FormJudge` gives different violations with and without its memo of repeated values,
+//   or field violations other than each field's own `validate` (and `required`) give.
 
 import FormularyKit
 import FormularyRules
+import FormularyStore
 
 private let today = CivilDate(year: 2026, month: 11, day: 29)
 
@@ -69,12 +76,19 @@ public func fuzzPlugin(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard !outcome.hasErrors else { break }
         checkRoundTrip(form)
         guard !problems.containsErrors else { break }
-        for field in form.fields.prefix(4) {
+        var types: [CompiledFieldType] = []
+        for (index, field) in form.fields.enumerated() {
             guard case .success(let definition)? = resolver.resolve(field.type.name),
                   case .success(let arguments) = ParameterBinding.bind(
                     definition.parameters, arguments: field.type.arguments, typeName: definition.name,
                     source: outcome.source) else { continue }
-            exercise(definition, arguments: arguments, values: fuzzedValues, lineValues: [])
+            if index < 4 { exercise(definition, arguments: arguments, values: fuzzedValues, lineValues: []) }
+            if form.fields.count <= 8, let type = FieldCompiler.compile(definition, arguments: arguments, today: today).compiled {
+                types.append(type)
+            }
+        }
+        if !form.fields.isEmpty && types.count == form.fields.count {
+            judgeEntries(form, types: types, values: fuzzedValues)
         }
     case .none:
         break
@@ -103,6 +117,12 @@ private func judge(_ value: String, with type: CompiledFieldType, checkingPrefix
     if type.isValid(value) != (final.verdict == .valid) {
         fatalError("isValid(\(debug(value))) is \(type.isValid(value)) but validate says \(final.verdict) in type \(type.definition.name)")
     }
+    var text = value
+    let screening = text.withUTF8 { type.screen(utf8: UnsafeRawBufferPointer($0)) }
+    let expected: CompiledFieldType.Screening = final.isAbsent ? .absent : final.violations.isEmpty ? .clean : .failing
+    if screening != expected {
+        fatalError("screen(\(debug(value))) is \(screening) but validate says \(expected) in type \(type.definition.name)")
+    }
     guard checkingPrefixes, final.verdict == .valid, !final.isAbsent else { return }
     let scalars = Array(value.unicodeScalars)
     guard scalars.count <= maxPrefixCheckScalars else { return }
@@ -112,6 +132,49 @@ private func judge(_ value: String, with type: CompiledFieldType, checkingPrefix
         let live = type.validate(String(prefix), stage: .live)
         if live.verdict == .invalid {
             fatalError("\(debug(String(prefix))) is live-invalid (\(live.violations.map(\.rule))) but \(debug(value)) is valid in type \(type.definition.name)")
+        }
+    }
+}
+
+/// Judges entries made of `values` with the form, as a validation run does: each entry twice
+/// with a memo of repeated values and once without. They must agree, and each field's
+/// violations must be its type's own.
+private func judgeEntries(_ form: FormDefinition, types: [CompiledFieldType], values: [String]) {
+    let columns = form.fields.map(\.key) + ["fuzz-extra"]
+    let judge = FormJudge(formID: 1, form: form, types: types, layouts: [1: columns])
+    guard let plan = judge.plan(layoutID: 1) else { fatalError("no plan for the layout") }
+    var remembering = judge.makeScratch(rememberValues: true)
+    var plain = judge.makeScratch(rememberValues: false)
+    let pool: [String?] = values.isEmpty ? [nil, ""] : values.map { $0 } + [nil]
+    for entry in 0..<6 {
+        let row: [String?] = (0..<columns.count).map { pool[(entry + $0 * (entry + 1)) % pool.count] }
+        let encoded = EntryValues.encode(row)
+        var first: [EntryViolation] = [], second: [EntryViolation] = [], reference: [EntryViolation] = []
+        encoded.withUnsafeBytes { bytes in
+            do {
+                try judge.judge(bytes, plan: plan, scratch: &remembering, into: &first)
+                try judge.judge(bytes, plan: plan, scratch: &remembering, into: &second)
+                try judge.judge(bytes, plan: plan, scratch: &plain, into: &reference)
+            } catch {
+                fatalError("judging an encoded entry failed: \(error)")
+            }
+        }
+        if first != reference || second != reference {
+            fatalError("the memo changed a verdict on \(row.map { $0.map(debug) }):\n\(first)\n\(second)\n---\n\(reference)")
+        }
+        // The violations of the fields' types (cross-field rules and unknown fields aside).
+        var expected: [String] = []
+        for (i, field) in form.fields.enumerated() {
+            let result = row[i].map { types[i].validate($0) }
+            if result == nil || result!.isAbsent {
+                if field.required { expected.append("\(field.key) required") }
+                continue
+            }
+            expected += result!.violations.map { "\(field.key) \($0.rule)" }
+        }
+        let found = reference.filter { $0.type != nil }.map { "\($0.field ?? "-") \($0.rule)" }
+        if found.sorted() != expected.sorted() {
+            fatalError("entry \(row.map { $0.map(debug) }): FormJudge found \(found), the types \(expected)")
         }
     }
 }

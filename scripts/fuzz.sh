@@ -79,6 +79,9 @@ run_target() {
     # Without allocation stacks ASan spends a third less time per input; replay a finding
     # (scripts/fuzz.sh TARGET FILE) to get full reports.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0:quarantine_size_mb=64}
+    # Swift's own crash backtracer, started under ASan, can hang after a finding and keep
+    # this pipeline waiting; libFuzzer prints the stack itself.
+    export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
     # libFuzzer exits non-zero on a finding and leaves the input in fuzz/build/artifacts/.
     "$BUILD/$target-fuzzer" "$corpus" "$seeds" "${dict[@]}" \
         -max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
