@@ -341,28 +341,22 @@ public final class CSVReader: RecordReader {
     private func skipByteOrderMark() throws(RecordReadError) {
         guard !hasCheckedByteOrderMark else { return }
         hasCheckedByteOrderMark = true
-        while input.end - position < 3 && !input.isAtEnd {
-            try refill(keepingFrom: position)
-        }
-        let base = input.base
-        if input.end - position >= 3, base[position] == 0xEF, base[position + 1] == 0xBB, base[position + 2] == 0xBF {
-            position += 3
+        do {
+            position = try input.leadingByteOrderMark(file: fileName)
             recordStart = position
-        } else if let encoding = foreignByteOrderMark(base, at: position, end: input.end) {
+        } catch {
             isFinished = true
-            throw RecordReadError(kind: .notUTF8(encoding: encoding), file: fileName, line: 1, column: 1,
-                                  isRecoverable: false)
+            throw error
         }
     }
 
     private func refill(keepingFrom keep: Int) throws(RecordReadError) {
         let shift: Int
         do {
-            shift = try input.refill(keepingFrom: keep)
+            shift = try input.refill(keepingFrom: keep, file: fileName, line: line)
         } catch {
             isFinished = true
-            throw RecordReadError(kind: .readFailed(String(describing: error)), file: fileName, line: line,
-                                  isRecoverable: false)
+            throw error
         }
         position -= shift
         recordStart -= shift

@@ -162,28 +162,22 @@ public final class JSONLinesReader: RecordReader {
     private func skipByteOrderMark() throws(RecordReadError) {
         guard !hasCheckedByteOrderMark else { return }
         hasCheckedByteOrderMark = true
-        while input.end - lineStart < 3 && !input.isAtEnd {
-            try refill(keepingFrom: lineStart)
-        }
-        let base = input.base
-        if input.end - lineStart >= 3, base[lineStart] == 0xEF, base[lineStart + 1] == 0xBB, base[lineStart + 2] == 0xBF {
-            lineStart += 3
+        do {
+            lineStart = try input.leadingByteOrderMark(file: fileName)
             searchFrom = lineStart
-        } else if let encoding = foreignByteOrderMark(base, at: lineStart, end: input.end) {
+        } catch {
             isFinished = true
-            throw RecordReadError(kind: .notUTF8(encoding: encoding), file: fileName, line: 1, column: 1,
-                                  isRecoverable: false)
+            throw error
         }
     }
 
     private func refill(keepingFrom keep: Int) throws(RecordReadError) {
         let shift: Int
         do {
-            shift = try input.refill(keepingFrom: keep)
+            shift = try input.refill(keepingFrom: keep, file: fileName, line: line)
         } catch {
             isFinished = true
-            throw RecordReadError(kind: .readFailed(String(describing: error)), file: fileName, line: line,
-                                  isRecoverable: false)
+            throw error
         }
         lineStart -= shift
         searchFrom -= shift

@@ -353,6 +353,30 @@ final class InputBuffer {
         end += count
         return keep
     }
+
+    /// ``refill(keepingFrom:)``, with a failed read reported as the fatal error it is for a
+    /// reader of `file` (at `line`).
+    func refill(keepingFrom keep: Int, file: String, line: Int) throws(RecordReadError) -> Int {
+        do {
+            return try refill(keepingFrom: keep)
+        } catch {
+            throw RecordReadError(kind: .readFailed(String(describing: error)), file: file, line: line,
+                                  isRecoverable: false)
+        }
+    }
+
+    /// Reads the start of a file (nothing of it consumed yet) and returns the length of a
+    /// UTF-8 byte-order mark there: 3, or 0 without one. A UTF-16 mark is a fatal `notUTF8`
+    /// error: such a file must be converted first.
+    func leadingByteOrderMark(file: String) throws(RecordReadError) -> Int {
+        while end < 3 && !isAtEnd { _ = try refill(keepingFrom: 0, file: file, line: 1) }
+        if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { return 3 }
+        if let encoding = foreignByteOrderMark(base, at: 0, end: end) {
+            throw RecordReadError(kind: .notUTF8(encoding: encoding), file: file, line: 1, column: 1,
+                                  isRecoverable: false)
+        }
+        return 0
+    }
 }
 
 /// The 1-based line and character column of `position`, for a record starting at
