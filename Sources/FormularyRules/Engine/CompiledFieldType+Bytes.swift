@@ -76,38 +76,3 @@ extension CompiledFieldType {
         }
     }
 }
-
-/// Whether `b` is well-formed UTF-8 (no overlong forms, surrogates or scalars above
-/// U+10FFFF). ASCII runs are checked eight bytes at a time.
-@inline(__always)
-func isWellFormedUTF8(_ b: Bytes) -> Bool {
-    guard let base = b.baseAddress else { return true }
-    let n = b.count
-    var i = 0
-    while i + 8 <= n {
-        let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-        if word & 0x8080_8080_8080_8080 != 0 { break }
-        i += 8
-    }
-    while i < n {
-        let b0 = base[i]
-        if b0 < 0x80 { i += 1; continue }
-        let count: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: count = 2
-        case 0xE0: count = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: count = 3
-        case 0xED: count = 3; high = 0x9F
-        case 0xF0: count = 4; low = 0x90
-        case 0xF1...0xF3: count = 4
-        case 0xF4: count = 4; high = 0x8F
-        default: return false
-        }
-        guard i + count <= n, base[i + 1] >= low, base[i + 1] <= high else { return false }
-        if count > 2 && base[i + 2] & 0xC0 != 0x80 { return false }
-        if count > 3 && base[i + 3] & 0xC0 != 0x80 { return false }
-        i += count
-    }
-    return true
-}

@@ -1,10 +1,18 @@
-/// Finds the first byte of `bytes[range]` that does not start a well-formed UTF-8 sequence
-/// (overlong forms, surrogates and scalars above U+10FFFF are ill-formed), or nil.
-func firstInvalidUTF8Offset(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
-    var i = range.lowerBound
-    let end = range.upperBound
-    while i < end {
-        let b0 = bytes[i]
+/// The offset of the first byte of `b` that does not start a well-formed UTF-8 sequence
+/// (overlong forms, surrogates and scalars above U+10FFFF are ill-formed), or nil. ASCII
+/// runs are checked eight bytes at a time: batch validation calls it for every value.
+@inline(__always)
+func firstInvalidUTF8Offset(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let base = b.baseAddress else { return nil }
+    let n = b.count
+    var i = 0
+    while i + 8 <= n {
+        let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+        if word & 0x8080_8080_8080_8080 != 0 { break }
+        i += 8
+    }
+    while i < n {
+        let b0 = base[i]
         if b0 < 0x80 { i += 1; continue }
         let count: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF   // allowed range of the second byte
@@ -18,10 +26,23 @@ func firstInvalidUTF8Offset(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
         case 0xF4: count = 4; high = 0x8F
         default: return i
         }
-        guard i + count <= end else { return i }
-        guard bytes[i + 1] >= low, bytes[i + 1] <= high else { return i }
-        for k in 2..<count where bytes[i + k] & 0xC0 != 0x80 { return i }
+        guard i + count <= n, base[i + 1] >= low, base[i + 1] <= high else { return i }
+        if count > 2 && base[i + 2] & 0xC0 != 0x80 { return i }
+        if count > 3 && base[i + 3] & 0xC0 != 0x80 { return i }
         i += count
     }
     return nil
+}
+
+/// ``firstInvalidUTF8Offset(_:)`` of `bytes[range]`, as an index into `bytes`.
+func firstInvalidUTF8Offset(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
+    bytes.withUnsafeBufferPointer { all in
+        firstInvalidUTF8Offset(UnsafeBufferPointer(rebasing: all[range])).map { range.lowerBound + $0 }
+    }
+}
+
+/// Whether `b` is well-formed UTF-8.
+@inline(__always)
+func isWellFormedUTF8(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    firstInvalidUTF8Offset(b) == nil
 }
