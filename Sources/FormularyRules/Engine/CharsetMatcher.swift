@@ -6,45 +6,34 @@
 struct CharsetMatcher: Sendable {
     private var ascii: CharacterSetBits
     private var literals: CharacterSetBits
-    private var letters = false, marks = false, spaces = false, punctuation = false
-    /// The named classes as ``ScalarFlags`` bits, for non-ASCII scalars.
+    /// The named classes as ``ScalarFlags`` bits.
     private var named: UInt8 = 0
 
     init(_ classes: [CharsetClass]) {
         var literals = CharacterSetBits([])
+        var spaces = false
         for c in classes {
             switch c {
             case .digits: break
-            case .letters: letters = true
-            case .marks: marks = true
-            case .spaces: spaces = true
-            case .punctuation: punctuation = true
-            case .alphanumerics: letters = true; marks = true
+            case .letters: named |= ScalarFlags.letter
+            case .marks: named |= ScalarFlags.mark
+            case .spaces: named |= ScalarFlags.spaceSeparator; spaces = true
+            case .punctuation: named |= ScalarFlags.punctuation
+            case .alphanumerics: named |= ScalarFlags.letter | ScalarFlags.mark
             case .literal(let text): for s in text.unicodeScalars { literals.insert(s) }
             }
         }
         self.literals = literals
         let digits = classes.contains { $0 == .digits || $0 == .alphanumerics }
         var ascii = CharacterSetBits([])
-        for v in 0..<128 {
-            let s = Unicode.Scalar(UInt8(v))
-            if (digits && UInt8(v).isASCIIDigit) || literals.contains(s)
-                || Self.inNamedClass(s, letters: letters, marks: marks, spaces: spaces, punctuation: punctuation) {
+        for v in UInt8(0)..<128 {
+            let s = Unicode.Scalar(v)
+            if (digits && v.isASCIIDigit) || (spaces && v == 0x09) || literals.contains(s)
+                || ScalarFlags.of(s) & named != 0 {
                 ascii.insert(s)
             }
         }
         self.ascii = ascii
-        named = (letters ? ScalarFlags.letter : 0) | (marks ? ScalarFlags.mark : 0)
-            | (spaces ? ScalarFlags.spaceSeparator : 0) | (punctuation ? ScalarFlags.punctuation : 0)
-    }
-
-    private static func inNamedClass(_ s: Unicode.Scalar, letters: Bool, marks: Bool,
-                                     spaces: Bool, punctuation: Bool) -> Bool {
-        if letters && isLetter(s) { return true }
-        if marks && isMark(s) { return true }
-        if spaces && (s == "\t" || isSpaceSeparator(s)) { return true }
-        if punctuation && isPunctuation(s) { return true }
-        return false
     }
 
     /// Live and final alike: fails on the first foreign scalar.

@@ -46,20 +46,15 @@ func isWhiteSpace(_ s: Unicode.Scalar) -> Bool {
         || v == 0x202F || v == 0x205F || v == 0x3000
 }
 
+/// General category L.
 func isLetter(_ s: Unicode.Scalar) -> Bool {
     if s.value < 0x80 { return UInt8(s.value).isASCIILetter }
-    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.letter != 0 }
-    return ScalarFlags.compute(s) & ScalarFlags.letter != 0
+    return ScalarFlags.of(s) & ScalarFlags.letter != 0
 }
 
-func isMark(_ s: Unicode.Scalar) -> Bool {
-    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.mark != 0 }
-    return ScalarFlags.compute(s) & ScalarFlags.mark != 0
-}
-
+/// General category P.
 func isPunctuation(_ s: Unicode.Scalar) -> Bool {
-    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.punctuation != 0 }
-    return ScalarFlags.compute(s) & ScalarFlags.punctuation != 0
+    ScalarFlags.of(s) & ScalarFlags.punctuation != 0
 }
 
 /// General category P (punctuation) for an ASCII byte: `!"#%&'()*,-./:;?@[\]_{}`
@@ -71,12 +66,6 @@ func isASCIIPunctuation(_ c: UInt8) -> Bool {
     let high: UInt64 = 1 << (64 - 64) | 1 << (91 - 64) | 1 << (92 - 64) | 1 << (93 - 64) | 1 << (95 - 64)
         | 1 << (123 - 64) | 1 << (125 - 64)
     return c < 64 ? low & (1 << UInt64(c)) != 0 : c < 128 && high & (1 << UInt64(c &- 64)) != 0
-}
-
-/// General category Zs (space separator).
-func isSpaceSeparator(_ s: Unicode.Scalar) -> Bool {
-    if s.value < ScalarFlags.tableLimit { return ScalarFlags.lookup(s.value) & ScalarFlags.spaceSeparator != 0 }
-    return ScalarFlags.compute(s) & ScalarFlags.spaceSeparator != 0
 }
 
 /// The general-category classes the engine asks about, precomputed for the scalars of one-
@@ -92,9 +81,6 @@ enum ScalarFlags {
         for v in 0..<tableLimit { table[Int(v)] = compute(Unicode.Scalar(v)!) }
         return table
     }()
-
-    @inline(__always)
-    static func lookup(_ v: UInt32) -> UInt8 { table[Int(v)] }
 
     /// The flags of any scalar.
     @inline(__always)
