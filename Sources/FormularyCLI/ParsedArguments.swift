@@ -10,6 +10,15 @@ struct ParsedArguments: Sendable {
     func flag(_ name: String) -> Bool { flags.contains(name) }
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// The entry id given as the first positional (`entries show ID`, `history ENTRY`).
+    func entryID(helpCommand: String) throws(UsageError) -> Int64 {
+        guard let id = Int64(positionals[0]), id > 0 else {
+            throw UsageError(message: "'\(positionals[0])' is not an entry id; ids are whole numbers (see 'formulary entries list')",
+                             helpCommand: helpCommand)
+        }
+        return id
+    }
 }
 
 /// A usage error: exit status 2, with a hint at the command's help.

@@ -24,11 +24,7 @@ struct HistoryCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        guard let id = Int64(arguments.positionals[0]), id > 0 else {
-            throw UsageError(message: "'\(arguments.positionals[0])' is not an entry id; ids are whole numbers (see 'formulary entries list')",
-                             helpCommand: "history")
-        }
-        self.id = id
+        id = try arguments.entryID(helpCommand: "history")
         format = try context.format(offered: [.text, .json])
         self.context = context
     }

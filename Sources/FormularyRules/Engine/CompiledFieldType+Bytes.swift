@@ -34,7 +34,7 @@ extension CompiledFieldType {
             return Array(format(String(decoding: bytes, as: UTF8.self)).utf8)
         }
         if isBlank(bytes) { return Array(bytes) }
-        return Scratch.withCurrent { scratch in prepare(bytes, scratch: scratch) { formatted, _ in Array(formatted) } }
+        return Scratch.withCurrent { Array(prepared(bytes, scratch: $0).0) }
     }
 
     /// What one look at a value's bytes tells a batch run.
@@ -60,8 +60,7 @@ extension CompiledFieldType {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(raw) else { return .failing }
         if isBlank(raw) { return .absent }
-        let (b, fit) = prepared(raw, scratch: scratch)
-        return passesFinal(b, fit: fit, scratch: scratch, countingWarnings: true) ? .clean : .failing
+        return passesPresent(raw, scratch: scratch, countingWarnings: true) ? .clean : .failing
     }
 
     @inline(__always)
@@ -69,10 +68,6 @@ extension CompiledFieldType {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(raw) else { return false }
         if isBlank(raw) { return true }
-        return Scratch.withCurrent { scratch in
-            prepare(raw, scratch: scratch) { b, fit in
-                passesFinal(b, fit: fit, scratch: scratch, countingWarnings: countingWarnings)
-            }
-        }
+        return Scratch.withCurrent { passesPresent(raw, scratch: $0, countingWarnings: countingWarnings) }
     }
 }

@@ -77,18 +77,17 @@ public final class CompiledFieldType: Sendable {
         }
     }
 
-    /// Runs normalization and mask formatting on `raw` and hands the result to `body`,
-    /// with how it fits the mask (nil without a mask). The bytes live in `scratch` and are
-    /// only valid inside `body`.
+    /// Whether a present value (not blank; well-formed) passes the final stage.
     @inline(__always)
-    func prepare<R>(_ raw: Bytes, scratch: Scratch, _ body: (Bytes, CompiledMask.Fit?) -> R) -> R {
-        let (bytes, fit) = prepared(raw, scratch: scratch)
-        return body(bytes, fit)
+    func passesPresent(_ raw: Bytes, scratch: Scratch, countingWarnings: Bool) -> Bool {
+        let (b, fit) = prepared(raw, scratch: scratch)
+        return passesFinal(b, fit: fit, scratch: scratch, countingWarnings: countingWarnings)
     }
 
-    /// ``prepare(_:scratch:_:)`` without a closure, for the batch hot path (a closure's
-    /// context costs retains when the optimizer does not inline it). The bytes are `raw`
-    /// itself or live in `scratch`: valid until the scratch is used again.
+    /// Runs normalization and mask formatting on `raw`; returns the result with how it fits
+    /// the mask (nil without a mask). The bytes are `raw` itself or live in `scratch`: valid
+    /// until the scratch is used again. (No closure: a closure's context cost retains on the
+    /// batch hot path when the optimizer did not inline it.)
     @inline(__always)
     func prepared(_ raw: Bytes, scratch: Scratch) -> (Bytes, CompiledMask.Fit?) {
         var current = raw
@@ -115,7 +114,8 @@ public final class CompiledFieldType: Sendable {
         return text.withUTF8 { raw in
             if isBlank(raw) { return value }
             return Scratch.withCurrent { scratch in
-                prepare(raw, scratch: scratch) { formatted, _ in isSame(formatted, raw) ? value : makeString(formatted) }
+                let (formatted, _) = prepared(raw, scratch: scratch)
+                return isSame(formatted, raw) ? value : makeString(formatted)
             }
         }
     }
@@ -132,11 +132,7 @@ public final class CompiledFieldType: Sendable {
         var value = value
         return value.withUTF8 { raw in
             if isBlank(raw) { return true }
-            return Scratch.withCurrent { scratch in
-                prepare(raw, scratch: scratch) { b, fit in
-                    passesFinal(b, fit: fit, scratch: scratch, countingWarnings: false)
-                }
-            }
+            return Scratch.withCurrent { passesPresent(raw, scratch: $0, countingWarnings: false) }
         }
     }
 
@@ -154,7 +150,8 @@ public final class CompiledFieldType: Sendable {
             if isBlank(raw) {
                 return FieldResult(formatted: value, verdict: .valid, violations: [], isAbsent: true)
             }
-            return Scratch.withCurrent { scratch in prepare(raw, scratch: scratch) { b, fit in
+            return Scratch.withCurrent { scratch in
+                let (b, fit) = prepared(raw, scratch: scratch)
                 let formatted = isSame(b, raw) ? value : makeString(b)
                 let finalViolations = violations(b, fit: fit, stage: .final, scratch: scratch)
                 let finalValid = !finalViolations.contains { $0.severity == .error }
@@ -169,7 +166,7 @@ public final class CompiledFieldType: Sendable {
                     return FieldResult(formatted: formatted, verdict: verdict,
                                        violations: liveViolations, isAbsent: false)
                 }
-            } }
+            }
         }
     }
 

@@ -192,7 +192,7 @@ extension FieldCompilation {
             var text = example.value
             let fit: CompiledMask.Fit? = text.withUTF8 { raw in
                 if isBlank(raw) { return nil }
-                return Scratch.withCurrent { scratch in type.prepare(raw, scratch: scratch) { _, fit in fit } }
+                return Scratch.withCurrent { type.prepared(raw, scratch: $0).1 }
             }
             // Without its fill check (`drop mask`) the mask only formats: an example must
             // then fit it, not fill it.
