@@ -7,20 +7,15 @@ import FormularyRules
 /// `bench/signup.form`, one core, release build. Prints nanoseconds per value, and the sum
 /// per entry, which is what the run pays for judging before reading and recording.
 func runFieldsBench(count: Int = 400_000) {
-    let formFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("signup.form").path
-    guard let text = try? String(contentsOfFile: formFile, encoding: .utf8) else {
-        print("fields: cannot read \(formFile)")
+    guard let registry = try? SignupForm.registry() else {
+        print("fields: cannot read \(SignupForm.path)")
         return
     }
-    let registry = Registry(files: Registry.builtinFiles + [
-        PluginFile(path: formFile, bytes: Array(text.utf8),
-                   source: .folder(PluginFolder(path: "bench", origin: .option)))])
     guard let form = registry.forms["signup"]?.form else {
         print("fields: bench/signup.form has errors")
         return
     }
-    let today = CivilDate(year: SignupData.today.year, month: SignupData.today.month, day: SignupData.today.day)
+    let today = SignupForm.today
     var data = SignupData()
     // Each column's values back to back in one buffer, as a page of SQLite rows holds them.
     var bytes = [[UInt8]](repeating: [], count: SignupData.columns.count)

@@ -156,14 +156,9 @@ private func runChild(path: String, rememberValues: Bool) -> ChildFigures? {
 /// `entries seconds maxRSSKiB invalid errors cpuSeconds`.
 func runValidateChild(path: String, rememberValues: Bool) {
     do {
-        let formFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("signup.form").path
-        let text = try String(contentsOfFile: formFile, encoding: .utf8)
-        let registry = Registry(files: Registry.builtinFiles + [
-            PluginFile(path: formFile, bytes: Array(text.utf8),
-                       source: .folder(PluginFolder(path: "bench", origin: .option)))])
+        let registry = try SignupForm.registry()
         let store = try Store(path: path)
-        let today = CivilDate(year: SignupData.today.year, month: SignupData.today.month, day: SignupData.today.day)
+        let today = SignupForm.today
         let run = ValidationRun(store: store, registry: registry,
                                 options: ValidationOptions(forms: ["signup"], today: today, actor: "bench",
                                                            rememberValues: rememberValues))
