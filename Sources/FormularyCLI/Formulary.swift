@@ -17,7 +17,7 @@ enum Formulary {
         TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self,
         FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self,
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
-        AuditCommand.self, AuditVerifyCommand.self,
+        AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
         ReportCommand.self, ExportCommand.self,
         DemoCommand.self,

@@ -67,20 +67,139 @@ struct AuditCommand: Command {
     }
 }
 
-/// `formulary audit verify`
+/// `formulary audit verify [--head HASH]`
 struct AuditVerifyCommand: Command {
     static let spec = CommandSpec(
         path: ["audit", "verify"],
-        abstract: "Recomputes the audit log's hash chain and names the first record that fails.",
-        usage: "audit verify",
+        abstract: "Checks the database, the audit log's hash chain, and the data against the log.",
+        usage: "audit verify [--head HASH]",
         discussion: """
-        Checks every record's hash, its link to the record before, the sequence, and that
-        nothing was cut off the end. Prints the head hash: keep a copy outside the database
-        to be able to detect a rewrite of the whole chain later.
+        Runs SQLite's integrity check, compares the schema with the one the migrations
+        create, recomputes every record's hash and its link to the record before, and
+        recomputes the digests the log holds of the data: the entries each import wrote,
+        every type and form added or retired, each validation run's counts and results.
+        Every difference is named, up to 20 per area. A change made to the data outside
+        formulary shows, and so does a log cut at its end.
 
-        Exit status: 0 when the chain verifies, 1 when a record does not.
+        A whole log rewritten consistently can only be caught against a head kept somewhere
+        else: save the line 'formulary audit head' prints (in a ticket, a commit, another
+        machine) and pass its hash to --head later.
+
+        Exit status: 0 when everything verifies, 1 when anything does not.
         """,
-        examples: ["formulary audit verify"])
+        options: [
+            OptionSpec(name: "head", kind: .value("HASH"),
+                       help: "Also fail unless the log still holds the record with this hash (from 'audit head')."),
+        ],
+        examples: ["formulary audit verify", "formulary audit verify --head 3f1c…e9a0"])
+
+    let format: OutputFormat
+    let head: String?
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        format = try context.format(offered: [.text, .json])
+        head = try arguments.value("head").map(Self.hash)
+        self.context = context
+    }
+
+    /// A head as `audit head` prints it: the hash alone, or `SEQ HASH` pasted whole.
+    static func hash(_ text: String) throws -> String {
+        let hash = String(text.split(separator: " ").last ?? "").lowercased()
+        guard hash.count == 64, hash.allSatisfy({ $0.isHexDigit }) else {
+            throw UsageError(message: "--head \(text) is not a record hash; give the 64 hexadecimal digits 'formulary audit head' prints",
+                             helpCommand: "audit verify")
+        }
+        return hash
+    }
+
+    func run() throws -> ExitStatus {
+        let store = try context.openStore()
+        let report = try store.auditReport(expectedHead: head)
+        if format == .json {
+            context.stdout.write(bytes: json(report))
+        } else {
+            text(report)
+        }
+        return report.isValid ? .success : .violations
+    }
+
+    private func json(_ report: AuditReport) -> [UInt8] {
+        var w = JSONWriter()
+        w.object { o in
+            o.field("valid", report.isValid)
+            o.field("verified", report.chain.verifiedCount)
+            o.field("head_seq", Int(report.headSeq))
+            o.field("head_hash", report.headHash)
+            if let f = report.chain.failure {
+                o.field("first_bad_seq", Int(f.seq))
+                o.field("problem", f.description)
+            }
+            o.array("problems") { a in
+                for p in report.problems {
+                    a.object { po in
+                        po.field("area", p.area.rawValue)
+                        po.field("message", p.message)
+                        if let seq = p.seq { po.field("seq", Int(seq)) }
+                    }
+                }
+            }
+            o.array("notes") { a in for n in report.notes { a.value(n) } }
+            o.object("covered") { c in
+                c.field("imports", report.covered.imports)
+                c.field("entry_versions", report.covered.entryVersions)
+                c.field("type_events", report.covered.typeEvents)
+                c.field("form_events", report.covered.formEvents)
+                c.field("runs", report.covered.runs)
+            }
+        }
+        w.newline()
+        return w.bytes
+    }
+
+    private func text(_ report: AuditReport) {
+        let out = context.stdout
+        let records = "\(report.chain.verifiedCount) record\(report.chain.verifiedCount == 1 ? "" : "s")"
+        if let failure = report.chain.failure {
+            out.line("audit log does NOT verify: \(failure.description)")
+            out.line("\(records) before it verified.")
+        } else {
+            out.line("audit log verifies: \(records), head \(report.headSeq) \(report.headHash)")
+        }
+        let c = report.covered
+        if report.isValid {
+            out.line("database: integrity check ok; schema as the migrations create it")
+            out.line("data matches the log: \(Self.count(c.imports, "import")) (\(Self.count(c.entryVersions, "entry version"))), "
+                + "\(Self.count(c.typeEvents, "type change")), \(Self.count(c.formEvents, "form change")), \(Self.count(c.runs, "run"))")
+        } else {
+            let problems = report.problems.filter { $0.area != .log || report.chain.failure == nil || $0.seq != report.chain.failure?.seq }
+            if !problems.isEmpty {
+                out.line("\(Self.count(problems.count, "problem")) found:")
+                for p in problems { out.line("  \(p.area.rawValue): \(ReportEscaping.terminal(p.message))") }
+            }
+        }
+        for note in report.notes { out.line("note: \(ReportEscaping.terminal(note))") }
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+}
+
+/// `formulary audit head`
+struct AuditHeadCommand: Command {
+    static let spec = CommandSpec(
+        path: ["audit", "head"],
+        abstract: "Prints the newest audit record as 'SEQ HASH', to keep somewhere else.",
+        usage: "audit head",
+        discussion: """
+        The hash of the newest record stands for the whole log before it. Keep the line
+        outside the database (a ticket, a commit, another machine); later,
+        'formulary audit verify --head HASH' fails unless the log still holds that record,
+        which catches a log cut at its end or rewritten whole. An empty log prints
+        '0' and 64 zeros.
+        """,
+        examples: ["formulary audit head >> ~/formulary-heads.txt"])
 
     let format: OutputFormat
     let context: CommandContext
@@ -91,27 +210,18 @@ struct AuditVerifyCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let result = try store.verifyAudit()
+        let head = try context.openStore().auditHead()
         if format == .json {
             var w = JSONWriter()
             w.object { o in
-                o.field("valid", result.isValid)
-                o.field("verified", result.verifiedCount)
-                o.field("head_hash", result.headHash)
-                if let f = result.failure {
-                    o.field("first_bad_seq", Int(f.seq))
-                    o.field("problem", f.description)
-                }
+                o.field("seq", Int(head.seq))
+                o.field("hash", head.hash)
             }
             w.newline()
             context.stdout.write(bytes: w.bytes)
-        } else if let f = result.failure {
-            context.stdout.line("audit log does NOT verify: \(f.description)")
-            context.stdout.line("\(result.verifiedCount) record\(result.verifiedCount == 1 ? "" : "s") before it verified.")
         } else {
-            context.stdout.line("audit log verifies: \(result.verifiedCount) record\(result.verifiedCount == 1 ? "" : "s"), head \(result.headHash)")
+            context.stdout.line("\(head.seq) \(head.hash)")
         }
-        return result.isValid ? .success : .violations
+        return .success
     }
 }

@@ -26,7 +26,7 @@ struct InitCommand: Command {
     func run() throws -> ExitStatus {
         let existed = context.databaseExists
         let store = try context.openStore(create: true, requireSchema: false)
-        let applied = try store.migrate()
+        let applied = try store.migrate(actor: context.actor)
         let path = context.databasePath
         if context.arguments.value("format") == "json" {
             var w = JSONWriter()
@@ -74,7 +74,7 @@ struct MigrateCommand: Command {
     func run() throws -> ExitStatus {
         let store = try context.openStore(requireSchema: false)
         if !status {
-            let applied = try store.migrate()
+            let applied = try store.migrate(actor: context.actor)
             context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.databasePath) is up to date."
                                                 : "Applied \(applied.map(\.name).joined(separator: ", ")).")
             return .success

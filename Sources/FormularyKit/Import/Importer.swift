@@ -83,11 +83,9 @@ public struct Importer {
                 }
                 if summary.records % 10_000 == 0 { progress?(summary.records) }
             }
-            try store.appendAudit(actor: options.actor, action: "import", subject: options.form, details: [
+            try writer.recordAudit(details: [
                 "file": .string(reader.fileName),
                 "records": .integer(summary.records),
-                "added": .integer(summary.added),
-                "updated": .integer(summary.updated),
                 "unchanged": .integer(summary.unchanged),
                 "skipped": .array(summary.skipped.map { .string("\($0.file):\($0.line)") }),
                 "key": options.keyField.map { .string($0) } ?? .null,

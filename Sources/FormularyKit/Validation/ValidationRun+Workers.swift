@@ -92,7 +92,7 @@ final class ReaderBox: @unchecked Sendable {
 }
 
 extension ValidationRun {
-    func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], readers: [Database]) throws {
+    func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], readers: [Database]) throws -> WrittenResults {
         let board = ChunkBoard(count: chunks.count, workers: readers.count)
         let rememberValues = options.rememberValues
         for reader in readers {
@@ -137,6 +137,7 @@ extension ValidationRun {
             checked += outcome.counts.reduce(0) { $0 + $1.entriesChecked }
             progress?(ValidationProgress(entriesChecked: checked, fraction: chunk.fraction))
         }
+        return writer.writtenResults()
     }
 }
 

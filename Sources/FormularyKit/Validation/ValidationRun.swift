@@ -137,6 +137,7 @@ public final class ValidationRun {
                     }
                     judges.append(FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts))
                 }
+                try store.recordRunStart(id: run.id, actor: options.actor)
                 return run.id
             }
         } catch {
@@ -153,13 +154,14 @@ public final class ValidationRun {
             try? store.database.executeScript("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
             try? store.database.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
         }
+        let written: WrittenResults
         do {
-            try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, readers: readers)
+            written = try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, readers: readers)
         } catch {
             try? store.finishRun(id: runID, status: .incomplete, error: "\(error)", actor: options.actor)
             throw error
         }
-        try store.finishRun(id: runID, status: .complete, error: nil, actor: options.actor)
+        try store.finishRun(id: runID, status: .complete, error: nil, actor: options.actor, written: written)
         guard let record = try store.run(id: runID) else { throw StoreError.corrupt("run \(runID) is missing") }
         return record
     }

@@ -1,10 +1,13 @@
+import FormularyJSON
+
 /// Writes the entries of one form, reusing its prepared statements for every row: the fast
 /// path of `import`.
 ///
 /// Get one from ``Store/entryWriter(form:actor:source:)`` inside ``Store/transaction(_:)`` so
 /// that the whole import commits once (outside a transaction every row would commit, and sync,
 /// on its own). A writer is one import: it records an `imports` row (time, actor, source), and
-/// every entry it creates or changes points to it.
+/// every entry it creates or changes points to it. It digests what it writes as it goes, and
+/// ``recordAudit(details:)`` ends the import with its audit record.
 public final class EntryWriter {
     public let store: Store
     public let formID: Int64
@@ -13,17 +16,24 @@ public final class EntryWriter {
     public let importID: Int64
     /// When the import happened (UTC ISO 8601).
     public let timestamp: String
+    public let actor: String
+    public let source: String
     private let insert: Statement
     private let findByKey: Statement
     private let saveVersion: Statement
     private let update: Statement
     private var scratch: [UInt8] = []
+    private let digest = DataDigests.ImportAccumulator()
+    private let auditKey: AuditKey
 
     init(store: Store, form: String, formID: Int64, actor: String, source: String) throws {
         self.store = store
         self.form = form
         self.formID = formID
         self.timestamp = store.timestamp()
+        self.actor = actor
+        self.source = source
+        auditKey = try store.auditKey()
         let db = store.database
         try db.execute("INSERT INTO imports (form_id, at, actor, source) VALUES (?, ?, ?, ?)",
                        [.integer(formID), .text(timestamp), .text(actor), .text(source)])
@@ -64,7 +74,9 @@ public final class EntryWriter {
         insert.bind(bytes: encoded, at: 4)
         insert.bind(importID, at: 5)
         try insert.execute()
-        return store.database.lastInsertRowID
+        let id = store.database.lastInsertRowID
+        digest.add(.init(id: id, version: 1, formID: formID, key: key, layoutID: layoutID), vals: encoded)
+        return id
     }
 
     /// Adds an entry with this key, or replaces the values of the form's entry that has it,
@@ -97,6 +109,27 @@ public final class EntryWriter {
         update.bind(importID, at: 3)
         update.bind(id, at: 4)
         try update.execute()
+        digest.add(.init(id: id, version: Int64(version + 1), formID: formID, key: key, layoutID: layoutID),
+                   vals: encoded)
         return .updated(id: id, version: version + 1)
+    }
+
+    /// Ends the import with its audit record (action `import`, subject the form): `details`
+    /// as the caller describes the import, plus the `imports` row id, the counts of entries
+    /// added and updated, and the digest of every entry version written (docs/storage.md,
+    /// "Data digests"). Call it once, last, inside the import's transaction.
+    @discardableResult
+    public func recordAudit(details: JSONObject = JSONObject()) throws -> AuditRecord {
+        var layouts: [Int64: [UInt8]] = [:]
+        for id in digest.layoutIDs { layouts[id] = EntryValues.encode(try store.layoutFields(id)) }
+        let header = DataDigests.ImportHeader(id: importID, formID: formID, form: form, at: timestamp,
+                                              actor: actor, source: source)
+        var details = details
+        details["import"] = .integer(importID)
+        details["added"] = .integer(digest.createdCount)
+        details["updated"] = .integer(digest.updatedCount)
+        details["digest"] = .string(digest.digest(key: auditKey, header: header, layouts: layouts))
+        return try store.appendAudit(actor: actor, action: AuditAction.importEntries, subject: form,
+                                     details: .object(details))
     }
 }

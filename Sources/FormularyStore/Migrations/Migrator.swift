@@ -70,8 +70,12 @@ public struct Migrator: Sendable {
     /// fails (a broken migration, a full disk, an I/O error) the database is left exactly as it
     /// was, never at a schema between two versions. Nothing pending means no transaction and
     /// no write lock.
+    ///
+    /// `afterApplying` runs in the same transaction once the pending ones are applied, with
+    /// those applied: for data steps that belong to a schema change (see ``Store/migrate(actor:)``).
     @discardableResult
-    public func migrate(_ db: Database, now: () -> Date = Date.init) throws -> [AppliedMigration] {
+    public func migrate(_ db: Database, now: () -> Date = Date.init,
+                        afterApplying: ([AppliedMigration]) throws -> Void = { _ in }) throws -> [AppliedMigration] {
         let known = try applied(in: db)
         try check(known)
         guard migrations.contains(where: { migration in !known.contains { $0.id == migration.id } }) else {
@@ -93,6 +97,7 @@ public struct Migrator: Sendable {
                                 .text(record.appliedAt)])
                 result.append(record)
             }
+            try afterApplying(result)
             return result
         }
     }

@@ -22,6 +22,11 @@ public final class RunResultWriter {
     private let updateForm: Statement
     private let updateRun: Statement
     private var ruleIDs: [RuleKey: Int64] = [:]
+    /// The digest of the rows written, fed in `run_results` order: an entry's rules are held
+    /// until the next entry comes, then fed by rule id (entries come in id order).
+    private let digest = DataDigests.ResultsAccumulator()
+    private var entryRules: [(rule: Int64, version: Int64)] = []
+    private var entryOfRules: Int64 = -1
 
     private struct RuleKey: Hashable {
         var formID: Int64
@@ -78,6 +83,11 @@ public final class RunResultWriter {
 
     /// Records one failed rule of one entry (the same rule twice for an entry is kept once).
     public func add(entryID: Int64, entryVersion: Int, ruleID: Int64) throws {
+        if entryID != entryOfRules {
+            feedEntryRules()
+            entryOfRules = entryID
+        }
+        entryRules.append((ruleID, Int64(entryVersion)))
         pending.append(entryID)
         pending.append(ruleID)
         pending.append(Int64(entryVersion))
@@ -124,4 +134,32 @@ public final class RunResultWriter {
         updateRun.bind(runID, at: 6)
         try updateRun.execute()
     }
+
+    /// What this writer wrote, for the run's end record (``Store/finishRun(id:status:error:actor:written:)``).
+    /// Call it once, after the last batch committed; it describes the run's results only when
+    /// every batch did.
+    public func writtenResults() -> WrittenResults {
+        feedEntryRules()
+        let (hash, count) = digest.finish()
+        return WrittenResults(runID: runID, hash: hash, count: count)
+    }
+
+    private func feedEntryRules() {
+        guard !entryRules.isEmpty else { return }
+        entryRules.sort { $0.rule < $1.rule }
+        var previous: Int64 = -1
+        // The same rule twice for an entry is inserted once (INSERT OR IGNORE), so fed once.
+        for (rule, version) in entryRules where rule != previous {
+            digest.add(entryID: entryOfRules, ruleID: rule, entryVersion: version)
+            previous = rule
+        }
+        entryRules.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The digest of the results a ``RunResultWriter`` wrote, for the run's end record.
+public struct WrittenResults: Sendable {
+    let runID: Int64
+    let hash: [UInt8]
+    let count: Int
 }

@@ -16,10 +16,13 @@ extension Store {
             let at = timestamp()
             try database.execute("INSERT INTO \(kind.eventsTable) (name, action, version_id, at, actor) VALUES (?, 'add', ?, ?, ?)",
                                  [.text(name), .integer(version.id), .text(at), .text(actor)])
+            let event = database.lastInsertRowID
             try appendAudit(actor: actor, action: "\(kind.auditNoun).add", subject: name, details: [
                 "hash": .string(hash),
                 "previous": previous.map { .string($0.hash) } ?? .null,
                 "new_version": .bool(existing == nil),
+                "event": .integer(event),
+                "digest": .string(try eventDigest(kind, eventID: event)),
             ])
             return .added(version, isNewVersion: existing == nil, previous: previous)
         }
@@ -48,8 +51,12 @@ extension Store {
             }
             try database.execute("INSERT INTO \(kind.eventsTable) (name, action, version_id, at, actor) VALUES (?, 'retire', NULL, ?, ?)",
                                  [.text(name), .text(timestamp()), .text(actor)])
-            try appendAudit(actor: actor, action: "\(kind.auditNoun).retire", subject: name,
-                            details: ["hash": .string(current.hash)])
+            let event = database.lastInsertRowID
+            try appendAudit(actor: actor, action: "\(kind.auditNoun).retire", subject: name, details: [
+                "hash": .string(current.hash),
+                "event": .integer(event),
+                "digest": .string(try eventDigest(kind, eventID: event)),
+            ])
             return current
         }
     }

@@ -68,17 +68,46 @@ extension Store {
             """, [.integer(runID), .integer(formID), .text(field), .integer(typeVersionID)])
     }
 
-    /// Ends a run: its status, end time and error, and its one audit record (`validate`,
-    /// subject the run id, details the counts). Runs in its own transaction when there is none.
-    public func finishRun(id: Int64, status: RunStatus, error: String?, actor: String) throws {
-        try transaction { try finishRun(id: id, status: status, error: error, actor: actor, endedAt: timestamp()) }
+    /// Appends the run's `validate.start` audit record: the digest of what it judges with
+    /// (forms and their versions, the type version of each field). Call it in the transaction
+    /// that inserted the run, after its forms and field types.
+    public func recordRunStart(id: Int64, actor: String) throws {
+        guard let plan = try runPlan(id) else { throw StoreError.corrupt("run \(id) is missing") }
+        try appendAudit(actor: actor, action: AuditAction.runStart, subject: String(id), details: [
+            "forms": .array(plan.run.forms.map { .string($0.form) }),
+            "digest": .string(DataDigests.runStartDigest(key: try auditKey(), plan: plan)),
+        ])
     }
 
-    private func finishRun(id: Int64, status: RunStatus, error: String?, actor: String, endedAt: String?) throws {
+    /// Ends a run: its status, end time and error, and its audit record (`validate`, subject
+    /// the run id, details the counts and the digest of the run's rows). `written`, from the
+    /// run's writer, saves reading a complete run's results back. Runs in its own transaction
+    /// when there is none.
+    public func finishRun(id: Int64, status: RunStatus, error: String?, actor: String,
+                          written: WrittenResults? = nil) throws {
+        try transaction {
+            try finishRun(id: id, status: status, error: error, actor: actor, endedAt: timestamp(),
+                          written: status == .complete ? written : nil)
+        }
+    }
+
+    private func finishRun(id: Int64, status: RunStatus, error: String?, actor: String, endedAt: String?,
+                           written: WrittenResults? = nil) throws {
         try database.execute("UPDATE runs SET status = ?, ended_at = ?, error = ? WHERE id = ?",
                              [.text(status.rawValue), .text(endedAt), .text(error), .integer(id)])
-        guard let run = try run(id: id) else { throw StoreError.corrupt("run \(id) is missing") }
-        var details: JSONValue = [
+        guard let plan = try runPlan(id) else { throw StoreError.corrupt("run \(id) is missing") }
+        let run = plan.run
+        let digest: String
+        if let written, written.runID == id {
+            let rules = try self.rules(ofRun: id)
+            digest = DataDigests.runDigest(key: try auditKey(), plan: plan, rules: rules,
+                                           results: (written.hash, written.count))
+        } else {
+            // A run that stopped early may have fed its writer rows that never committed.
+            guard let recomputed = try recomputeRun(id) else { throw StoreError.corrupt("run \(id) is missing") }
+            digest = recomputed.full
+        }
+        var details: JSONObject = [
             "status": .string(status.rawValue),
             "entries_checked": .integer(run.counts.entriesChecked),
             "entries_invalid": .integer(run.counts.entriesInvalid),
@@ -87,12 +116,10 @@ extension Store {
             "warnings": .integer(run.counts.warnings),
             "today": .string(run.today),
             "forms": .array(run.forms.map { .string($0.form) }),
+            "digest": .string(digest),
         ]
-        if let error, case .object(var object) = details {
-            object["error"] = .string(error)
-            details = .object(object)
-        }
-        try appendAudit(actor: actor, action: "validate", subject: String(id), details: details)
+        if let error { details["error"] = .string(error) }
+        try appendAudit(actor: actor, action: AuditAction.runEnd, subject: String(id), details: .object(details))
     }
 
     /// A writer for the results of one run, with its statements prepared once. Use it from the

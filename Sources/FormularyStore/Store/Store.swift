@@ -19,6 +19,8 @@ public final class Store {
     let migrator: Migrator
     var layoutIDs: [[String]: Int64] = [:]
     var layoutFieldsByID: [Int64: [String]] = [:]
+    /// The data-digest key, read once (it never changes: triggers refuse it).
+    var cachedAuditKey: AuditKey?
 
     /// Opens (creating the file if needed) the database at `path`.
     public init(path: String, configuration: Database.Configuration = .init(),
@@ -30,10 +32,21 @@ public final class Store {
     // MARK: Schema
 
     /// Applies pending migrations; returns those applied by this call.
+    ///
+    /// When migration 3 (data digests) comes to a database that already holds data, the same
+    /// transaction appends an `audit.seal` record by `actor` with the digests of everything
+    /// written before (see ``sealExistingData(actor:)``).
     @discardableResult
-    public func migrate() throws -> [AppliedMigration] {
-        try migrator.migrate(database, now: clock)
+    public func migrate(actor: String = "formulary") throws -> [AppliedMigration] {
+        try migrator.migrate(database, now: clock) { applied in
+            if applied.contains(where: { $0.id == Self.dataDigestsMigration }) {
+                try sealExistingData(actor: actor)
+            }
+        }
     }
+
+    /// The migration that brings data digests (`migrations/0003_audit_integrity.sql`).
+    static let dataDigestsMigration = 3
 
     /// Applied and pending migrations (`migrate --status`).
     public func migrationStatus() throws -> [MigrationStatus] {

@@ -1,0 +1,255 @@
+import FormularyJSON
+
+/// `audit verify`: the database file, its schema, the hash chain, and the data against what
+/// the log recorded of it, all in one read transaction.
+///
+/// What each check can and cannot detect is in docs/reliability.md ("The audit log proves the
+/// data"). In short: any change made outside Formulary to entries, imports, type and form
+/// versions and events, or runs and their results shows as a digest that no longer matches
+/// its record, or as data that no record accounts for; a log cut at its end shows as data
+/// without records; a log rewritten whole shows only against a head kept elsewhere.
+struct AuditVerifier {
+    let store: Store
+    /// At most this many problems are listed per area; the rest are counted.
+    static let problemsPerArea = 20
+
+    func run(expectedHead: String?) throws -> AuditReport {
+        try store.read {
+            let chain = try store.verifyAudit()
+            let records = try store.auditRecords()
+            let head = records.last.map { ($0.seq, $0.hash) } ?? (0, AuditLog.genesisHash)
+            var report = AuditReport(chain: chain, problems: [], notes: [], covered: .init(),
+                                     headSeq: head.0, headHash: head.1)
+            var problems = try integrityProblems() + schemaProblems()
+            if let failure = chain.failure {
+                problems.append(AuditProblem(area: .log, message: failure.description, seq: failure.seq))
+            }
+            if let expectedHead, !records.contains(where: { $0.hash == expectedHead }) {
+                problems.append(AuditProblem(area: .head, message:
+                    "the log holds no record with hash \(expectedHead): records were cut from its end or the log was rewritten since that head was taken"))
+            }
+            let index = RecordIndex(records)
+            problems += index.problems
+            do {
+                problems += try definitionProblems(index, report: &report)
+                problems += try importProblems(index, report: &report)
+                problems += try runProblems(index, report: &report)
+            } catch {
+                // A damaged file or a changed schema can keep the data from being read.
+                problems.append(AuditProblem(area: .database, message: "the data could not be read to check it against the log: \(error)"))
+            }
+            report.problems = Self.limited(problems)
+            return report
+        }
+    }
+
+    // MARK: The file and its schema
+
+    private func integrityProblems() throws -> [AuditProblem] {
+        var problems: [AuditProblem] = []
+        try store.database.cachedStatement("PRAGMA integrity_check(\(Self.problemsPerArea))").forEachRow { row in
+            let text = row.string(0)
+            if text != "ok" {
+                problems.append(AuditProblem(area: .database, message: "SQLite's integrity check: \(text)"))
+            }
+        }
+        // One line per pair of tables: a deleted parent row often orphans many children.
+        var orphans: [String: (count: Int, firstRow: Int64?)] = [:]
+        var order: [String] = []
+        try store.database.cachedStatement("PRAGMA foreign_key_check").forEachRow { row in
+            let pair = "\(row.string(0)) → \(row.string(2))"
+            if orphans[pair] == nil { order.append(pair) }
+            orphans[pair, default: (0, row.optionalInt64(1))].count += 1
+        }
+        for pair in order {
+            let (count, firstRow) = orphans[pair]!
+            let names = pair.components(separatedBy: " → ")
+            problems.append(AuditProblem(area: .database, message:
+                "\(count) row\(count == 1 ? "" : "s") of \(names[0])\(firstRow.map { " (rowid \($0) first)" } ?? "") refer\(count == 1 ? "s" : "") to missing rows of \(names[1])"))
+        }
+        return problems
+    }
+
+    /// Tables, indexes and triggers against those the migrations create on an empty
+    /// database: a dropped append-only trigger, or one added to rewrite rows, shows here.
+    private func schemaProblems() throws -> [AuditProblem] {
+        let reference = try Database(path: ":memory:")
+        let migrator = store.migrator
+        let applied = Set(try migrator.applied(in: store.database).map(\.id))
+        try Migrator(migrations: migrator.migrations.filter { applied.contains($0.id) })
+            .migrate(reference)
+        let expected = try Self.schema(of: reference)
+        let actual = try Self.schema(of: store.database)
+        var problems: [AuditProblem] = []
+        for (name, object) in expected.sorted(by: { $0.key < $1.key }) {
+            guard let found = actual[name] else {
+                problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) is missing"
+                    + (object.type == "trigger" ? ": a guard of the log or of the data was removed" : "")))
+                continue
+            }
+            if found != object {
+                problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) differs from what the migrations create"))
+            }
+        }
+        for (name, object) in actual.sorted(by: { $0.key < $1.key }) where expected[name] == nil {
+            problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) is not part of Formulary's schema"))
+        }
+        return problems
+    }
+
+    private struct SchemaObject: Equatable {
+        var type: String
+        var table: String
+        var sql: String
+    }
+
+    private static func schema(of db: Database) throws -> [String: SchemaObject] {
+        var out: [String: SchemaObject] = [:]
+        try db.cachedStatement("""
+            SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            """).forEachRow { row in
+            out[row.string(1)] = SchemaObject(type: row.string(0), table: row.string(2), sql: row.string(3))
+        }
+        return out
+    }
+
+    // MARK: Types and forms
+
+    private func definitionProblems(_ index: RecordIndex, report: inout AuditReport) throws -> [AuditProblem] {
+        var problems: [AuditProblem] = []
+        for kind in [DefinitionKind.type, .form] {
+            let area: AuditProblem.Area = kind == .type ? .types : .forms
+            let events = try store.recomputeEvents(kind)
+            let recorded = index.events[kind] ?? [:]
+            for (id, (event, digest)) in events.sorted(by: { $0.key < $1.key }) {
+                let what = "\(kind.rawValue) '\(event.name)': the \(event.action.rawValue) of \(event.at) by \(event.actor)"
+                guard let record = recorded[id] else {
+                    problems.append(AuditProblem(area: area, message: "\(what) has no audit record: it was written outside formulary, or its record was cut from the log"))
+                    continue
+                }
+                if record.digest != digest {
+                    problems.append(AuditProblem(area: area, message: "\(what) differs from what audit record \(record.seq) recorded", seq: record.seq))
+                }
+            }
+            for (id, record) in recorded.sorted(by: { $0.key < $1.key }) where events[id] == nil {
+                problems.append(AuditProblem(area: area, message: "audit record \(record.seq) recorded \(kind.rawValue) event \(id), which is gone", seq: record.seq))
+            }
+            if kind == .type { report.covered.typeEvents = events.count } else { report.covered.formEvents = events.count }
+            problems += try versionProblems(kind, area: area)
+        }
+        return problems
+    }
+
+    /// Every stored version's hash is the SHA-256 of its source, and every version is one
+    /// that an event or a run refers to (a version nothing refers to was slipped in).
+    private func versionProblems(_ kind: DefinitionKind, area: AuditProblem.Area) throws -> [AuditProblem] {
+        var problems: [AuditProblem] = []
+        let referenced = Set(try store.referencedVersionIDs(kind))
+        for version in try store.allVersions(kind) {
+            let computed = SHA256.hex(version.source)
+            if computed != version.hash {
+                problems.append(AuditProblem(area: area, message: "\(kind.rawValue) '\(version.name)' version \(version.id): its source does not hash to its recorded hash \(version.shortHash)…: the source was edited"))
+            }
+            if !referenced.contains(version.id) {
+                problems.append(AuditProblem(area: area, message: "\(kind.rawValue) '\(version.name)' version \(version.id) (\(version.shortHash)…) was neither added nor used by a run: it was written outside formulary"))
+            }
+        }
+        return problems
+    }
+
+    // MARK: Imports and entries
+
+    private func importProblems(_ index: RecordIndex, report: inout AuditReport) throws -> [AuditProblem] {
+        let recomputed = try store.recomputeImports()
+        var problems = recomputed.problems
+        let headers = try store.importHeaders()
+        for (id, found) in recomputed.imports.sorted(by: { $0.key < $1.key }) {
+            let header = headers[id]
+            let what = "import \(id) (\(header?.source ?? "?") into '\(header?.form ?? "?")' at \(header?.at ?? "?") by \(header?.actor ?? "?"))"
+            report.covered.entryVersions += found.created + found.updated
+            guard let record = index.imports[id] else {
+                problems.append(AuditProblem(area: .imports, message: "\(what) has no audit record: it was written outside formulary, or its record was cut from the log"))
+                continue
+            }
+            if record.created != found.created || record.updated != found.updated {
+                problems.append(AuditProblem(area: .entries, message:
+                    "\(what): audit record \(record.seq) recorded \(record.created) added and \(record.updated) updated, the tables hold \(found.created) and \(found.updated): entries were inserted or deleted", seq: record.seq))
+            } else if record.digest != found.digest {
+                problems.append(AuditProblem(area: .entries, message: "\(what): its entries differ from what audit record \(record.seq) recorded", seq: record.seq))
+            }
+        }
+        for (id, record) in index.imports.sorted(by: { $0.key < $1.key }) where recomputed.imports[id] == nil {
+            problems.append(AuditProblem(area: .imports, message: "audit record \(record.seq) recorded import \(id), which is gone", seq: record.seq))
+        }
+        report.covered.imports = recomputed.imports.count
+        return problems
+    }
+
+    // MARK: Runs
+
+    private func runProblems(_ index: RecordIndex, report: inout AuditReport) throws -> [AuditProblem] {
+        var problems: [AuditProblem] = []
+        let ids = try store.runIDs()
+        for id in ids {
+            guard let digests = try store.recomputeRun(id), let run = try store.run(id: id) else { continue }
+            let start = index.runStarts[id]
+            let end = index.runEnds[id]
+            if start == nil && end == nil {
+                problems.append(AuditProblem(area: .runs, message: "run \(id) (started \(run.startedAt) by \(run.actor)) has no audit record: it was written outside formulary, or its records were cut from the log"))
+                continue
+            }
+            if let start, start.digest != digests.start {
+                problems.append(AuditProblem(area: .runs, message: "run \(id): what it judged with (forms, type versions) differs from what audit record \(start.seq) recorded", seq: start.seq))
+            }
+            if let end {
+                if end.digest != digests.full {
+                    problems.append(AuditProblem(area: .runs, message: "run \(id): its status, counts or results differ from what audit record \(end.seq) recorded", seq: end.seq))
+                }
+            } else if run.recordedStatus != .running {
+                problems.append(AuditProblem(area: .runs, message: "run \(id) is recorded as \(run.recordedStatus.rawValue), but no audit record ends it: its status was changed outside formulary, or its record was cut from the log"))
+            } else if run.status == .running {
+                report.notes.append("run \(id) is in progress; its results are proved once it ends")
+            } else {
+                report.notes.append("run \(id)'s process ended before the run did; what it committed is proved once the next 'formulary validate' seals it")
+            }
+        }
+        let known = Set(ids)
+        for (id, record) in index.runStarts.merging(index.runEnds, uniquingKeysWith: { a, _ in a })
+            .sorted(by: { $0.key < $1.key }) where !known.contains(id) {
+            problems.append(AuditProblem(area: .runs, message: "audit record \(record.seq) recorded run \(id), which is gone", seq: record.seq))
+        }
+        report.covered.runs = ids.count
+        return problems
+    }
+
+    // MARK: Output
+
+    /// Problems in area order, at most ``problemsPerArea`` of each, plus one line for the rest.
+    static func limited(_ problems: [AuditProblem]) -> [AuditProblem] {
+        var out: [AuditProblem] = []
+        for area in AuditProblem.Area.allCases {
+            let inArea = problems.filter { $0.area == area }
+            out += inArea.prefix(problemsPerArea)
+            if inArea.count > problemsPerArea {
+                out.append(AuditProblem(area: area, message: "and \(inArea.count - problemsPerArea) more"))
+            }
+        }
+        return out
+    }
+}
+
+extension Store {
+    /// Checks the database, its schema, the audit chain, and the data against the log
+    /// (`audit verify`). With `expectedHead`, also that the log still holds a record with
+    /// that hash (a head kept elsewhere: a cut or rewritten log no longer does).
+    public func auditReport(expectedHead: String? = nil) throws -> AuditReport {
+        try AuditVerifier(store: self).run(expectedHead: expectedHead)
+    }
+
+    /// The newest record's sequence number and hash (`audit head`); 0 and 64 zeros when the
+    /// log is empty.
+    public func auditHead() throws -> (seq: Int64, hash: String) {
+        let statement = try database.cachedStatement("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+        return try statement.first { ($0.int64(0), $0.string(1)) } ?? (0, AuditLog.genesisHash)
+    }
+}
