@@ -36,7 +36,7 @@ import Testing
         try FaultRun(sandbox: sandbox, arguments: ["init"]).check()
         // The failed runs left an empty file at most; init then completes it.
         try sandbox.mustRun("init")
-        #expect(try SQLiteShell(path: sandbox.databasePath).scalar("SELECT count(*) FROM schema_migrations") == "2")
+        #expect(try SQLiteShell(path: sandbox.databasePath).scalar("SELECT count(*) FROM schema_migrations") == "3")
     }
 
     /// A value that is not exactly `step:K:CODE` installs nothing: the command just works.

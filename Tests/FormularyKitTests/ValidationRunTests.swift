@@ -264,7 +264,8 @@ struct ValidationRunTests {
         let form = try #require(fixture.registry.forms["signup"]?.form)
         #expect(run.forms[0].formVersionHash == Registry.version(of: form))
         let audit = try fixture.store.auditRecords()
-        #expect(audit.count == before + 1)
+        #expect(audit.count == before + 2, "a run's start and its end")
+        #expect(audit.dropLast().last?.action == "validate.start" && audit.dropLast().last?.subject == String(run.id))
         #expect(audit.last?.action == "validate" && audit.last?.subject == String(run.id))
         #expect(audit.last?.details.contains("\"entries_checked\":1") == true)
         // A second run reuses the recorded versions.
