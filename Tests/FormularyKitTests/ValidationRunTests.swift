@@ -50,7 +50,9 @@ final class ValidationFixture {
         try store.transaction {
             let writer = try store.entryWriter(form: form, actor: "tester", source: "test.csv")
             let layout = try writer.layoutID(for: columns)
-            return try rows.map { try writer.add(layoutID: layout, values: $0) }
+            let ids = try rows.map { try writer.add(layoutID: layout, values: $0) }
+            try writer.recordAudit()
+            return ids
         }
     }
 
@@ -58,7 +60,9 @@ final class ValidationFixture {
     func upsert(_ columns: [String], key: String, _ values: [String?]) throws -> EntryWriteOutcome {
         try store.transaction {
             let writer = try store.entryWriter(form: "signup", actor: "tester", source: "update.csv")
-            return try writer.upsert(key: key, layoutID: writer.layoutID(for: columns), values: values)
+            let outcome = try writer.upsert(key: key, layoutID: writer.layoutID(for: columns), values: values)
+            try writer.recordAudit()
+            return outcome
         }
     }
 

@@ -172,11 +172,8 @@ struct AuditVerifyCommand: Command {
             out.line("data matches the log: \(Self.count(c.imports, "import")) (\(Self.count(c.entryVersions, "entry version"))), "
                 + "\(Self.count(c.typeEvents, "type change")), \(Self.count(c.formEvents, "form change")), \(Self.count(c.runs, "run"))")
         } else {
-            let problems = report.problems.filter { $0.area != .log || report.chain.failure == nil || $0.seq != report.chain.failure?.seq }
-            if !problems.isEmpty {
-                out.line("\(Self.count(problems.count, "problem")) found:")
-                for p in problems { out.line("  \(p.area.rawValue): \(ReportEscaping.terminal(p.message))") }
-            }
+            out.line("\(Self.count(report.problems.count, "problem")) found:")
+            for p in report.problems { out.line("  \(p.area.rawValue): \(ReportEscaping.terminal(p.message))") }
         }
         for note in report.notes { out.line("note: \(ReportEscaping.terminal(note))") }
     }

@@ -14,7 +14,11 @@ struct AuditVerifier {
     static let problemsPerArea = 20
 
     func run(expectedHead: String?) throws -> AuditReport {
-        try store.read {
+        // Reads only: a damaged file can make even the read transaction's COMMIT fail, after
+        // the report has been made, and nothing is lost by ending it with a rollback instead.
+        try store.database.executeScript("BEGIN DEFERRED")
+        defer { if store.database.isInTransaction { try? store.database.executeScript("ROLLBACK") } }
+        return try {
             let chain = try store.verifyAudit()
             let records = try store.auditRecords()
             let head = records.last.map { ($0.seq, $0.hash) } ?? (0, AuditLog.genesisHash)
@@ -40,18 +44,23 @@ struct AuditVerifier {
             }
             report.problems = Self.limited(problems)
             return report
-        }
+        }()
     }
 
     // MARK: The file and its schema
 
     private func integrityProblems() throws -> [AuditProblem] {
         var problems: [AuditProblem] = []
-        try store.database.cachedStatement("PRAGMA integrity_check(\(Self.problemsPerArea))").forEachRow { row in
-            let text = row.string(0)
-            if text != "ok" {
-                problems.append(AuditProblem(area: .database, message: "SQLite's integrity check: \(text)"))
+        do {
+            try store.database.cachedStatement("PRAGMA integrity_check(\(Self.problemsPerArea))").forEachRow { row in
+                let text = row.string(0)
+                if text != "ok" {
+                    problems.append(AuditProblem(area: .database, message: "SQLite's integrity check: \(text)"))
+                }
             }
+        } catch let error as DatabaseError where error.resultCode == 11 /* SQLITE_CORRUPT */ {
+            // Damage bad enough that the check itself cannot walk the file.
+            return [AuditProblem(area: .database, message: "SQLite's integrity check could not finish: \(error.message)")]
         }
         // One line per pair of tables: a deleted parent row often orphans many children.
         var orphans: [String: (count: Int, firstRow: Int64?)] = [:]

@@ -42,6 +42,10 @@ enum DataDigests {
     /// nothing stored remembers, and are sorted by entry id and version before the digest).
     final class ImportAccumulator {
         private let created = DigestFeed()
+        private var createdHash: [UInt8]?
+        /// Set when a first version comes after ``finishCreated()``: the rows of one import
+        /// are not contiguous, which no import writes.
+        private var createdOutOfOrder = false
         private(set) var createdCount = 0
         private var updates: [(id: Int64, version: Int64, hash: [UInt8])] = []
         private(set) var layoutIDs: Set<Int64> = []
@@ -54,6 +58,7 @@ enum DataDigests {
             layoutIDs.insert(row.layoutID)
             if row.version == 1 {
                 createdCount += 1
+                if createdHash != nil { createdOutOfOrder = true; return }
                 DataDigests.feed(row, vals: vals, into: created)
             } else {
                 let one = DigestFeed()
@@ -62,10 +67,18 @@ enum DataDigests {
             }
         }
 
+        /// Ends the first versions early (verification, when the scan has passed them), so
+        /// that their buffer is freed.
+        func finishCreated() {
+            if createdHash == nil { createdHash = created.finalize() }
+        }
+
         /// The digest, given the import's header and the column names (encoded, as stored in
         /// `entry_layouts.fields`) of every layout its rows use.
         func digest(key: AuditKey, header: ImportHeader, layouts: [Int64: [UInt8]]) -> String {
-            let createdHash = created.finalize()
+            finishCreated()
+            // A digest no writer can have produced: the comparison fails, as it should.
+            let createdHash = createdOutOfOrder ? [UInt8](repeating: 0, count: 32) : self.createdHash!
             let sortedUpdates = updates.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
             let layoutIDs = self.layoutIDs.sorted()
             let createdCount = self.createdCount

@@ -5,32 +5,42 @@
 /// `b<byte count>:<bytes>`, a null as `n`, and single tag bytes between groups of values.
 /// docs/storage.md ("Data digests") gives the exact sequence for each kind of record.
 ///
-/// Buffered because the import path feeds every row: one libcrypto call per 8 KiB instead of
-/// five or six per row. A class, because verification keeps one per import in a dictionary.
+/// Buffered because the import path feeds every row: one libcrypto call per buffer instead of
+/// five or six per row, and the buffer is raw memory so that a row costs a few stores. It is
+/// allocated on the first write and freed by ``finalize()``: verification keeps one feed per
+/// import, most of them finished early.
 final class DigestFeed {
     private var hasher = SHA256.Hasher()
-    private var buffer: [UInt8] = []
-    private static let flushAt = 8 * 1024
+    private var storage: UnsafeMutablePointer<UInt8>?
+    private var count = 0
+    private static let capacity = 4 * 1024
+    /// The longest fixed-size piece: a kind byte, a sign, 20 digits and a terminator.
+    private static let longestPiece = 24
 
     init() {}
 
+    deinit { storage?.deallocate() }
+
     /// A single tag byte (an ASCII letter that starts a group).
     func tag(_ byte: UInt8) {
-        buffer.append(byte)
-        flushIfFull()
+        let out = reserve(1)
+        out[0] = byte
+        count += 1
     }
 
-    /// A text tag: its UTF-8 bytes as they are, for the fixed words that start a message.
+    /// A fixed word as its UTF-8 bytes, for the words that start a message.
     func word(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        flushIfFull()
+        var text = text
+        text.withUTF8 { raw(UnsafeRawBufferPointer($0)) }
     }
 
     func int(_ value: Int64) {
-        buffer.append(UInt8(ascii: "i"))
-        appendDecimal(value)
-        buffer.append(UInt8(ascii: ";"))
-        flushIfFull()
+        let out = reserve(Self.longestPiece)
+        out[0] = UInt8(ascii: "i")
+        var n = 1 + Self.writeDecimal(value, to: out + 1)
+        out[n] = UInt8(ascii: ";")
+        n += 1
+        count += n
     }
 
     func int(_ value: Int) { int(Int64(value)) }
@@ -41,62 +51,95 @@ final class DigestFeed {
 
     func text(_ value: String?) {
         guard var value else { return null() }
-        value.withUTF8 { append(kind: UInt8(ascii: "t"), UnsafeRawBufferPointer($0)) }
+        value.withUTF8 { counted(kind: UInt8(ascii: "t"), UnsafeRawBufferPointer($0)) }
     }
 
     func bytes(_ value: UnsafeRawBufferPointer) {
-        append(kind: UInt8(ascii: "b"), value)
+        counted(kind: UInt8(ascii: "b"), value)
     }
 
     func bytes(_ value: [UInt8]) {
         value.withUnsafeBytes { bytes($0) }
     }
 
-    func null() {
-        buffer.append(UInt8(ascii: "n"))
-        flushIfFull()
+    func null() { tag(UInt8(ascii: "n")) }
+
+    /// Bytes as they are, without a length: only for fixed words, HMAC's blocks and digests.
+    func raw(_ value: UnsafeRawBufferPointer) {
+        guard value.count > 0 else { return }
+        if value.count > Self.capacity {
+            flush()
+            hasher.update(value)
+            return
+        }
+        let out = reserve(value.count)
+        UnsafeMutableRawPointer(out).copyMemory(from: value.baseAddress!, byteCount: value.count)
+        count += value.count
+    }
+
+    func raw(_ value: [UInt8]) {
+        value.withUnsafeBytes { raw($0) }
     }
 
     /// The digest of everything fed. The feed cannot be used afterwards.
     func finalize() -> [UInt8] {
         flush()
+        storage?.deallocate()
+        storage = nil
         return hasher.finalize()
     }
 
     // MARK: Private
 
-    private func append(kind: UInt8, _ value: UnsafeRawBufferPointer) {
-        buffer.append(kind)
-        appendDecimal(Int64(value.count))
-        buffer.append(UInt8(ascii: ":"))
-        if value.count > Self.flushAt {
-            flush()
-            hasher.update(value)
-        } else {
-            buffer.append(contentsOf: value)
-            flushIfFull()
+    private func counted(kind: UInt8, _ value: UnsafeRawBufferPointer) {
+        let out = reserve(Self.longestPiece)
+        out[0] = kind
+        var n = 1 + Self.writeDecimal(Int64(value.count), to: out + 1)
+        out[n] = UInt8(ascii: ":")
+        n += 1
+        count += n
+        raw(value)
+    }
+
+    /// Room for `n` more bytes (n ≤ capacity), flushing first when needed.
+    @inline(__always)
+    private func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let storage else {
+            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
+            self.storage = fresh
+            return fresh
         }
+        if count + n > Self.capacity { flush() }
+        return storage + count
     }
 
-    private func appendDecimal(_ value: Int64) {
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+    /// Writes `value` in decimal at `out`; returns the number of bytes written (at most 20).
+    private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
+        if value < 0 {
+            out[0] = UInt8(ascii: "-")
+            n = 1
+        }
         var magnitude = value.magnitude
-        let start = buffer.count
+        let start = n
         repeat {
-            buffer.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            out[n] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
             magnitude /= 10
+            n += 1
         } while magnitude > 0
-        buffer[start...].reverse()
-    }
-
-    private func flushIfFull() {
-        if buffer.count >= Self.flushAt { flush() }
+        var (i, j) = (start, n - 1)
+        while i < j {
+            (out[i], out[j]) = (out[j], out[i])
+            i += 1
+            j -= 1
+        }
+        return n
     }
 
     private func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { hasher.update($0) }
-        buffer.removeAll(keepingCapacity: true)
+        guard let storage, count > 0 else { return }
+        hasher.update(UnsafeRawBufferPointer(start: storage, count: count))
+        count = 0
     }
 }
 
@@ -115,23 +158,27 @@ public struct AuditKey: Sendable, Hashable {
 
     /// HMAC-SHA256 (RFC 2104) of the message `body` feeds after the version tag, in hex.
     func digest(_ body: (DigestFeed) -> Void) -> String {
+        hmac { feed in
+            feed.word(Self.messageTag)
+            body(feed)
+        }
+    }
+
+    /// HMAC-SHA256 of `message`, in hex.
+    func hmac(_ message: [UInt8]) -> String {
+        hmac { $0.raw(message) }
+    }
+
+    private func hmac(_ body: (DigestFeed) -> Void) -> String {
         var block = bytes + [UInt8](repeating: 0, count: 64 - bytes.count)
         let inner = DigestFeed()
-        inner.bytesRaw(block.map { $0 ^ 0x36 })
-        inner.word(Self.messageTag)
+        inner.raw(block.map { $0 ^ 0x36 })
         body(inner)
         let innerDigest = inner.finalize()
         for k in block.indices { block[k] ^= 0x5c }
         let outer = DigestFeed()
-        outer.bytesRaw(block)
-        outer.bytesRaw(innerDigest)
+        outer.raw(block)
+        outer.raw(innerDigest)
         return SHA256.hexString(outer.finalize())
-    }
-}
-
-extension DigestFeed {
-    /// Bytes as they are, without a length: only for HMAC's fixed-size blocks and digests.
-    fileprivate func bytesRaw(_ value: [UInt8]) {
-        for byte in value { tag(byte) }
     }
 }

@@ -50,10 +50,21 @@ extension Store {
         let layouts = try encodedLayouts()
         var accumulators: [Int64: DataDigests.ImportAccumulator] = [:]
         var problems: [AuditProblem] = []
-        func accumulator(_ importID: Int64) -> DataDigests.ImportAccumulator {
-            if let a = accumulators[importID] { return a }
-            let a = DataDigests.ImportAccumulator()
-            accumulators[importID] = a
+        // New entries of one import have consecutive ids: once the scan meets another
+        // import's new entry, the previous import's first versions are complete.
+        var creating: DataDigests.ImportAccumulator?
+        func accumulator(_ importID: Int64, version: Int64) -> DataDigests.ImportAccumulator {
+            let a: DataDigests.ImportAccumulator
+            if let existing = accumulators[importID] {
+                a = existing
+            } else {
+                a = DataDigests.ImportAccumulator()
+                accumulators[importID] = a
+            }
+            if version == 1 && creating !== a {
+                creating?.finishCreated()
+                creating = a
+            }
             return a
         }
 
@@ -96,7 +107,7 @@ extension Store {
                     expectedVersion = number + 1
                     let entryRow = DataDigests.EntryRow(id: id, version: number, formID: formID, key: entryKey,
                                                         layoutID: v.int64(2))
-                    v.withUnsafeBytes(at: 3) { accumulator(writtenIn).add(entryRow, vals: $0) }
+                    v.withUnsafeBytes(at: 3) { accumulator(writtenIn, version: number).add(entryRow, vals: $0) }
                 }
                 versionsPending = try versions.step()
             }
@@ -108,7 +119,7 @@ extension Store {
             }
             let entryRow = DataDigests.EntryRow(id: id, version: version, formID: formID, key: entryKey,
                                                 layoutID: row.int64(3))
-            row.withUnsafeBytes(at: 4) { accumulator(writer).add(entryRow, vals: $0) }
+            row.withUnsafeBytes(at: 4) { accumulator(writer, version: version).add(entryRow, vals: $0) }
         }
         while versionsPending {
             let entryID = Row(handle: versions.handle).int64(0)

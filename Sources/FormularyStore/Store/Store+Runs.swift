@@ -33,9 +33,13 @@ extension Store {
     /// also open the readers' snapshots (the write lock keeps imports out meanwhile).
     /// Returns the run id; `startedAt` and `lastImport` are read now.
     public func insertRun(actor: String, today: String) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
+        try insertRun(actor: actor, today: today, process: .current)
+    }
+
+    /// ``insertRun(actor:today:)`` for another process: tests record a run whose process is gone.
+    func insertRun(actor: String, today: String, process: RunProcess) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
         let startedAt = timestamp()
         let lastImport = try database.scalarInt64("SELECT coalesce(max(id), 0) FROM imports") ?? 0
-        let process = RunProcess.current
         try database.execute("""
             INSERT INTO runs (started_at, actor, today, last_import, status, host, pid, process_start)
             VALUES (?, ?, ?, ?, 'running', ?, ?, ?)
