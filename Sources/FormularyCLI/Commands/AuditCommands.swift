@@ -107,7 +107,7 @@ struct AuditVerifyCommand: Command {
             w.newline()
             context.stdout.write(bytes: w.bytes)
         } else if let f = result.failure {
-            context.stdout.line("audit log does NOT verify: \(f.description)")
+            context.stdout.line("audit log does NOT verify: \(f.description.forTerminal)")
             context.stdout.line("\(result.verifiedCount) record\(result.verifiedCount == 1 ? "" : "s") before it verified.")
         } else {
             context.stdout.line("audit log verifies: \(result.verifiedCount) record\(result.verifiedCount == 1 ? "" : "s"), head \(result.headHash)")

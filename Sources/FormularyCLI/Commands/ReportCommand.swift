@@ -92,7 +92,7 @@ struct ReportCommand: Command {
             return .success
         }
         try ReportFile.write(bytes, to: path)
-        context.stdout.line("Report of run \(report.facts.runID) written to \(path)")
+        context.stdout.line("Report of run \(report.facts.runID) written to \(path.forTerminal)")
         return .success
     }
 }
