@@ -3,7 +3,7 @@ import FormularyKit
 import FormularyRules
 import FormularyStore
 
-/// `formulary entries list [--form NAME] [--failing]`
+/// `formulary entries list [--form NAME] [--failing] [--limit N]`
 struct EntriesListCommand: Command {
     static let spec = CommandSpec(
         path: ["entries", "list"],
@@ -12,7 +12,9 @@ struct EntriesListCommand: Command {
         discussion: """
         One line per entry: id, form, key, when it was added and last changed, and the
         verdict of the latest validation run that judged it ('not validated' before the first).
-        --failing keeps the entries whose latest verdict is invalid.
+        --failing keeps the entries whose latest verdict is invalid. At most --limit entries
+        are listed (1000 unless given; 0 for all); when that cuts the list short, a note on
+        standard error says how many there are.
         """,
         options: [
             OptionSpec(name: "form", kind: .value("NAME"), help: "Only entries of this form."),
@@ -61,17 +63,21 @@ struct EntriesListCommand: Command {
                 if let v = verdict { o.field("run", Int(v.run.id)) } else { o.nullField("run") }
             }
         }
+        var shown = 0
+        var total: Int?   // set when the limit cut the list short
         try w.array { a in
             if failing {
                 // The newest run of each form names its failing entries: no need to look at the rest.
-                for id in try store.failingEntryIDs(form: form).prefix(limit > 0 ? limit : Int.max) {
+                let ids = try store.failingEntryIDs(form: form)
+                for id in ids.prefix(limit > 0 ? limit : Int.max) {
                     guard let entry = try store.entry(id: id) else { continue }
                     try add(entry, try store.latestVerdict(entryID: id), to: &a)
+                    shown += 1
                 }
+                if limit > 0 && ids.count > limit { total = ids.count }
                 return
             }
             var after: Int64 = 0
-            var shown = 0
             scan: while true {
                 let page = try store.entries(form: form, afterID: after, limit: 1000)
                 if page.isEmpty { break }
@@ -82,12 +88,23 @@ struct EntriesListCommand: Command {
                     if limit > 0 && shown >= limit { break scan }
                 }
             }
+            if limit > 0 && shown >= limit {
+                let count = try store.entryCount(form: form)
+                if count > shown { total = count }
+            }
         }
         if format == .json {
             w.newline()
             context.stdout.write(bytes: w.bytes)
         } else {
             context.stdout.write(TextTable(header: ["ID", "FORM", "KEY", "ADDED", "CHANGED", "LATEST VERDICT"], rows: rows).render())
+        }
+        if let total {
+            // On standard error, in both formats: standard output keeps its shape (a table,
+            // a JSON array) for whatever reads it.
+            let what = (failing ? "failing entries" : "entries") + (form.map { " of form \($0.forTerminal)" } ?? "")
+            context.stderr.line("\(CountText.grouped(shown)) of \(CountText.grouped(total)) \(what) shown; "
+                                + "use --limit N to see more, --limit 0 for all.")
         }
         return .success
     }
