@@ -134,15 +134,10 @@ struct EntriesShowCommand: Command {
     func run() throws -> ExitStatus {
         let store = try context.openStore()
         guard let entry = try store.entry(id: id) else { throw StoreError.noSuchEntry(id) }
-        let registry = try context.loadRegistry(store: store)
-        // When the form is gone from the registry nobody can tell which values are secret:
-        // hide them all rather than risk printing one.
-        let secret = SecureFields.keys(form: entry.form, registry: registry) ?? Set(entry.fields)
-        let key = SecureFields.shownKey(of: entry, secret: secret)
+        let secure = try context.secureFields(store: store).of(form: entry.form)
+        let key = secure.shownKey(of: entry)
         let verdict = try store.latestVerdict(entryID: id)
-        let values = zip(entry.fields, entry.values).map { field, value in
-            (field, value.map { secret.contains(field) && !$0.isEmpty ? "•••" : $0 })
-        }
+        let values = zip(entry.fields, entry.values).map { field, value in (field, secure.shown(value, field: field)) }
         if format == .json {
             var w = JSONWriter()
             w.object { o in
@@ -177,37 +172,12 @@ struct EntriesShowCommand: Command {
     }
 }
 
-/// Which columns of a form's entries hold secret values.
-enum SecureFields {
-    /// Nil when the form is not in the registry.
-    static func keys(form name: String, registry: Registry) -> Set<String>? {
-        guard let form = registry.forms[name]?.form else { return nil }
-        var keys = Set<String>()
-        for field in form.fields {
-            if case .success(let d)? = registry.definition(named: field.type.name), d.secure { keys.insert(field.key) }
-        }
-        return keys
-    }
-
-    /// The key as commands print it: `•••` when it equals the value of one of the entry's
-    /// secure fields (an import keyed by a secret column), as reports do.
-    /// With `secret` nil (the form is not in the registry) every field counts as secure.
-    static func shownKey(of entry: StoredEntry, secret: Set<String>?) -> String? {
-        guard let key = entry.key, !key.isEmpty else { return entry.key }
-        let hidden = zip(entry.fields, entry.values).contains { field, value in
-            value == key && (secret?.contains(field) ?? true)
-        }
-        return hidden ? "•••" : key
-    }
-}
-
-/// Masks the keys of entries of many forms, loading the registry only when an entry has a
-/// key and looking each form up once.
+/// Masks the keys of entries of many forms (``SecureFields``), loading the registries only
+/// when an entry has a key: most listings have none.
 final class SecureKeys {
     private let context: CommandContext
     private let store: Store
-    private var registry: Registry?
-    private var secretByForm: [String: Set<String>?] = [:]
+    private var secureFields: SecureFields?
 
     init(context: CommandContext, store: Store) {
         self.context = context
@@ -216,10 +186,7 @@ final class SecureKeys {
 
     func shownKey(of entry: StoredEntry) throws -> String? {
         guard let key = entry.key, !key.isEmpty else { return entry.key }
-        if secretByForm[entry.form] == nil {
-            if registry == nil { registry = try context.loadRegistry(store: store) }
-            secretByForm[entry.form] = .some(SecureFields.keys(form: entry.form, registry: registry!))
-        }
-        return SecureFields.shownKey(of: entry, secret: secretByForm[entry.form]!)
+        if secureFields == nil { secureFields = try context.secureFields(store: store) }
+        return try secureFields!.of(form: entry.form).shownKey(of: entry)
     }
 }

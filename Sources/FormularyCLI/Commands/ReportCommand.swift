@@ -74,7 +74,8 @@ struct ReportCommand: Command {
         let store = try context.openStore()
         let report: RunReport
         do {
-            report = try RunReport.load(run: runID, form: form, from: store)
+            report = try RunReport.load(run: runID, form: form, from: store,
+                                        secureFields: try context.secureFields(store: store))
         } catch let error as RunReportError {
             throw CommandFailure(status: .badInput, message: error.description)
         }
