@@ -30,4 +30,11 @@ extension CommandContext {
         try Registry.load(folders: pluginFolders, store: store ?? (databaseExists ? openStore() : nil),
                           extraFiles: extraFiles)
     }
+
+    /// Which stored values are secret, by the one rule of ``SecureFields``: the registry
+    /// with this command's plugin folders, the one without them, and the type versions of
+    /// recorded runs. A folder can add masking, never remove it.
+    func secureFields(store: Store) throws -> SecureFields {
+        SecureFields(store: store, registry: try loadRegistry(store: store))
+    }
 }

@@ -14,18 +14,21 @@ final class CommandContext {
     let environment: [String: String]
     let stdout: OutputStream
     let stderr: OutputStream
+    /// The progress line of long work on standard error (drawn only on a capable terminal).
+    let progress: ProgressLine
 
     init(arguments: ParsedArguments, environment: [String: String],
-         stdout: OutputStream, stderr: OutputStream) {
+         stdout: OutputStream, stderr: OutputStream, progress: ProgressLine) {
         self.arguments = arguments
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
+        self.progress = progress
     }
 
-    /// Colour on standard output: a terminal, and `NO_COLOR` not set.
-    var style: Style { Style(enabled: stdout.isTerminal && environment["NO_COLOR"] == nil) }
-    var errorStyle: Style { Style(enabled: stderr.isTerminal && environment["NO_COLOR"] == nil) }
+    /// Colour on standard output and standard error (see `Style.init(stream:environment:)`).
+    var style: Style { Style(stream: stdout, environment: environment) }
+    var errorStyle: Style { Style(stream: stderr, environment: environment) }
 
     /// The `--format` value, checked against what the command offers.
     func format(offered: [OutputFormat]) throws -> OutputFormat {

@@ -28,14 +28,24 @@ enum Formulary {
     static func main(arguments: [String], environment: [String: String]) -> ExitStatus {
         let stdout = OutputStream(fd: 1)
         let stderr = OutputStream(fd: 2)
+        let progress = ProgressLine(stdout: stdout, stderr: stderr, environment: environment)
         defer {
+            progress.clear()
             stdout.flush()
             stderr.flush()
         }
-        let errorStyle = Style(enabled: stderr.isTerminal && environment["NO_COLOR"] == nil)
+        let errorStyle = Style(stream: stderr, environment: environment)
         func fail(_ message: String, details: String = "") {
-            stderr.line("formulary: \(errorStyle.red("error")): \(message)")
-            if !details.isEmpty { stderr.write(details.hasSuffix("\n") ? details : details + "\n") }
+            // Messages quote names, paths and values from the command line and from files:
+            // escaped, like every text output. Details are diagnostics (already made safe,
+            // their tabs kept for the caret) or SQLite's words.
+            stderr.line("formulary: \(errorStyle.red("error")): \(ReportEscaping.terminal(message))")
+            if !details.isEmpty {
+                let lines = details.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { TerminalText.escaped(String($0), keepingTabs: true) }
+                let text = lines.joined(separator: "\n")
+                stderr.write(text.hasSuffix("\n") ? text : text + "\n")
+            }
         }
 
         let parser = ArgumentParser(commands: specs)
@@ -60,7 +70,8 @@ enum Formulary {
             stdout.write(Help.command(command))
             return .success
         }
-        let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr)
+        let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr,
+                                     progress: progress)
         TestFault.install(from: environment)
         do {
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {

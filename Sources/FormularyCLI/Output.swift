@@ -3,14 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FormularyKit
 
 /// A buffered writer to standard output or standard error. Writes go out in large
 /// chunks (a `check` of many values or a long report is one syscall per 64 KiB) and are
 /// flushed before the process exits.
+///
+/// Anything written while a ``ProgressLine`` is on the screen erases it first, so that no
+/// output — a summary, a warning, an error — lands on the end of a progress line.
 final class OutputStream {
     private let fd: Int32
     private var buffer: [UInt8] = []
     let isTerminal: Bool
+    /// The progress line to erase before writing (both streams share one).
+    weak var progress: ProgressLine?
 
     init(fd: Int32) {
         self.fd = fd
@@ -19,11 +25,13 @@ final class OutputStream {
     }
 
     func write(_ text: String) {
+        progress?.clear()
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     func write(bytes: [UInt8]) {
+        progress?.clear()
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -32,6 +40,13 @@ final class OutputStream {
         write(text)
         buffer.append(10)
         if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes `bytes` at once, after what is buffered, bypassing the progress line's
+    /// erasing (it is how the progress line itself is drawn and erased).
+    fileprivate func writeNow(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        flush()
     }
 
     func flush() {
@@ -50,9 +65,64 @@ final class OutputStream {
     }
 }
 
-/// Styles for text output: colour only on a terminal and never when `NO_COLOR` is set.
+/// The one progress line of a long command (`import`, `validate`) on standard error.
+///
+/// Drawn only where it can be erased: standard error is a terminal that is not dumb
+/// (`TerminalKind`). Each ``show(_:)`` redraws it in place (`\r`, the text, then "erase to
+/// the end of the line"); the first write to standard output or standard error after it
+/// erases it (`\r` and erase-line) before anything else goes out, and so does the end of
+/// the process, so that the last thing on the screen is the command's own output — its
+/// summary or its error — never a stale progress line, in whatever order the two streams
+/// are flushed.
+final class ProgressLine {
+    let isEnabled: Bool
+    private let stdout: OutputStream
+    private let stderr: OutputStream
+    private(set) var isShown = false
+
+    static let erase: [UInt8] = Array("\r\u{1B}[K".utf8)
+
+    init(stdout: OutputStream, stderr: OutputStream, environment: [String: String]) {
+        self.stdout = stdout
+        self.stderr = stderr
+        isEnabled = stderr.isTerminal && TerminalKind(environment: environment).isCapable
+        stdout.progress = self
+        stderr.progress = self
+    }
+
+    /// Replaces the progress line with `text` (one short line: a long one would wrap, and
+    /// only its last row could be erased).
+    func show(_ text: String) {
+        guard isEnabled else { return }
+        // Whatever the command already printed goes out first, above the line.
+        isShown = false
+        stdout.flush()
+        stderr.flush()
+        stderr.writeNow(Array("\r".utf8) + Array(ReportEscaping.terminal(text).utf8) + Array("\u{1B}[K".utf8))
+        isShown = true
+    }
+
+    /// Erases the progress line, if it is shown.
+    func clear() {
+        guard isShown else { return }
+        isShown = false
+        stderr.writeNow(Self.erase)
+    }
+}
+
+/// Styles for text output: ANSI colours, or the text as it is when colour is off.
 struct Style {
     var enabled: Bool
+
+    /// Colour for a stream: only on a terminal that can show it (`TERM` set and not
+    /// `dumb`), and not when `NO_COLOR` is set to something — an empty `NO_COLOR` does not
+    /// count (no-color.org).
+    init(stream: OutputStream, environment: [String: String]) {
+        enabled = stream.isTerminal && TerminalKind(environment: environment).isCapable
+            && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    init(enabled: Bool) { self.enabled = enabled }
 
     func red(_ s: String) -> String { wrap(s, "31") }
     func green(_ s: String) -> String { wrap(s, "32") }
@@ -61,33 +131,70 @@ struct Style {
     func dim(_ s: String) -> String { wrap(s, "2") }
 
     private func wrap(_ s: String, _ code: String) -> String {
-        enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+        enabled && !s.isEmpty ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+    }
+}
+
+/// What the terminal named by `TERM` can do. A dumb terminal (Emacs' shell, some CI logs)
+/// and a terminal that does not say what it is show escape sequences as garbage: they get
+/// no colour and no progress line (which needs "erase line").
+struct TerminalKind {
+    var isCapable: Bool
+
+    init(environment: [String: String]) {
+        let term = environment["TERM"] ?? ""
+        isCapable = !term.isEmpty && term != "dumb"
     }
 }
 
 /// An aligned text table: columns padded to their widest cell (counted in characters),
 /// the last column left ragged.
+///
+/// Every cell is escaped for the terminal (`ReportEscaping.terminal`): cells hold names,
+/// keys, labels and messages that come from files, and none may send an escape sequence.
+/// Colour is the one thing a cell may add, through its `paint`, applied after escaping and
+/// padding so that it neither counts towards the width nor gets escaped.
 struct TextTable {
+    struct Cell {
+        /// The text as shown: escaped.
+        var text: String
+        var paint: ((String) -> String)?
+
+        init(_ text: String, paint: ((String) -> String)? = nil) {
+            self.text = ReportEscaping.terminal(text)
+            self.paint = paint
+        }
+    }
+
     var header: [String]?
-    var rows: [[String]] = []
+    var rows: [[Cell]]
+
+    init(header: [String]? = nil, rows: [[String]]) {
+        self.header = header
+        self.rows = rows.map { $0.map { Cell($0) } }
+    }
+
+    init(header: [String]? = nil, cells: [[Cell]]) {
+        self.header = header
+        self.rows = cells
+    }
 
     func render() -> String {
-        let all = (header.map { [$0] } ?? []) + rows
+        let all = (header.map { [$0.map { Cell($0) }] } ?? []) + rows
         guard let columns = all.map(\.count).max(), columns > 0 else { return "" }
         var widths = [Int](repeating: 0, count: columns)
         for row in all {
             for (i, cell) in row.enumerated() where i < columns - 1 {
-                widths[i] = max(widths[i], Self.width(cell))
+                widths[i] = max(widths[i], cell.text.count)
             }
         }
         var out = ""
         for row in all {
             var line = ""
             for (i, cell) in row.enumerated() {
+                line += cell.paint?(cell.text) ?? cell.text
                 if i < row.count - 1 {
-                    line += cell + String(repeating: " ", count: widths[i] - Self.width(cell) + 2)
-                } else {
-                    line += cell
+                    line += String(repeating: " ", count: widths[i] - cell.text.count + 2)
                 }
             }
             while line.hasSuffix(" ") { line.removeLast() }
@@ -95,21 +202,26 @@ struct TextTable {
         }
         return out
     }
+}
 
-    /// The characters a cell shows: colour escape sequences take no room.
-    static func width(_ cell: String) -> Int {
-        guard cell.contains("\u{1B}") else { return cell.count }
-        var count = 0
-        var inEscape = false
-        for c in cell {
-            if inEscape {
-                if c == "m" { inEscape = false }
-            } else if c == "\u{1B}" {
-                inEscape = true
-            } else {
-                count += 1
-            }
+/// Counts as people read them.
+enum CountText {
+    /// `65040` → `65,040`: digits in groups of three, separated by commas, whatever the
+    /// locale (the rest of the output is English too).
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(digit)
         }
-        return count
+        return n < 0 ? "-" + out : out
     }
+}
+
+extension String {
+    /// The text escaped for a terminal (`ReportEscaping.terminal`): for names, paths, labels
+    /// and messages put into a line of text output by hand (table cells are escaped by
+    /// `TextTable` itself).
+    var forTerminal: String { ReportEscaping.terminal(self) }
 }

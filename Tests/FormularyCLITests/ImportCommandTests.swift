@@ -184,4 +184,37 @@ import Testing
         let noSuch = try sandbox.run("entries", "show", "999")
         #expect(noSuch.status == 2 && noSuch.stderr.contains("999"), "\(noSuch)")
     }
+
+    /// `entries list` stops at --limit (1000 by default) and says so on standard error, in
+    /// both formats; standard output keeps its shape (a table, a JSON array).
+    @Test func entriesListSaysWhenItStopsAtItsLimit() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        var csv = "name,email,age\n"
+        for i in 0..<1_205 { csv += "P\(TerminalTests.letters(i)),p\(i)@example.com,\(i % 3 == 0 ? "12" : "40")\n" }
+        try sandbox.write("many.csv", csv)
+        try sandbox.mustRun("import", "--form", "signup", "many.csv")
+
+        let byDefault = try sandbox.run("entries", "list")
+        #expect(byDefault.outputLines.count == 1_001, "a header and 1,000 entries")
+        #expect(byDefault.stderr == "1,000 of 1,205 entries shown; use --limit N to see more, --limit 0 for all.\n",
+                "\(byDefault.stderr)")
+        let two = try sandbox.run("--format", "json", "entries", "list", "--limit", "2")
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(two.stdout.utf8)) as? [[String: Any]])
+        #expect(array.count == 2)
+        #expect(two.stderr == "2 of 1,205 entries shown; use --limit N to see more, --limit 0 for all.\n", "\(two)")
+        for arguments in [["entries", "list", "--limit", "0"], ["entries", "list", "--limit", "1205"],
+                          ["entries", "list", "--limit", "5000"]] {
+            let all = try sandbox.run(arguments)
+            #expect(all.outputLines.count == 1_206 && all.stderr.isEmpty, "\(arguments): \(all.stderr)")
+        }
+        _ = try sandbox.run("validate")
+        let failing = try sandbox.run("entries", "list", "--failing", "--limit", "3")
+        #expect(failing.outputLines.count == 4, "\(failing)")
+        #expect(failing.stderr == "3 of 402 failing entries shown; use --limit N to see more, --limit 0 for all.\n",
+                "\(failing.stderr)")
+        let form = try sandbox.run("entries", "list", "--form", "signup", "--limit", "1204")
+        #expect(form.stderr == "1,204 of 1,205 entries of form signup shown; use --limit N to see more, --limit 0 for all.\n",
+                "\(form.stderr)")
+    }
 }

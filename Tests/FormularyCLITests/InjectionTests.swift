@@ -141,28 +141,49 @@ import Testing
         #expect(verify.status == 0, "\(verify)")
     }
 
-    /// Keys and actors come from files and the environment: in text output their control
-    /// and format characters (a terminal escape sequence, a bell, a right-to-left override)
-    /// are shown escaped, never sent to the terminal; JSON keeps the exact text.
+    /// Keys, actors and column names (a CSV header, a JSON Lines key) come from files and
+    /// the environment: in text output their control and format characters (a terminal
+    /// escape sequence, a bell, a right-to-left override) are shown escaped, never sent to
+    /// the terminal, on standard output or error; JSON keeps the exact text.
     @Test func controlCharactersNeverReachTheTerminalRaw() throws {
         let sandbox = try Sandbox()
         try sandbox.databaseWithSignupForm()
         let key = "k\u{1B}[31mey\u{202E}"
-        try sandbox.write("esc.csv", "name,email\n\"A\u{1B}[2Jx\",\"\(key)\"\n")
+        let header = "h\u{1B}[2Jd\u{202E}r"
+        try sandbox.write("esc.csv", "name,email,\"\(header)\"\n\"A\u{1B}[2Jx\",\"\(key)\",v\n")
+        try sandbox.write("esc.jsonl", "{\"name\":\"B\",\"email\":\"b@example.com\",\"j\\u001B[5m\\u202E\":\"w\"}\n")
         try sandbox.mustRun("--actor", "ev\u{1B}]0;pwned\u{7}il", "import", "--form", "signup", "--key", "email", "esc.csv")
-        _ = try sandbox.run("validate")
-        let id = String(try #require(try sandbox.entries().first?["id"] as? Int))
+        try sandbox.mustRun("import", "--form", "signup", "esc.jsonl")
+        let validated = try sandbox.run("validate")
+        let ids = try sandbox.entries().compactMap { $0["id"] as? Int }.map(String.init)
+        #expect(ids.count == 2)
         let hidden: Set<Unicode.Scalar> = ["\u{1B}", "\u{7}", "\u{202E}"]
-        for arguments in [["entries", "list"], ["entries", "show", id], ["history", id], ["audit"],
-                          ["report", "--by", "entry"], ["report", "--by", "field"]] {
-            let result = try sandbox.run(arguments)
-            #expect(result.status == 0, "\(result)")
+        var outputs = [validated]
+        for arguments in [["entries", "list"], ["audit"], ["report", "--by", "entry"], ["report", "--by", "field"],
+                          ["report", "--by", "rule"], ["report", "--by", "type"],
+                          // A key column the file lacks: the error lists the file's columns.
+                          ["import", "--form", "signup", "--key", "nope", "esc.csv"]] {
+            outputs.append(try sandbox.run(arguments))
+        }
+        for id in ids {
+            outputs.append(try sandbox.run("entries", "show", id))
+            outputs.append(try sandbox.run("history", id))
+        }
+        for result in outputs {
+            #expect(result.status < 3, "\(result)")
             #expect(!result.stdout.unicodeScalars.contains(where: hidden.contains), "\(result)")
+            #expect(!result.stderr.unicodeScalars.contains(where: hidden.contains), "\(result)")
         }
         let list = try sandbox.run("entries", "list")
         #expect(list.stdout.contains("k\\u{1B}[31mey\\u{202E}"), "\(list)")
         #expect(try sandbox.run("audit").stdout.contains("ev\\u{1B}]0;pwned\\u{7}il"))
+        let shown = try sandbox.run("entries", "show", ids[0])
+        #expect(shown.stdout.contains("h\\u{1B}[2Jd\\u{202E}r"), "the header is shown, escaped: \(shown)")
+        let history = try sandbox.run("history", ids[1])
+        #expect(history.stdout.contains("j\\u{1B}[5m\\u{202E}"), "the unknown column is named, escaped: \(history)")
         #expect(try sandbox.entries().first?["key"] as? String == key)
+        let values = try #require(try sandbox.entry(Int(ids[0])!)["values"] as? [String: Any])
+        #expect(values[header] as? String == "v", "JSON keeps the exact column name: \(values)")
     }
 
     /// A type name is a name, never a path: `check ../x` does not load `../x.field`, and

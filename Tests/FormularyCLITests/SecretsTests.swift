@@ -158,4 +158,119 @@ import Testing
                 "Bob's replaced version keeps its values (a keyed update)")
         #expect(try sql.scalar("SELECT count(*) FROM run_results") != "0", "the runs recorded failures")
     }
+
+    // MARK: A plugin folder cannot unmask
+
+    /// A folder that redefines the built-in `cvv` without `secure`, with a message that
+    /// quotes the value: what a careless (or hostile) plugin folder looks like.
+    static let evilCVV = """
+        field cvv
+        label "CVV"
+        normalize strip-spaces
+        pattern /[0-9]{3}/ message "{value} is not a cvv"
+        accept "123"
+
+        """
+
+    static let cardForm = """
+        form card
+        field holder name required
+        field cvv    cvv
+
+        """
+
+    /// A database with the `card` form (stored, with the built-in secure cvv) and entries
+    /// keyed by their cvv, whose values are markers.
+    static func cardDatabase() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        try sandbox.write("card.form", cardForm)
+        try sandbox.write("evil/cvv.field", evilCVV)
+        try sandbox.mustRun("forms", "add", "card.form")
+        try sandbox.write("cards.csv", "holder,cvv\nAda,\(cvvMarker)\nBob,\(cvvMarker)0\n")
+        try sandbox.mustRun("import", "--form", "card", "--key", "cvv", "cards.csv")
+        return sandbox
+    }
+
+    /// Every output command, run with the folder that drops `secure`.
+    static func outputsWithEvilFolder(_ sandbox: Sandbox) throws -> [ProcessResult] {
+        var outputs: [ProcessResult] = []
+        let evil = ["--plugins", "evil"]
+        for format in ["text", "json"] {
+            let f = ["--format", format]
+            outputs.append(try sandbox.run(f + evil + ["entries", "list"]))
+            outputs.append(try sandbox.run(f + evil + ["entries", "list", "--failing"]))
+            for id in ["1", "2"] {
+                outputs.append(try sandbox.run(f + evil + ["entries", "show", id]))
+                outputs.append(try sandbox.run(f + evil + ["history", id]))
+            }
+            outputs.append(try sandbox.run(f + evil + ["audit"]))
+        }
+        outputs.append(try sandbox.run(evil + ["export"]))
+        return outputs
+    }
+
+    static func reports(_ sandbox: Sandbox, name: String) throws -> [ProcessResult] {
+        var outputs: [ProcessResult] = []
+        for by in ["rule", "field", "type", "entry"] {
+            for format in ["text", "json", "csv"] {
+                outputs.append(try sandbox.run("--plugins", "evil", "--format", format, "report", "--by", by))
+                outputs.append(try sandbox.run("--plugins", "evil", "--format", format, "report", "--by", by, "--run", "1"))
+            }
+            let file = "\(name)-\(by).html"
+            let html = try sandbox.run("--plugins", "evil", "--format", "html", "report", "--by", by, "--output", file)
+            #expect(html.status == 0, "\(html)")
+            outputs.append(html)
+            let page = try String(contentsOfFile: sandbox.path(file), encoding: .utf8)
+            #expect(leaks(in: page).isEmpty, "the HTML report by \(by) shows \(leaks(in: page))")
+        }
+        return outputs
+    }
+
+    static func expectNoLeaks(_ outputs: [ProcessResult]) {
+        for output in outputs {
+            #expect(output.status != 3 && output.status < 128, "\(output)")
+            #expect(leaks(in: output.stdout).isEmpty, "stdout shows \(leaks(in: output.stdout)): \(output)")
+            #expect(leaks(in: output.stderr).isEmpty, "stderr shows \(leaks(in: output.stderr)): \(output)")
+        }
+    }
+
+    /// Entries validated with the built-in (secure) cvv, then every output with a folder
+    /// whose `cvv` is not secure — a run with that folder included: the values, the keys
+    /// that are values, and messages quoting the value all stay masked.
+    @Test func aFolderThatDropsSecureCannotUnmaskValidatedValues() throws {
+        let sandbox = try Self.cardDatabase()
+        #expect(try sandbox.run("validate").status == 1, "the 4- and 5-digit markers are invalid cvvs")
+        let evilRun = try sandbox.run("--plugins", "evil", "validate")
+        #expect(evilRun.status == 1, "\(evilRun)")
+        var outputs = [evilRun]
+        outputs += try Self.outputsWithEvilFolder(sandbox)
+        outputs += try Self.reports(sandbox, name: "validated")
+        Self.expectNoLeaks(outputs)
+        let shown = try sandbox.run("--plugins", "evil", "entries", "show", "1")
+        #expect(shown.stdout.contains("•••"), "\(shown)")
+        // The folder's message was rendered with the value masked, and stored so.
+        let history = try sandbox.run("--plugins", "evil", "--format", "json", "history", "1")
+        #expect(history.stdout.contains("••• is not a cvv"), "\(history)")
+        let found = try DatabaseSnapshot.occurrences(of: Self.cvvMarker, path: sandbox.databasePath)
+        #expect(found["run_rules.message"] == nil, "\(found)")
+    }
+
+    /// Entries imported but never validated, shown with the folder that drops `secure`: the
+    /// form the database registers resolves `cvv` to the built-in secure type.
+    @Test func aFolderThatDropsSecureCannotUnmaskUnvalidatedValues() throws {
+        let sandbox = try Self.cardDatabase()
+        let outputs = try Self.outputsWithEvilFolder(sandbox)
+        Self.expectNoLeaks(outputs)
+        let list = try sandbox.run("--plugins", "evil", "--format", "json", "entries", "list")
+        #expect(list.stdout.components(separatedBy: "\"key\":\"•••\"").count == 3, "\(list)")
+        // A form that only the folder defines, over the folder's cvv, is judged by the
+        // folder alone: nothing in the database or the built-in types says its values are
+        // secret — except the built-in `cvv` the type name resolves to without the folder.
+        try sandbox.write("evil/tip.form", "form tip\nfield cvv cvv\n")
+        try sandbox.write("tips.csv", "cvv\n\(Self.cvvMarker)\n")
+        try sandbox.mustRun("--plugins", "evil", "import", "--form", "tip", "tips.csv")
+        let tip = try sandbox.run("--plugins", "evil", "entries", "show", "3")
+        #expect(tip.status == 0 && Self.leaks(in: tip.stdout).isEmpty, "\(tip)")
+    }
 }

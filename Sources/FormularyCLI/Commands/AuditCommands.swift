@@ -161,7 +161,7 @@ struct AuditVerifyCommand: Command {
         let out = context.stdout
         let records = "\(report.chain.verifiedCount) record\(report.chain.verifiedCount == 1 ? "" : "s")"
         if let failure = report.chain.failure {
-            out.line("audit log does NOT verify: \(failure.description)")
+            out.line("audit log does NOT verify: \(failure.description.forTerminal)")
             out.line("\(records) before it verified.")
         } else {
             out.line("audit log verifies: \(records), head \(report.headSeq) \(report.headHash)")

@@ -47,7 +47,7 @@ struct CheckCommand: Command {
         let secure = type.definition.secure
         let style = context.style
         var anyInvalid = false
-        var rows: [[String]] = []
+        var rows: [[TextTable.Cell]] = []
         for value in values {
             let result = type.validate(value, stage: stage)
             if result.verdict == .invalid { anyInvalid = true }
@@ -75,20 +75,20 @@ struct CheckCommand: Command {
                 w.newline()
                 context.stdout.write(bytes: w.bytes)
             default:
-                let verdict: String
+                let verdict: TextTable.Cell
                 switch result.verdict {
-                case .valid: verdict = style.green("valid")
-                case .incomplete: verdict = style.yellow("incomplete")
-                case .invalid: verdict = style.red("invalid")
+                case .valid: verdict = TextTable.Cell("valid", paint: style.green)
+                case .incomplete: verdict = TextTable.Cell("incomplete", paint: style.yellow)
+                case .invalid: verdict = TextTable.Cell("invalid", paint: style.red)
                 }
                 let problems = result.violations.map {
                     ($0.severity == .warning ? "warning " : "") + "\($0.rule): \($0.message)"
                 }.joined(separator: "; ")
                 let display = result.isAbsent ? "(empty: no check runs)" : Self.quoted(shown)
-                rows.append([verdict, display, problems])
+                rows.append([verdict, TextTable.Cell(display), TextTable.Cell(problems)])
             }
         }
-        if format == .text { context.stdout.write(TextTable(rows: rows).render()) }
+        if format == .text { context.stdout.write(TextTable(cells: rows).render()) }
         return anyInvalid ? .violations : .success
     }
 

@@ -32,13 +32,13 @@ struct DemoCommand: Command {
         let folder = try Self.makeTemporaryFolder(environment: context.environment)
         let out = context.stdout
         let style = context.style
-        out.line(style.bold("Formulary demo") + " — a throw-away database in \(folder)")
+        out.line(style.bold("Formulary demo") + " — a throw-away database in \(folder.forTerminal)")
         let outcome = try Demo.run(in: folder, today: try context.today(), actor: context.actor) { step in
             switch step {
             case let .registeredTypes(count, selfTests):
                 out.line("1. Registered \(count) built-in field types; their \(selfTests) self-tests passed.")
             case let .registeredForm(name, fields):
-                out.line("2. Registered the form '\(name)' (\(fields) fields).")
+                out.line("2. Registered the form '\(name.forTerminal)' (\(fields) fields).")
             case let .imported(records, file):
                 out.line("3. Imported \(records) sign-ups from the bundled \(file).")
             case .validated(let run):
@@ -51,8 +51,8 @@ struct DemoCommand: Command {
         out.line()
         out.write(outcome.report.text(by: .rule, colour: style.enabled))
         out.line()
-        out.line("HTML report written to \(outcome.htmlReportPath)")
-        let db = "--db \(outcome.databasePath)"
+        out.line("HTML report written to \(outcome.htmlReportPath.forTerminal)")
+        let db = "--db \(outcome.databasePath.forTerminal)"
         out.line("Explore the demo database:")
         out.line("  formulary \(db) report --by field")
         out.line("  formulary \(db) entries list --failing")

@@ -3,7 +3,7 @@ import FormularyKit
 import FormularyRules
 import FormularyStore
 
-/// `formulary entries list [--form NAME] [--failing]`
+/// `formulary entries list [--form NAME] [--failing] [--limit N]`
 struct EntriesListCommand: Command {
     static let spec = CommandSpec(
         path: ["entries", "list"],
@@ -12,7 +12,9 @@ struct EntriesListCommand: Command {
         discussion: """
         One line per entry: id, form, key, when it was added and last changed, and the
         verdict of the latest validation run that judged it ('not validated' before the first).
-        --failing keeps the entries whose latest verdict is invalid.
+        --failing keeps the entries whose latest verdict is invalid. At most --limit entries
+        are listed (1000 unless given; 0 for all); when that cuts the list short, a note on
+        standard error says how many there are.
         """,
         options: [
             OptionSpec(name: "form", kind: .value("NAME"), help: "Only entries of this form."),
@@ -61,17 +63,21 @@ struct EntriesListCommand: Command {
                 if let v = verdict { o.field("run", Int(v.run.id)) } else { o.nullField("run") }
             }
         }
+        var shown = 0
+        var total: Int?   // set when the limit cut the list short
         try w.array { a in
             if failing {
                 // The newest run of each form names its failing entries: no need to look at the rest.
-                for id in try store.failingEntryIDs(form: form).prefix(limit > 0 ? limit : Int.max) {
+                let ids = try store.failingEntryIDs(form: form)
+                for id in ids.prefix(limit > 0 ? limit : Int.max) {
                     guard let entry = try store.entry(id: id) else { continue }
                     try add(entry, try store.latestVerdict(entryID: id), to: &a)
+                    shown += 1
                 }
+                if limit > 0 && ids.count > limit { total = ids.count }
                 return
             }
             var after: Int64 = 0
-            var shown = 0
             scan: while true {
                 let page = try store.entries(form: form, afterID: after, limit: 1000)
                 if page.isEmpty { break }
@@ -82,12 +88,23 @@ struct EntriesListCommand: Command {
                     if limit > 0 && shown >= limit { break scan }
                 }
             }
+            if limit > 0 && shown >= limit {
+                let count = try store.entryCount(form: form)
+                if count > shown { total = count }
+            }
         }
         if format == .json {
             w.newline()
             context.stdout.write(bytes: w.bytes)
         } else {
             context.stdout.write(TextTable(header: ["ID", "FORM", "KEY", "ADDED", "CHANGED", "LATEST VERDICT"], rows: rows).render())
+        }
+        if let total {
+            // On standard error, in both formats: standard output keeps its shape (a table,
+            // a JSON array) for whatever reads it.
+            let what = (failing ? "failing entries" : "entries") + (form.map { " of form \($0.forTerminal)" } ?? "")
+            context.stderr.line("\(CountText.grouped(shown)) of \(CountText.grouped(total)) \(what) shown; "
+                                + "use --limit N to see more, --limit 0 for all.")
         }
         return .success
     }
@@ -117,15 +134,10 @@ struct EntriesShowCommand: Command {
     func run() throws -> ExitStatus {
         let store = try context.openStore()
         guard let entry = try store.entry(id: id) else { throw StoreError.noSuchEntry(id) }
-        let registry = try context.loadRegistry(store: store)
-        // When the form is gone from the registry nobody can tell which values are secret:
-        // hide them all rather than risk printing one.
-        let secret = SecureFields.keys(form: entry.form, registry: registry) ?? Set(entry.fields)
-        let key = SecureFields.shownKey(of: entry, secret: secret)
+        let secure = try context.secureFields(store: store).of(form: entry.form)
+        let key = secure.shownKey(of: entry)
         let verdict = try store.latestVerdict(entryID: id)
-        let values = zip(entry.fields, entry.values).map { field, value in
-            (field, value.map { secret.contains(field) && !$0.isEmpty ? "•••" : $0 })
-        }
+        let values = zip(entry.fields, entry.values).map { field, value in (field, secure.shown(value, field: field)) }
         if format == .json {
             var w = JSONWriter()
             w.object { o in
@@ -160,37 +172,12 @@ struct EntriesShowCommand: Command {
     }
 }
 
-/// Which columns of a form's entries hold secret values.
-enum SecureFields {
-    /// Nil when the form is not in the registry.
-    static func keys(form name: String, registry: Registry) -> Set<String>? {
-        guard let form = registry.forms[name]?.form else { return nil }
-        var keys = Set<String>()
-        for field in form.fields {
-            if case .success(let d)? = registry.definition(named: field.type.name), d.secure { keys.insert(field.key) }
-        }
-        return keys
-    }
-
-    /// The key as commands print it: `•••` when it equals the value of one of the entry's
-    /// secure fields (an import keyed by a secret column), as reports do.
-    /// With `secret` nil (the form is not in the registry) every field counts as secure.
-    static func shownKey(of entry: StoredEntry, secret: Set<String>?) -> String? {
-        guard let key = entry.key, !key.isEmpty else { return entry.key }
-        let hidden = zip(entry.fields, entry.values).contains { field, value in
-            value == key && (secret?.contains(field) ?? true)
-        }
-        return hidden ? "•••" : key
-    }
-}
-
-/// Masks the keys of entries of many forms, loading the registry only when an entry has a
-/// key and looking each form up once.
+/// Masks the keys of entries of many forms (``SecureFields``), loading the registries only
+/// when an entry has a key: most listings have none.
 final class SecureKeys {
     private let context: CommandContext
     private let store: Store
-    private var registry: Registry?
-    private var secretByForm: [String: Set<String>?] = [:]
+    private var secureFields: SecureFields?
 
     init(context: CommandContext, store: Store) {
         self.context = context
@@ -199,10 +186,7 @@ final class SecureKeys {
 
     func shownKey(of entry: StoredEntry) throws -> String? {
         guard let key = entry.key, !key.isEmpty else { return entry.key }
-        if secretByForm[entry.form] == nil {
-            if registry == nil { registry = try context.loadRegistry(store: store) }
-            secretByForm[entry.form] = .some(SecureFields.keys(form: entry.form, registry: registry!))
-        }
-        return SecureFields.shownKey(of: entry, secret: secretByForm[entry.form]!)
+        if secureFields == nil { secureFields = try context.secureFields(store: store) }
+        return try secureFields!.of(form: entry.form).shownKey(of: entry)
     }
 }

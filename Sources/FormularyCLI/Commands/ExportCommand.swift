@@ -28,9 +28,9 @@ struct ExportCommand: Command {
         let registry = try context.loadRegistry()
         let export = RegistryExport.make(registry, today: try context.today())
         for item in export.unavailable {
-            context.stderr.line("formulary: \(context.errorStyle.yellow("warning")): \(item.kind.rawValue) '\(item.name)' "
-                                + "(\(item.file)) has errors and is left out of the export"
-                                + (item.problems.first.map { ": \($0)" } ?? ""))
+            context.stderr.line("formulary: \(context.errorStyle.yellow("warning")): \(item.kind.rawValue) '\(item.name.forTerminal)' "
+                                + "(\(item.file.forTerminal)) has errors and is left out of the export"
+                                + (item.problems.first.map { ": \($0.forTerminal)" } ?? ""))
         }
         context.stdout.write(bytes: export.bytes)
         return .success

@@ -44,7 +44,7 @@ struct FormatCommand: Command {
                 w.newline()
                 context.stdout.write(bytes: w.bytes)
             } else {
-                context.stdout.line(formatted)
+                context.stdout.line(formatted.forTerminal)
             }
         }
         return .success

@@ -119,8 +119,9 @@ struct FormsShowCommand: Command {
             context.stdout.line()
             for rule in form.rules {
                 switch rule.kind {
-                case .same(let a, let b): context.stdout.line("rule \(rule.options.name): same \(a) \(b)")
-                case .require(let xs, let y): context.stdout.line("rule \(rule.options.name): require \(xs.joined(separator: " ")) when \(y)")
+                case .same(let a, let b): context.stdout.line("rule \(rule.options.name): same \(a) \(b)".forTerminal)
+                case .require(let xs, let y):
+                    context.stdout.line("rule \(rule.options.name): require \(xs.joined(separator: " ")) when \(y)".forTerminal)
                 }
             }
         }

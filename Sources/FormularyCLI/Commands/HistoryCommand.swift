@@ -84,7 +84,7 @@ struct HistoryCommand: Command {
         }
 
         let style = context.style
-        var title = "Entry \(entry.id) of form \(entry.form)"
+        var title = "Entry \(entry.id) of form \(entry.form.forTerminal)"
         if let key { title += ", key \(ReportEscaping.terminal(key))" }
         context.stdout.line(title + ", version \(entry.version)")
         guard !history.isEmpty else {
@@ -107,7 +107,7 @@ struct HistoryCommand: Command {
                 }
                 context.stdout.write(TextTable(rows: rows).render())
             }
-            let types = h.types.map { "\($0.field) \($0.version.name)@\($0.version.shortHash)" }
+            let types = h.types.map { "\($0.field) \($0.version.name)@\($0.version.shortHash)".forTerminal }
             context.stdout.line(style.dim("  types: " + types.joined(separator: ", ")))
         }
         return .success

@@ -71,7 +71,7 @@ struct ImportCommand: Command {
                 + Suggestion.hint(for: form, in: registry.forms.keys.sorted())
                 + "; add it with 'formulary forms add FILE' or put it in a plugin folder")
         }
-        let source: any ByteSource
+        let source: FileByteSource
         do {
             source = file == "-" ? FileByteSource.standardInput() : try FileByteSource(path: file)
         } catch {
@@ -79,14 +79,14 @@ struct ImportCommand: Command {
         }
         let reader = input.makeReader(source: source, fileName: file)
         let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor))
-        let showProgress = context.stderr.isTerminal
+        let progress = context.progress
+        // A share of the file when its size is known (a regular file, also on standard
+        // input); a count of records for a pipe.
+        let size = progress.isEnabled ? source.regularFileSize : nil
         let summary: Importer.Summary
         do {
             summary = try importer.run(reader, into: store) { count in
-                if showProgress {
-                    context.stderr.write("\rimported \(count) records…")
-                    context.stderr.flush()
-                }
+                progress.show(Self.progressText(file: file, records: count, bytesRead: source.bytesRead, size: size))
             }
         } catch let error as RecordReadError {
             throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported"
@@ -94,9 +94,8 @@ struct ImportCommand: Command {
         } catch let error as ImportError {
             throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported")
         }
-        if showProgress { context.stderr.write("\r\u{1B}[K") }
         for bad in summary.skipped {
-            context.stderr.line("formulary: warning: \(bad.description); line skipped")
+            context.stderr.line("formulary: warning: \(ReportEscaping.terminal(bad.description)); line skipped")
         }
         if context.arguments.value("format") == "json" {
             var w = JSONWriter()
@@ -121,8 +120,19 @@ struct ImportCommand: Command {
             var parts = ["\(summary.added) added"]
             if key != nil { parts += ["\(summary.updated) updated", "\(summary.unchanged) unchanged"] }
             if skipBad { parts.append("\(summary.skipped.count) skipped") }
-            context.stdout.line("Imported \(summary.records) record\(summary.records == 1 ? "" : "s") into \(form): \(parts.joined(separator: ", ")).")
+            context.stdout.line("Imported \(summary.records) record\(summary.records == 1 ? "" : "s") into "
+                                + "\(ReportEscaping.terminal(form)): \(parts.joined(separator: ", ")).")
         }
         return .success
+    }
+
+    /// `importing FILE: 42% (120,000 records)…`, or without the percentage when the size is
+    /// unknown. A long file name is cut from the left, so that the line fits a terminal.
+    static func progressText(file: String, records: Int, bytesRead: Int64, size: Int64?) -> String {
+        let name = file.count > 32 ? "…" + file.suffix(31) : file
+        let count = "\(CountText.grouped(records)) record\(records == 1 ? "" : "s")"
+        guard let size, size > 0 else { return "importing \(name): \(count)…" }
+        let percent = min(100, bytesRead * 100 / size)
+        return "importing \(name): \(percent)% (\(count))…"
     }
 }

@@ -38,9 +38,9 @@ struct InitCommand: Command {
             w.newline()
             context.stdout.write(bytes: w.bytes)
         } else if applied.isEmpty {
-            context.stdout.line("\(path) is up to date.")
+            context.stdout.line("\(path.forTerminal) is up to date.")
         } else {
-            context.stdout.line("\(existed ? "Migrated" : "Created") \(path): applied \(applied.map(\.name).joined(separator: ", ")).")
+            context.stdout.line("\(existed ? "Migrated" : "Created") \(path.forTerminal): applied \(applied.map(\.name).joined(separator: ", ")).")
         }
         return .success
     }
@@ -75,7 +75,7 @@ struct MigrateCommand: Command {
         let store = try context.openStore(requireSchema: false)
         if !status {
             let applied = try store.migrate(actor: context.actor)
-            context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.databasePath) is up to date."
+            context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.databasePath.forTerminal) is up to date."
                                                 : "Applied \(applied.map(\.name).joined(separator: ", ")).")
             return .success
         }

@@ -74,7 +74,8 @@ struct ReportCommand: Command {
         let store = try context.openStore()
         let report: RunReport
         do {
-            report = try RunReport.load(run: runID, form: form, from: store)
+            report = try RunReport.load(run: runID, form: form, from: store,
+                                        secureFields: try context.secureFields(store: store))
         } catch let error as RunReportError {
             throw CommandFailure(status: .badInput, message: error.description)
         }
@@ -92,7 +93,7 @@ struct ReportCommand: Command {
             return .success
         }
         try ReportFile.write(bytes, to: path)
-        context.stdout.line("Report of run \(report.facts.runID) written to \(path)")
+        context.stdout.line("Report of run \(report.facts.runID) written to \(path.forTerminal)")
         return .success
     }
 }

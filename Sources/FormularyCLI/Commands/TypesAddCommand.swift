@@ -139,10 +139,10 @@ enum DefinitionFiles {
             let v = outcome.version
             switch outcome {
             case .unchanged:
-                out.line("\(v.name): unchanged; version \(v.shortHash) is already the current \(noun)")
+                out.line("\(v.name.forTerminal): unchanged; version \(v.shortHash) is already the current \(noun)")
             case .added(_, let isNew, let previous):
                 let was = previous.map { " (was \($0.shortHash))" } ?? ""
-                out.line("\(v.name): added \(isNew ? "new " : "earlier ")version \(v.shortHash)\(was)")
+                out.line("\(v.name.forTerminal): added \(isNew ? "new " : "earlier ")version \(v.shortHash)\(was)")
             }
         }
     }

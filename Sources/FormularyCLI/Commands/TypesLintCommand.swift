@@ -72,7 +72,7 @@ struct TypesLintCommand: Command {
         } else {
             for (file, diagnostics) in all {
                 if diagnostics.isEmpty {
-                    context.stdout.line("ok  \(file)")
+                    context.stdout.line("ok  \(file.forTerminal)")
                 } else {
                     context.stderr.write(context.render(diagnostics))
                 }

@@ -97,7 +97,10 @@ struct TypesShowCommand: Command {
         }
         context.stdout.write(TextTable(rows: rows).render())
         context.stdout.line()
-        context.stdout.write(definition.canonicalSource)
+        // Canonical strings escape their control characters, but a regex literal is copied as
+        // written: escape each line (tabs kept) so that nothing in it acts on the terminal.
+        context.stdout.write(definition.canonicalSource.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.escaped(String($0), keepingTabs: true) }.joined(separator: "\n"))
         return .success
     }
 }

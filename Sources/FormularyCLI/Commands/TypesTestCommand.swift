@@ -58,10 +58,10 @@ struct TypesTestCommand: Command {
                         failed += bad.count
                         if format == .text {
                             let mark = bad.isEmpty ? "ok  " : "FAIL"
-                            context.stdout.line("\(mark)  \(name)  (\(outcomes.count - bad.count) of \(outcomes.count) examples passed)")
+                            context.stdout.line("\(mark)  \(name.forTerminal)  (\(outcomes.count - bad.count) of \(outcomes.count) examples passed)")
                             for outcome in bad {
                                 let l = outcome.example.location
-                                context.stdout.line("      \(l.file):\(l.line): \(outcome.reason ?? "failed")")
+                                context.stdout.line("      \(l.file.forTerminal):\(l.line): \((outcome.reason ?? "failed").forTerminal)")
                             }
                         }
                         types.object { t in

@@ -44,11 +44,10 @@ struct ValidateCommand: Command {
         let registry = try context.loadRegistry(store: store)
         let options = ValidationOptions(forms: forms, today: try context.today(), actor: context.actor)
         let validation = ValidationRun(store: store, registry: registry, options: options)
-        let showProgress = context.stderr.isTerminal
-        if showProgress {
+        let progress = context.progress
+        if progress.isEnabled {
             validation.progress = { p in
-                context.stderr.write("\rvalidated \(p.entriesChecked) entries (\(Int(p.fraction * 100))%)…")
-                context.stderr.flush()
+                progress.show("validated \(CountText.grouped(p.entriesChecked)) entries (\(Int(p.fraction * 100))%)…")
             }
         }
         let clock = ContinuousClock()
@@ -57,14 +56,9 @@ struct ValidateCommand: Command {
         do {
             run = try validation.run()
         } catch let error as ValidationSetupError {
-            if showProgress { context.stderr.write("\r\u{1B}[K") }
             throw CommandFailure(status: .badInput, message: error.description + "; nothing was validated",
                                  details: context.render(error.diagnostics))
-        } catch {
-            if showProgress { context.stderr.write("\r\u{1B}[K") }
-            throw error
         }
-        if showProgress { context.stderr.write("\r\u{1B}[K") }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 
@@ -95,15 +89,16 @@ struct ValidateCommand: Command {
             let rate = seconds > 0 ? Int(Double(run.counts.entriesChecked) / seconds) : 0
             context.stdout.line("Run \(run.id) \(run.status.rawValue): \(run.counts.entriesChecked) entries in "
                 + String(format: "%.2f", seconds) + " s (\(rate) entries/s), today \(run.today).")
-            var rows: [[String]] = []
+            var rows: [[TextTable.Cell]] = []
             for f in run.forms {
                 let c = f.counts
-                rows.append([f.form, String(c.entriesChecked), String(c.entriesValid),
-                             c.entriesInvalid > 0 ? style.red(String(c.entriesInvalid)) : "0",
-                             String(c.entriesWarned), String(c.errors), String(c.warnings)])
+                var row = [f.form, String(c.entriesChecked), String(c.entriesValid), String(c.entriesInvalid),
+                           String(c.entriesWarned), String(c.errors), String(c.warnings)].map { TextTable.Cell($0) }
+                if c.entriesInvalid > 0 { row[3].paint = style.red }
+                rows.append(row)
             }
             context.stdout.write(TextTable(header: ["FORM", "ENTRIES", "VALID", "INVALID", "WARNED", "ERRORS", "WARNINGS"],
-                                           rows: rows).render())
+                                           cells: rows).render())
             if run.counts.entriesInvalid + run.counts.entriesWarned > 0 {
                 context.stdout.line("See 'formulary report --run \(run.id)' for the failures.")
             }

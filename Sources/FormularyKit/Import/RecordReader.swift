@@ -237,6 +237,18 @@ public final class FileByteSource: ByteSource {
     public let fileDescriptor: Int32
     private let closesOnDeinit: Bool
     private let path: String
+    /// How many bytes were read so far, for progress displays.
+    public private(set) var bytesRead: Int64 = 0
+
+    /// How many bytes there are to read when the descriptor is a regular file (from its
+    /// current offset to its end, as it was when asked); nil for a pipe, a terminal, a
+    /// socket — anything whose length is not known in advance.
+    public var regularFileSize: Int64? {
+        var info = stat()
+        guard fstat(fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = lseek(fileDescriptor, 0, SEEK_CUR)
+        return max(0, Int64(info.st_size) - Int64(max(0, offset)) + bytesRead)
+    }
 
     /// Opens `path` for reading.
     public init(path: String) throws(ByteSourceError) {
@@ -275,7 +287,10 @@ public final class FileByteSource: ByteSource {
             #else
             let count = Glibc.read(fileDescriptor, base, buffer.count)
             #endif
-            if count >= 0 { return count }
+            if count >= 0 {
+                bytesRead += Int64(count)
+                return count
+            }
             if errno == EINTR { continue }
             throw ByteSourceError(path: path, message: String(cString: strerror(errno)))
         }

@@ -1,3 +1,5 @@
+import FormularyRules
+
 /// The escaping every report format needs, in one place so that each rule is tested once.
 public enum ReportEscaping {
     /// Text for HTML element content and attribute values: `&`, `<`, `>`, `"` and `'` become
@@ -42,29 +44,9 @@ public enum ReportEscaping {
     /// Text for a terminal: control characters (C0, DEL, C1) and bidirectional controls
     /// (U+202E and the like) are written as escapes (`\n`, `\t`, `\u{1B}`, `\u{202E}`), so
     /// that data can neither break the table's alignment, nor send escape sequences to the
-    /// terminal, nor display a line in an order other than its own.
+    /// terminal, nor display a line in an order other than its own (`TerminalText`).
     public static func terminal(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where isControl(scalar):
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true   // bidi controls
-        default: false
-        }
+        TerminalText.escaped(text)
     }
 }
 

@@ -34,15 +34,23 @@ extension RunReport {
     /// - Parameters:
     ///   - runID: the run; nil for the newest run (of `form`, when given).
     ///   - form: narrows the report to that form (facts, failures and comparison).
+    ///   - secureFields: which stored values are secret (an entry key that is one is
+    ///     flagged); by default decided without plugin folders (built-in and database types
+    ///     and forms, and the type versions of the form's runs).
     /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
-    public static func load(run runID: Int64? = nil, form: String? = nil, from store: Store) throws -> RunReport {
-        try store.read { try RunReportLoader(store: store).load(runID: runID, form: form) }
+    public static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
+                            secureFields: SecureFields? = nil) throws -> RunReport {
+        try store.read {
+            let secure = try secureFields ?? SecureFields(store: store, registry: Registry.load(folders: [], store: store))
+            return try RunReportLoader(store: store, secureFields: secure).load(runID: runID, form: form)
+        }
     }
 }
 
 /// Builds a ``RunReport`` from the run tables.
 struct RunReportLoader {
     let store: Store
+    let secureFields: SecureFields
 
     private struct FieldKey: Hashable {
         var formID: Int64
@@ -77,15 +85,10 @@ struct RunReportLoader {
             entriesFailing: counts.entriesInvalid, entriesWarned: counts.entriesWarned,
             errors: counts.errors, warnings: counts.warnings, error: record.error)
 
-        // The type version that judged each field, and which fields hold secrets.
+        // The type version that judged each field.
         var typeOfField: [FieldKey: DefinitionVersion] = [:]
-        var secureFields: [Int64: Set<String>] = [:]
-        var secureByVersion: [Int64: Bool] = [:]
         for fieldType in try store.fieldTypes(ofRun: record.id) where formIDs.contains(fieldType.formID) {
             typeOfField[FieldKey(formID: fieldType.formID, field: fieldType.field)] = fieldType.version
-            let id = fieldType.version.id
-            if secureByVersion[id] == nil { secureByVersion[id] = Self.isSecure(fieldType.version) }
-            if secureByVersion[id]! { secureFields[fieldType.formID, default: []].insert(fieldType.field) }
         }
         var seenVersions: Set<Int64> = []
         let typeVersions = typeOfField.values
@@ -129,16 +132,17 @@ struct RunReportLoader {
         }
 
         // Keys, for forms whose entries have them; a key that is the value of a secure
-        // field is flagged so that no renderer prints it.
+        // field (by ``SecureFields``, the rule every output follows) is flagged so that no
+        // renderer prints it.
         var refs: [Int64: RunReport.EntryRef] = [:]
         for f in formRecords {
             guard try store.hasKeyedEntries(formID: f.formID) else { continue }
             let ids = formOfEntry.filter { $0.value == f.formID }.map(\.key).sorted()
-            let secure = secureFields[f.formID] ?? []
+            let secure = try secureFields.of(form: f.form)
             for (id, key) in try store.entryKeys(ids) {
                 var keyIsSecure = false
-                if !secure.isEmpty, let entry = try store.entry(id: id) {
-                    keyIsSecure = secure.contains { entry[$0] == key }
+                if secure.fields?.isEmpty != true, let entry = try store.entry(id: id) {
+                    keyIsSecure = secure.keyIsSecret(key, of: entry)
                 }
                 refs[id] = RunReport.EntryRef(id: id, key: key, keyIsSecure: keyIsSecure)
             }
@@ -161,13 +165,5 @@ struct RunReportLoader {
                                    entriesChecked: $0.counts.entriesChecked, entriesFailing: $0.counts.entriesInvalid)
             },
             typeVersions: typeVersions, failures: failures, comparisons: comparisons)
-    }
-
-    /// Whether a stored type version is `secure`. Stored sources are canonical resolved
-    /// definitions, so the directive is on the type's own lines.
-    static func isSecure(_ version: DefinitionVersion) -> Bool {
-        let outcome = PluginSource.parse(bytes: Array(version.source.utf8), file: "type \(version.name)@\(version.shortHash)")
-        guard case .field(let decl) = outcome.content else { return false }
-        return decl.lines.contains { if case .secure = $0.directive { true } else { false } }
     }
 }

@@ -178,6 +178,7 @@ public final class ValidationRun {
             if !undefined.isEmpty { throw ValidationSetupError.entriesWithoutForm(undefined) }
             names = withEntries
         }
+        let secureFields = SecureFields(store: store, registry: registry)
         return try names.map { name in
             guard let entry = registry.forms[name] else {
                 throw ValidationSetupError.unknownForm(name, suggestion: Suggestion.nearest(to: name, in: registry.forms.keys.sorted()))
@@ -188,19 +189,36 @@ public final class ValidationRun {
             }
             var types: [CompiledFieldType] = []
             var versions: [(field: String, name: String, source: String, origin: String)] = []
+            let secure = try secureFields.of(form: name)
             for field in form.fields {
                 switch registry.compile(field.type, today: options.today, source: entry.text) {
                 case .failure(let problems):
                     throw ValidationSetupError.formHasErrors(name, problems.diagnostics)
                 case .success(let type):
-                    types.append(type)
+                    types.append(secure.contains(field.key) ? try Self.masked(type, today: options.today, form: name) : type)
                     let origin = registry.types[field.type.name].map { Self.origin($0.source) } ?? "builtin"
+                    // The version recorded is the type as it is, masked or not.
                     versions.append((field.key, field.type.name, type.definition.canonicalSource, origin))
                 }
             }
             return PreparedForm(name: name, definition: form, origin: Self.origin(entry.source),
                                 types: types, typeVersions: versions)
         }
+    }
+
+    /// The type compiled as `secure`, whatever its definition says: a field whose values are
+    /// secret by ``SecureFields`` (say the built-in `cvv` judged it before, and a plugin
+    /// folder now redefines `cvv` without `secure`) gets messages with `{value}` shown as
+    /// `•••`, so that the run stores no secret in its results.
+    static func masked(_ type: CompiledFieldType, today: CivilDate, form: String) throws -> CompiledFieldType {
+        guard !type.definition.secure else { return type }
+        var definition = type.definition
+        definition.secure = true
+        // The definition and arguments that compiled a moment ago: this compiles too. Should
+        // it not, the run stops rather than judge with the unmasked type.
+        let (compiled, diagnostics) = FieldCompiler.compile(definition, arguments: type.arguments, today: today)
+        guard let compiled else { throw ValidationSetupError.formHasErrors(form, diagnostics) }
+        return compiled
     }
 
     /// How a version's origin is recorded: `builtin`, `database`, `folder:PATH`.

@@ -16,10 +16,12 @@ public struct DiagnosticFormatter: Sendable {
         self.showsSourceLine = showsSourceLine
     }
 
-    /// `file:line:column: severity: message`.
+    /// `file:line:column: severity: message`. The file name and the message (which may
+    /// quote the file's text) have their control characters escaped (`TerminalText`): a
+    /// plugin folder may hold a file named like an escape sequence.
     public func header(_ diagnostic: Diagnostic) -> String {
         let l = diagnostic.location
-        return "\(l.file):\(l.line):\(l.column): \(diagnostic.severity.rawValue): \(diagnostic.message)"
+        return TerminalText.escaped("\(l.file):\(l.line):\(l.column): \(diagnostic.severity.rawValue): \(diagnostic.message)")
     }
 
     /// One diagnostic, without a trailing newline.
@@ -35,13 +37,7 @@ public struct DiagnosticFormatter: Sendable {
     static func shown(_ character: Character) -> Character {
         if character == "\t" { return character }
         if character == "\r" { return " " }
-        let acts = character.unicodeScalars.contains { scalar in
-            switch scalar.value {
-            case 0..<0x20, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-            default: false
-            }
-        }
-        return acts ? "\u{FFFD}" : character
+        return character.unicodeScalars.contains(where: TerminalText.acts) ? "\u{FFFD}" : character
     }
 
     /// Several diagnostics, one after the other, each ending in a newline.

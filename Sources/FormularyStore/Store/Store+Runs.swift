@@ -264,6 +264,27 @@ extension Store {
         }
     }
 
+    /// Every distinct (field, type version) that judged a field of form `name` in any run,
+    /// by field then version id: what decides, with the registries, which stored values
+    /// of the form are secret (a type version that was `secure` when it judged a field
+    /// keeps that field masked whatever the registry says later).
+    public func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
+        let statement = try database.cachedStatement("""
+            SELECT DISTINCT rt.form_id, rt.field, \(Self.versionColumns) FROM run_type_versions AS rt
+            JOIN forms AS f ON f.id = rt.form_id
+            JOIN type_versions AS v ON v.id = rt.type_version_id
+            WHERE f.name = ?1 ORDER BY rt.field, v.id
+            """)
+        try statement.bind([.text(name)])
+        return try statement.map { row in
+            RunFieldType(formID: row.int64(0), field: row.string(1),
+                         version: DefinitionVersion(id: row.int64(2), kind: .type, name: row.string(3),
+                                                    hash: row.string(4), source: row.string(5),
+                                                    origin: row.string(6), recordedAt: row.string(7),
+                                                    actor: row.string(8)))
+        }
+    }
+
     // MARK: Entry verdicts
 
     /// Every run that judged the entry, oldest first, with its verdict, failed rules, the
