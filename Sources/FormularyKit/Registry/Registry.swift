@@ -134,7 +134,8 @@ public final class Registry {
         if entry.diagnostics.containsErrors || entry.declaration == nil {
             result = .failure(DiagnosticList(entry.diagnostics))
         } else {
-            result = resolver.resolve(entry.declaration!)
+            // By name: the resolver then reuses what it resolved for other types' bases.
+            result = resolver.resolve(name) ?? .failure(DiagnosticList(entry.diagnostics))
         }
         definitions[name] = result
         return result
