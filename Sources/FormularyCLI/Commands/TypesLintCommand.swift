@@ -43,10 +43,10 @@ struct TypesLintCommand: Command {
         var all: [(file: String, diagnostics: [Diagnostic])] = []
         for file in files {
             var diagnostics: [Diagnostic] = []
-            for entry in registry.types.values where entry.file == file {
+            for entry in registry.types(inFile: file) {
                 diagnostics += registry.lint(type: entry.name, today: today)
             }
-            for entry in registry.forms.values where entry.file == file {
+            for entry in registry.forms(inFile: file) {
                 diagnostics += registry.lint(form: entry.name)
             }
             all.append((file, Self.sorted(diagnostics)))
