@@ -47,7 +47,7 @@ import Testing
         #expect(lines.count <= 6, "\(result)", sourceLocation: sourceLocation)
     }
 
-    @Test func typesListListsEveryTypeThenSaysOnceWhyMostAreBroken() throws {
+    @Test func typesListAndTestListEveryTypeThenSayOnceWhyMostAreBroken() throws {
         let sandbox = try Sandbox()
         try Self.writeChain(in: sandbox)
         let list = try sandbox.run("--plugins", "d", "types", "list")
@@ -68,6 +68,14 @@ import Testing
         #expect(json.status == 2)
         let types = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(types.filter { $0["version"] is NSNull }.count == Self.unusable)
+
+        // `types test` counts each broken type but says the reason once.
+        let test = try sandbox.run("--plugins", "d", "types", "test")
+        #expect(test.status == 2, "\(test)")
+        let summary = test.outputLines.suffix(2)
+        #expect(summary.first == "\(Self.unusable) types could not be loaded", "\(test)")
+        #expect(summary.last?.hasSuffix(" passed, \(Self.unusable) failed") == true, "\(test)")
+        Self.expectOneTooDeepError(test)
     }
 
     @Test func checkOfATypeBelowTheLimitIsOneErrorAndTheOthersStillWork() throws {
