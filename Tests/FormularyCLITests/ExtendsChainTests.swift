@@ -90,6 +90,14 @@ import Testing
         #expect(try sandbox.run("--plugins", "d", "check", "t64", "abcdefghijk").status == 1)
         let email = try sandbox.run("--plugins", "d", "check", "email", "ada@example.com")
         #expect(email.status == 0 && email.stderr.isEmpty, "\(email)")
+
+        // `export` leaves the broken types out, naming them together on one line.
+        let export = try sandbox.run("--plugins", "d", "export")
+        #expect(export.status == 0, "\(export)")
+        #expect(export.errorLines.count == 1, "\(export)")
+        #expect(export.errorLines.first?.hasPrefix("formulary: warning: \(Self.unusable) types have errors and are left out of the export ('t100', 't1000', 't1001' and ") == true, "\(export)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
+        #expect((document["unavailable"] as? [Any])?.count == Self.unusable)
     }
 
     @Test func typesAddOfTheWholeChainStoresNothingAndSaysOnceWhy() throws {
