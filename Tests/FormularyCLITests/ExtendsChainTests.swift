@@ -100,7 +100,7 @@ import Testing
         #expect((document["unavailable"] as? [Any])?.count == Self.unusable)
     }
 
-    @Test func typesAddOfTheWholeChainStoresNothingAndSaysOnceWhy() throws {
+    @Test func typesAddAndLintOfTheWholeChainSayOnceWhy() throws {
         let sandbox = try Sandbox()
         try sandbox.initDatabase()
         let files = try Self.writeChain(in: sandbox)
@@ -111,6 +111,11 @@ import Testing
         #expect(added.stdout.isEmpty)
         let sql = try SQLiteShell(path: sandbox.databasePath)
         #expect(try sql.scalar("SELECT count(*) FROM type_versions WHERE origin = 'database'") == "0")
+        // `types lint` of the same files says it once too.
+        let lint = try sandbox.run(["types", "lint"] + files)
+        #expect(lint.status == 2, "\(lint)")
+        #expect(lint.outputLines.count == 65 && lint.outputLines.first == "ok  d/t0.field", "\(lint)")
+        Self.expectOneTooDeepError(lint)
         // The part of the chain within the limit can be added.
         let within = try sandbox.run(["types", "add"] + files.prefix(65))
         #expect(within.status == 0, "\(within)")
