@@ -96,6 +96,9 @@ import Testing
             }
         }
 
+        let deep = resolver((0...TypeResolver.maximumDepth + 1).map { $0 == 0 ? "field d0" : "field d\($0) extends d\($0 - 1)" })
+        if case .failure(let failure)? = deep.resolve("d\(TypeResolver.maximumDepth + 1)") { record(failure.diagnostics) }
+
         let form = parseText("form f\nfield a email(x: 1)\nfield a emial\nsame a b", file: "f.form")
         if case .form(let definition) = form.content {
             let email = FieldTypeDefinition(name: "email", parameters: [

@@ -53,17 +53,18 @@ func runCommandBench(sizes: [Int] = [200_000, 1_000_000]) {
     }
 }
 
-private struct SpawnResult {
+struct SpawnResult {
     var status: Int32
     var seconds: Double
     var peakMiB: Double
 }
 
-/// Runs a program with its output discarded; wall time and the child's peak RSS.
+/// Runs a program with its output discarded; wall time and the child's peak RSS (the
+/// `command` and `resolve` suites use it).
 /// Runs `path` to its end; with `samplePeak`, samples its peak memory while it runs (which
 /// delays noticing its end by up to 2 ms: not for the timing of short commands).
-private func spawn(_ path: String, _ arguments: [String], _ environment: [String],
-                   samplePeak: Bool = false) -> SpawnResult? {
+func spawn(_ path: String, _ arguments: [String], _ environment: [String],
+          samplePeak: Bool = false) -> SpawnResult? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

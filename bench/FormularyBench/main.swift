@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|validate|command]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|validate|command|resolve]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +28,7 @@ suites.append(("reader", { runReaderBench() }))
 suites.append(("fields", { runFieldsBench() }))
 suites.append(("validate", { runValidateBench() }))
 suites.append(("command", { runCommandBench() }))
+suites.append(("resolve", { runResolveBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     suite.run()
 }

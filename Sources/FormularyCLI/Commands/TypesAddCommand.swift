@@ -91,13 +91,16 @@ enum DefinitionFiles {
         }
         let registry = try context.loadRegistry(extraFiles: pluginFiles, store: store)
         let today = try context.today()
-        var problems: [Diagnostic] = []
+        // Files often share a problem (every type below a too-deep chain has the same one):
+        // each is said once, with how many types it stops.
+        var problems = DiagnosticDigest()
         var failures: [String] = []
         var checked: [Admitted] = []
         for path in files {
-            let typeEntries = registry.types.values.filter { $0.file == path }
-            let formEntries = registry.forms.values.filter { $0.file == path }
+            let typeEntries = registry.types(inFile: path)
+            let formEntries = registry.forms(inFile: path)
             let outcome: Result<Admitted, AdmissionProblems>
+            let name: String
             switch kind {
             case .type:
                 guard let entry = typeEntries.first else {
@@ -105,6 +108,7 @@ enum DefinitionFiles {
                     failures.append("\(path) \(what)")
                     continue
                 }
+                name = entry.name
                 outcome = registry.admit(type: entry.name, today: today)
             case .form:
                 guard let entry = formEntries.first else {
@@ -112,25 +116,26 @@ enum DefinitionFiles {
                     failures.append("\(path) \(what)")
                     continue
                 }
+                name = entry.name
                 outcome = registry.admit(form: entry.name)
             }
             switch outcome {
             case .success(let admitted):
-                problems += admitted.warnings
+                problems.add(admitted.warnings, of: name)
                 checked.append(admitted)
             case .failure(let why):
-                problems += why.diagnostics
+                problems.add(why.diagnostics, of: name)
                 failures += why.failedSelfTests
             }
         }
         if problems.containsErrors || !failures.isEmpty {
-            let details = context.render(problems) + failures.map { $0 + "\n" }.joined()
+            let details = problems.render() + failures.map { $0 + "\n" }.joined()
             let count = files.count
             throw CommandFailure(status: .badInput,
                                  message: "nothing was stored: \(count == 1 ? "the file has" : "the files have") problems",
                                  details: details)
         }
-        if !problems.isEmpty { context.stderr.write(context.render(problems)) }   // warnings
+        if !problems.isEmpty { context.stderr.write(problems.render()) }   // warnings
         return checked
     }
 

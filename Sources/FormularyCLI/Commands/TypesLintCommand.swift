@@ -41,15 +41,23 @@ struct TypesLintCommand: Command {
         let registry = try context.loadRegistry(extraFiles: pluginFiles)
         let today = try context.today()
         var all: [(file: String, diagnostics: [Diagnostic])] = []
+        // In text, a diagnostic that several files share (every type below an `extends`
+        // chain that goes too deep has the same one) is printed once, with a count.
+        var digest = DiagnosticDigest()
         for file in files {
             var diagnostics: [Diagnostic] = []
-            for entry in registry.types.values where entry.file == file {
+            var names: [String] = []
+            for entry in registry.types(inFile: file) {
                 diagnostics += registry.lint(type: entry.name, today: today)
+                names.append(entry.name)
             }
-            for entry in registry.forms.values where entry.file == file {
+            for entry in registry.forms(inFile: file) {
                 diagnostics += registry.lint(form: entry.name)
+                names.append(entry.name)
             }
-            all.append((file, Self.sorted(diagnostics)))
+            let sorted = Self.sorted(diagnostics)
+            all.append((file, sorted))
+            digest.add(sorted, of: names.first ?? file)
         }
         let hasErrors = all.contains { $0.diagnostics.contains { $0.severity == .error } }
         if format == .json {
@@ -71,12 +79,9 @@ struct TypesLintCommand: Command {
             context.stdout.write(bytes: w.bytes)
         } else {
             for (file, diagnostics) in all {
-                if diagnostics.isEmpty {
-                    context.stdout.line("ok  \(file.forTerminal)")
-                } else {
-                    context.stderr.write(context.render(diagnostics))
-                }
+                if diagnostics.isEmpty { context.stdout.line("ok  \(file.forTerminal)") }
             }
+            context.stderr.write(digest.render())
         }
         return hasErrors ? .badInput : .success
     }

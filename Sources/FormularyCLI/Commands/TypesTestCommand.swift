@@ -38,6 +38,8 @@ struct TypesTestCommand: Command {
                                  message: "unknown type '\(name)'" + Suggestion.hint(for: name, in: registry.typeNames))
         }
         var passed = 0, failed = 0, broken = 0
+        // Said after the run, each problem once however many types it stops.
+        var unloadable = DiagnosticDigest()
         var report = JSONWriter()
         report.object { o in
             o.array("types") { types in
@@ -46,7 +48,7 @@ struct TypesTestCommand: Command {
                     switch registry.compile(reference, today: today) {
                     case .failure(let problems):
                         broken += 1
-                        context.stderr.write(context.render(problems.diagnostics))
+                        unloadable.add(problems.diagnostics, of: name)
                         types.object { t in
                             t.field("name", name)
                             t.field("loaded", false)
@@ -85,6 +87,7 @@ struct TypesTestCommand: Command {
             o.field("passed", passed)
             o.field("failed", failed + broken)
         }
+        if !unloadable.isEmpty { context.stderr.write(unloadable.render()) }
         if format == .json {
             report.newline()
             context.stdout.write(bytes: report.bytes)

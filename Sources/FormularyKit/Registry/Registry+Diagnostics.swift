@@ -47,8 +47,8 @@ extension Registry {
     }
 
     private func sourceLines(ofFile file: String) -> SourceLines? {
-        if let t = types.values.first(where: { $0.file == file }) { return t.declaration?.source }
-        if let f = forms.values.first(where: { $0.file == file }) { return f.text }
+        if let t = types(inFile: file).first { return t.declaration?.source }
+        if let f = forms(inFile: file).first { return f.text }
         return nil
     }
 

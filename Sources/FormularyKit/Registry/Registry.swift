@@ -39,6 +39,11 @@ public final class Registry {
 
     private var definitions: [String: Result<FieldTypeDefinition, DiagnosticList>] = [:]
     private var compiled: [String: CompiledFieldType] = [:]
+    /// Type and form names by the file that declares them, built on first use: commands
+    /// given thousands of files look each one up instead of scanning every entry.
+    private lazy var namesByFile: (types: [String: [String]], forms: [String: [String]]) = (
+        Dictionary(grouping: types.values.map { ($0.file, $0.name) }, by: \.0).mapValues { $0.map(\.1).sorted() },
+        Dictionary(grouping: forms.values.map { ($0.file, $0.name) }, by: \.0).mapValues { $0.map(\.1).sorted() })
     private lazy var resolver: TypeResolver = {
         let declarations = types.compactMapValues { $0.declaration }
         return TypeResolver(knownNames: typeNames) { declarations[$0] }
@@ -122,6 +127,16 @@ public final class Registry {
         return String(name[..<dot])
     }
 
+    /// The types `file` declares (one, unless it is a duplicate), by name.
+    public func types(inFile file: String) -> [TypeEntry] {
+        (namesByFile.types[file] ?? []).compactMap { types[$0] }
+    }
+
+    /// The forms `file` declares, by name.
+    public func forms(inFile file: String) -> [FormEntry] {
+        (namesByFile.forms[file] ?? []).compactMap { forms[$0] }
+    }
+
     /// Type names, sorted.
     public var typeNames: [String] { types.keys.sorted() }
 
@@ -134,7 +149,8 @@ public final class Registry {
         if entry.diagnostics.containsErrors || entry.declaration == nil {
             result = .failure(DiagnosticList(entry.diagnostics))
         } else {
-            result = resolver.resolve(entry.declaration!)
+            // By name: the resolver then reuses what it resolved for other types' bases.
+            result = resolver.resolve(name) ?? .failure(DiagnosticList(entry.diagnostics))
         }
         definitions[name] = result
         return result

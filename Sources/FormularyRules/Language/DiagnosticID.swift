@@ -46,6 +46,7 @@ public enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
     case unknownBase = "unknown-base"
     case inheritanceCycle = "inheritance-cycle"
     case invalidBase = "invalid-base"
+    case extendsTooDeep = "extends-too-deep"
     case unknownRule = "unknown-rule"
 
     // Type references and forms

@@ -17,11 +17,29 @@
 /// Examples (`accept`/`reject`): a derived type that declares none keeps its base's; one
 /// that declares any has exactly its own, since a derived type usually narrows or widens
 /// what is valid and the base's examples would no longer hold.
-public struct TypeResolver: Sendable {
+///
+/// Resolution is linear in the number of types: each declaration is looked up and applied
+/// at most once (results are memoised by name, so the lookup must answer the same for a
+/// name every time), chains are walked with a loop rather than recursion (so no folder of
+/// plugins can exhaust the stack), and an `extends` chain may be at most `maximumDepth`
+/// levels deep: the type that goes one level further is reported once, as
+/// `extends-too-deep`, and every type below it fails with that same diagnostic instead of
+/// one message each.
+public final class TypeResolver {
     public typealias Lookup = @Sendable (String) -> FieldTypeDecl?
+
+    /// The most `extends` levels above a type: its `bases` may name at most this many types.
+    public static let maximumDepth = 64
 
     private let lookup: Lookup
     private let knownNames: [String]
+    /// Every named type resolved so far, by name.
+    private var memo: [String: Resolution] = [:]
+    /// "Did you mean" hints for unknown bases, by base name: each is worked out once.
+    private var unknownBaseHints: [String: String?] = [:]
+    /// Lookups plus declarations applied: the work done, which tests bound (each name
+    /// costs at most one of each).
+    private(set) var steps = 0
 
     /// A resolver over a fixed set of declarations, keyed by type name.
     public init(declarations: [String: FieldTypeDecl]) {
@@ -37,210 +55,158 @@ public struct TypeResolver: Sendable {
 
     /// Resolves the type called `name`, or nil when the registry has no such declaration.
     public func resolve(_ name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
-        lookup(name).map { resolve($0) }
+        resolution(named: name).map(\.result)
     }
 
     /// Resolves a declaration. Fails with every error found (unknown or broken base,
-    /// cycles, unknown rules, parameter misuse); never with warnings alone.
+    /// cycles, a chain too deep, unknown rules, parameter misuse); never with warnings alone.
+    ///
+    /// A declaration that is not the one the lookup knows by its name (a file being
+    /// linted on its own, say) is resolved as if it replaced that one, without the memo.
     public func resolve(_ declaration: FieldTypeDecl) -> Result<FieldTypeDefinition, DiagnosticList> {
-        let (definition, diagnostics) = resolveCollecting(declaration)
-        if let definition, !diagnostics.containsErrors { return .success(definition) }
-        return .failure(DiagnosticList(diagnostics))
+        if let known = memo[declaration.name]?.declaration ?? lookup(declaration.name), known == declaration {
+            return resolution(named: declaration.name)!.result
+        }
+        let lookup = self.lookup
+        let overlay = TypeResolver(knownNames: knownNames) { $0 == declaration.name ? declaration : lookup($0) }
+        return overlay.resolve(declaration)
     }
 
-    private func resolveCollecting(_ decl: FieldTypeDecl) -> (FieldTypeDefinition?, [Diagnostic]) {
-        let source = decl.source
+    private func resolution(named name: String) -> Resolution? {
+        if let known = memo[name] { return known }
+        steps += 1
+        guard let declaration = lookup(name) else { return nil }
+        return resolveChain(from: declaration)
+    }
+
+    /// How the walk up a chain of bases ended.
+    private enum ChainEnd {
+        /// At a type without a base.
+        case root
+        /// At a type resolved before.
+        case resolved(Resolution)
+        /// At a base nobody declares.
+        case unknownBase
+        /// Back at the walk's own entry `index`: the entries from there on form a cycle.
+        case cycle(from: Int)
+    }
+
+    /// Resolves `top` (the lookup's own declaration of its name) and every base it needs
+    /// that is not resolved yet: first a loop up the chain to a root, a resolved type, an
+    /// unknown base or a cycle; then a loop back down applying each declaration once.
+    private func resolveChain(from top: FieldTypeDecl) -> Resolution {
+        var path = [top]
+        var position = [top.name: 0]
+        var end = ChainEnd.root
+        while let baseName = path[path.count - 1].base {
+            if let index = position[baseName] { end = .cycle(from: index); break }
+            if let known = memo[baseName] { end = .resolved(known); break }
+            steps += 1
+            guard let base = lookup(baseName) else { end = .unknownBase; break }
+            position[baseName] = path.count
+            path.append(base)
+        }
+
+        var below: Resolution?
+        var remaining = path.count
+        switch end {
+        case .root:
+            break
+        case .resolved(let known):
+            below = known
+        case .unknownBase:
+            remaining -= 1
+            below = unknownBase(path[remaining])
+            memo[path[remaining].name] = below
+        case .cycle(let start):
+            let cycle = InheritanceCycle(members: path[start...].map(\.name), entry: 0)
+            for index in start..<path.count {
+                memo[path[index].name] = inCycle(path[index], cycle.entered(at: index - start))
+            }
+            remaining = start
+            below = memo[path[start].name]
+        }
+        for index in stride(from: remaining - 1, through: 0, by: -1) {
+            let resolution = derive(path[index], from: below)
+            memo[path[index].name] = resolution
+            below = resolution
+        }
+        return memo[top.name]!
+    }
+
+    /// Resolves one declaration on top of its base's resolution (nil for a root).
+    private func derive(_ decl: FieldTypeDecl, from base: Resolution?) -> Resolution {
+        steps += 1
         guard let baseName = decl.base else {
-            return apply(decl, to: FieldTypeDefinition(name: decl.name, location: decl.location),
-                         baseParameters: [:])
+            let (definition, diagnostics) = apply(decl, to: FieldTypeDefinition(name: decl.name, location: decl.location),
+                                                  baseParameters: [:])
+            return Resolution(decl, definition, diagnostics, depth: 0)
         }
+        guard let base else { return unknownBase(decl) }   // not reached: the walk stops at unknown bases
         let at = decl.baseLocation ?? decl.location
-        if let cycle = cycle(from: decl) {
-            let text = cycle.joined(separator: " extends ")
-            let message = cycle.first == decl.name
-                ? "inheritance cycle: \(text)"
-                : "base type '\(baseName)' is part of an inheritance cycle: \(text)"
-            return (nil, [source.diagnostic(.inheritanceCycle, .error, message, at: at)])
+        if let cycle = base.cycle {
+            let message = base.inCycle
+                ? "base type '\(baseName)' is part of an inheritance cycle: \(cycle.text)"
+                : "base type '\(baseName)' leads into an inheritance cycle: \(cycle.text)"
+            var failed = Resolution(decl, nil, [decl.source.diagnostic(.inheritanceCycle, .error, message, at: at)])
+            failed.cycle = cycle
+            return failed
         }
-        guard let baseDecl = lookup(baseName) else {
-            let hint = Suggestion.hint(for: baseName, in: knownNames.filter { $0 != decl.name })
-            return (nil, [source.diagnostic(.unknownBase, .error, "unknown base type '\(baseName)'\(hint)", at: at)])
+        if let tooDeep = base.tooDeep {
+            // Said once, where the chain went too deep; every type below fails with it.
+            var failed = Resolution(decl, nil, [tooDeep])
+            failed.tooDeep = tooDeep
+            return failed
         }
-        let (base, baseDiagnostics) = resolveCollecting(baseDecl)
-        guard !baseDecl.hasErrors, let base, !baseDiagnostics.containsErrors else {
-            return (nil, [source.diagnostic(.invalidBase, .error,
-                                             "base type '\(baseName)' has errors; fix them first",
-                                             at: at)])
+        guard base.isUsable, let baseDefinition = base.definition else {
+            return Resolution(decl, nil, [decl.source.diagnostic(
+                .invalidBase, .error, "base type '\(baseName)' has errors; fix them first", at: at)])
         }
-        var start = base
+        let depth = base.depth + 1
+        guard depth <= Self.maximumDepth else {
+            let start = baseDefinition.bases.last ?? baseName
+            let tooDeep = decl.source.diagnostic(
+                .extendsTooDeep, .error,
+                "'extends' goes too deep: the chain that starts at '\(start)' reaches \(depth) levels here, and at most \(Self.maximumDepth) are allowed; '\(decl.name)' and every type that extends it cannot be used",
+                at: at)
+            var failed = Resolution(decl, nil, [tooDeep])
+            failed.tooDeep = tooDeep
+            return failed
+        }
+        var start = baseDefinition
         start.name = decl.name
-        start.bases = [baseName] + base.bases
+        start.bases = [baseName] + baseDefinition.bases
         start.location = decl.location
-        let kinds = Dictionary(base.parameters.map { ($0.name, $0.defaultValue.kind) },
+        let kinds = Dictionary(baseDefinition.parameters.map { ($0.name, $0.defaultValue.kind) },
                                uniquingKeysWith: { first, _ in first })
-        return apply(decl, to: start, baseParameters: kinds)
+        let (definition, diagnostics) = apply(decl, to: start, baseParameters: kinds)
+        return Resolution(decl, definition, diagnostics, depth: depth)
     }
 
-    /// The chain of names that loops, if following `extends` from `decl` loops.
-    private func cycle(from decl: FieldTypeDecl) -> [String]? {
-        var path = [decl.name]
-        var next = decl.base
-        while let name = next {
-            if let loopStart = path.firstIndex(of: name) { return Array(path[loopStart...]) + [name] }
-            path.append(name)
-            next = lookup(name)?.base
+    private func unknownBase(_ decl: FieldTypeDecl) -> Resolution {
+        let baseName = decl.base ?? ""
+        // The nearest of all names is worked out once per base name; only when it is the
+        // type's own name (which cannot be its base) is the search repeated without it.
+        let nearest: String?
+        if let known = unknownBaseHints[baseName] {
+            nearest = known
+        } else {
+            nearest = Suggestion.nearest(to: baseName, in: knownNames)
+            unknownBaseHints[baseName] = nearest
         }
-        return nil
-    }
-}
-
-extension TypeResolver {
-    private func apply(_ decl: FieldTypeDecl, to start: FieldTypeDefinition,
-                       baseParameters: [String: ParameterValue.Kind]) -> (FieldTypeDefinition?, [Diagnostic]) {
-        let source = decl.source
-        var definition = start
-        var diagnostics: [Diagnostic] = []
-        var ownExamples: [Example] = []
-        let baseText = decl.base.map { "base type '\($0)'" } ?? "this type"
-
-        for line in decl.lines {
-            switch line.directive {
-            case .label(let text): definition.label = text
-            case .help(let text): definition.help = text
-            case .placeholder(let text): definition.placeholder = text
-            case .keyboard(let keyboard): definition.keyboard = keyboard
-            case .autocapitalize(let value): definition.autocapitalize = value
-            case .secure: definition.secure = true
-            case .parameter(let parameter):
-                if let index = definition.parameters.firstIndex(where: { $0.name == parameter.name }) {
-                    let old = definition.parameters[index].defaultValue.kind
-                    if old != parameter.defaultValue.kind {
-                        diagnostics.append(source.diagnostic(
-                            .parameterKind, .error,
-                            "parameter '\(parameter.name)' is \(Self.article(old)) in \(baseText); a redeclaration must keep its kind, found \(Self.article(parameter.defaultValue.kind))",
-                            at: parameter.location))
-                        continue
-                    }
-                    definition.parameters[index] = parameter
-                } else {
-                    definition.parameters.append(parameter)
-                }
-            case .normalize(let steps):
-                definition.normalization += steps
-            case .mask(let mask):
-                if definition.checks.contains(where: { $0.options.name == mask.options.name }) {
-                    diagnostics.append(source.diagnostic(
-                        .duplicateRule, .error,
-                        "rule '\(mask.options.name)' already names a check; give the mask another name with 'as NAME'",
-                        at: mask.options.location))
-                    continue
-                }
-                definition.mask = mask
-            case .check(let check):
-                if let index = definition.checks.firstIndex(where: { $0.options.name == check.options.name }) {
-                    definition.checks[index] = check
-                } else if let mask = definition.mask, mask.checksFill, mask.options.name == check.options.name {
-                    diagnostics.append(source.diagnostic(
-                        .duplicateRule, .error,
-                        "rule '\(check.options.name)' is the mask's check; name this check differently with 'as NAME', or 'drop \(check.options.name)' first",
-                        at: check.options.location))
-                } else {
-                    definition.checks.append(check)
-                }
-            case .drop(let rule):
-                if let mask = definition.mask, mask.checksFill, mask.options.name == rule {
-                    definition.mask?.checksFill = false
-                } else if let index = definition.checks.firstIndex(where: { $0.options.name == rule }) {
-                    definition.checks.remove(at: index)
-                } else {
-                    let hint = Suggestion.hint(for: rule, in: Self.ruleNames(of: definition))
-                    diagnostics.append(source.diagnostic(
-                        .unknownRule, .error, "cannot drop '\(rule)': \(baseText) has no rule of that name\(hint)",
-                        at: line.location))
-                }
-            case .example(let example):
-                ownExamples.append(example)
-            }
-        }
-        if !ownExamples.isEmpty { definition.examples = ownExamples }
-
-        diagnostics += checkReferences(decl, definition, baseParameters: baseParameters)
-        diagnostics += checkExamples(definition, source: source)
-        return (definition, diagnostics)
+        let suggestion = nearest == decl.name
+            ? Suggestion.nearest(to: baseName, in: knownNames.lazy.filter { $0 != decl.name }) : nearest
+        let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        return Resolution(decl, nil, [decl.source.diagnostic(
+            .unknownBase, .error, "unknown base type '\(baseName)'\(hint)", at: decl.baseLocation ?? decl.location)])
     }
 
-    private func checkReferences(_ decl: FieldTypeDecl, _ definition: FieldTypeDefinition,
-                                 baseParameters: [String: ParameterValue.Kind]) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for reference in decl.parameterReferences {
-            if !reference.declaredEarlier {
-                // Without a base the parser has already reported it.
-                guard decl.base != nil else { continue }
-                guard baseParameters[reference.name] != nil else {
-                    let names = Array(baseParameters.keys).sorted()
-                    diagnostics.append(decl.source.diagnostic(
-                        .unknownParameter, .error,
-                        "unknown parameter '$\(reference.name)'\(Suggestion.hint(for: reference.name, in: names)); declare it with 'param \(reference.name) = …' above its use or in a base type",
-                        at: reference.location))
-                    continue
-                }
-            }
-            guard let parameter = definition.parameters.first(where: { $0.name == reference.name }) else { continue }
-            let kind = parameter.defaultValue.kind
-            if !reference.allowedKinds.contains(kind) {
-                diagnostics.append(decl.source.diagnostic(
-                    .parameterKind, .error,
-                    "parameter '$\(reference.name)' is \(Self.article(kind)); this argument needs \(Self.describe(reference.allowedKinds))",
-                    at: reference.location))
-            } else if kind == .string, DateBound(parsing: parameter.defaultValue.text) == nil {
-                diagnostics.append(decl.source.diagnostic(
-                    .parameterKind, .error,
-                    "parameter '$\(reference.name)' defaults to \"\(parameter.defaultValue.text)\", which is not a date bound such as 2000-01-31 or today-18y",
-                    at: reference.location))
-            }
-        }
-        return diagnostics
-    }
-
-    /// `reject` examples must name rules the type has.
-    private func checkExamples(_ definition: FieldTypeDefinition, source: SourceLines) -> [Diagnostic] {
-        let names = Self.ruleNames(of: definition)
-        var diagnostics: [Diagnostic] = []
-        for example in definition.examples {
-            guard case .reject(let rules) = example.expectation else { continue }
-            for rule in rules where !names.contains(rule) {
-                diagnostics.append(source.diagnostic(
-                    .unknownRule, .error,
-                    "'\(rule)' is not a rule of type '\(definition.name)'\(Suggestion.hint(for: rule, in: names)); its rules are \(names.isEmpty ? "none" : Suggestion.list(names))",
-                    at: example.location))
-            }
-        }
-        return diagnostics
-    }
-
-    /// The names a value can fail: the mask's (while it checks), each check's, and
-    /// `pattern-budget` when there is a pattern (the engine's rule for a regex over budget).
-    static func ruleNames(of definition: FieldTypeDefinition) -> [String] {
-        var names: [String] = []
-        if let mask = definition.mask, mask.checksFill { names.append(mask.options.name) }
-        names += definition.checks.map(\.options.name)
-        if definition.checks.contains(where: { if case .pattern = $0.kind { true } else { false } }) {
-            names.append("pattern-budget")
-        }
-        return names
-    }
-
-    static func article(_ kind: ParameterValue.Kind) -> String {
-        switch kind {
-        case .integer: "an integer"
-        case .decimal: "a decimal"
-        case .string: "a string"
-        }
-    }
-
-    static func describe(_ kinds: [ParameterValue.Kind]) -> String {
-        if kinds == [.integer] { return "an integer" }
-        if kinds == [.string] { return "a date (a string parameter)" }
-        return "a number"
+    private func inCycle(_ decl: FieldTypeDecl, _ cycle: InheritanceCycle) -> Resolution {
+        let at = decl.baseLocation ?? decl.location
+        var failed = Resolution(decl, nil, [decl.source.diagnostic(
+            .inheritanceCycle, .error, "inheritance cycle: \(cycle.text)", at: at)])
+        failed.cycle = cycle
+        failed.inCycle = true
+        return failed
     }
 }

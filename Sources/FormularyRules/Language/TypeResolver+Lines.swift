@@ -1,0 +1,152 @@
+/// Applying a declaration's own lines on top of its base, and the checks that need the
+/// resolved result (parameter references, `reject` examples naming rules).
+extension TypeResolver {
+    func apply(_ decl: FieldTypeDecl, to start: FieldTypeDefinition,
+               baseParameters: [String: ParameterValue.Kind]) -> (FieldTypeDefinition?, [Diagnostic]) {
+        let source = decl.source
+        var definition = start
+        var diagnostics: [Diagnostic] = []
+        var ownExamples: [Example] = []
+        let baseText = decl.base.map { "base type '\($0)'" } ?? "this type"
+
+        for line in decl.lines {
+            switch line.directive {
+            case .label(let text): definition.label = text
+            case .help(let text): definition.help = text
+            case .placeholder(let text): definition.placeholder = text
+            case .keyboard(let keyboard): definition.keyboard = keyboard
+            case .autocapitalize(let value): definition.autocapitalize = value
+            case .secure: definition.secure = true
+            case .parameter(let parameter):
+                if let index = definition.parameters.firstIndex(where: { $0.name == parameter.name }) {
+                    let old = definition.parameters[index].defaultValue.kind
+                    if old != parameter.defaultValue.kind {
+                        diagnostics.append(source.diagnostic(
+                            .parameterKind, .error,
+                            "parameter '\(parameter.name)' is \(Self.article(old)) in \(baseText); a redeclaration must keep its kind, found \(Self.article(parameter.defaultValue.kind))",
+                            at: parameter.location))
+                        continue
+                    }
+                    definition.parameters[index] = parameter
+                } else {
+                    definition.parameters.append(parameter)
+                }
+            case .normalize(let steps):
+                definition.normalization += steps
+            case .mask(let mask):
+                if definition.checks.contains(where: { $0.options.name == mask.options.name }) {
+                    diagnostics.append(source.diagnostic(
+                        .duplicateRule, .error,
+                        "rule '\(mask.options.name)' already names a check; give the mask another name with 'as NAME'",
+                        at: mask.options.location))
+                    continue
+                }
+                definition.mask = mask
+            case .check(let check):
+                if let index = definition.checks.firstIndex(where: { $0.options.name == check.options.name }) {
+                    definition.checks[index] = check
+                } else if let mask = definition.mask, mask.checksFill, mask.options.name == check.options.name {
+                    diagnostics.append(source.diagnostic(
+                        .duplicateRule, .error,
+                        "rule '\(check.options.name)' is the mask's check; name this check differently with 'as NAME', or 'drop \(check.options.name)' first",
+                        at: check.options.location))
+                } else {
+                    definition.checks.append(check)
+                }
+            case .drop(let rule):
+                if let mask = definition.mask, mask.checksFill, mask.options.name == rule {
+                    definition.mask?.checksFill = false
+                } else if let index = definition.checks.firstIndex(where: { $0.options.name == rule }) {
+                    definition.checks.remove(at: index)
+                } else {
+                    let hint = Suggestion.hint(for: rule, in: Self.ruleNames(of: definition))
+                    diagnostics.append(source.diagnostic(
+                        .unknownRule, .error, "cannot drop '\(rule)': \(baseText) has no rule of that name\(hint)",
+                        at: line.location))
+                }
+            case .example(let example):
+                ownExamples.append(example)
+            }
+        }
+        if !ownExamples.isEmpty { definition.examples = ownExamples }
+
+        diagnostics += checkReferences(decl, definition, baseParameters: baseParameters)
+        diagnostics += checkExamples(definition, source: source)
+        return (definition, diagnostics)
+    }
+
+    private func checkReferences(_ decl: FieldTypeDecl, _ definition: FieldTypeDefinition,
+                                 baseParameters: [String: ParameterValue.Kind]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for reference in decl.parameterReferences {
+            if !reference.declaredEarlier {
+                // Without a base the parser has already reported it.
+                guard decl.base != nil else { continue }
+                guard baseParameters[reference.name] != nil else {
+                    let names = Array(baseParameters.keys).sorted()
+                    diagnostics.append(decl.source.diagnostic(
+                        .unknownParameter, .error,
+                        "unknown parameter '$\(reference.name)'\(Suggestion.hint(for: reference.name, in: names)); declare it with 'param \(reference.name) = …' above its use or in a base type",
+                        at: reference.location))
+                    continue
+                }
+            }
+            guard let parameter = definition.parameters.first(where: { $0.name == reference.name }) else { continue }
+            let kind = parameter.defaultValue.kind
+            if !reference.allowedKinds.contains(kind) {
+                diagnostics.append(decl.source.diagnostic(
+                    .parameterKind, .error,
+                    "parameter '$\(reference.name)' is \(Self.article(kind)); this argument needs \(Self.describe(reference.allowedKinds))",
+                    at: reference.location))
+            } else if kind == .string, DateBound(parsing: parameter.defaultValue.text) == nil {
+                diagnostics.append(decl.source.diagnostic(
+                    .parameterKind, .error,
+                    "parameter '$\(reference.name)' defaults to \"\(parameter.defaultValue.text)\", which is not a date bound such as 2000-01-31 or today-18y",
+                    at: reference.location))
+            }
+        }
+        return diagnostics
+    }
+
+    /// `reject` examples must name rules the type has.
+    private func checkExamples(_ definition: FieldTypeDefinition, source: SourceLines) -> [Diagnostic] {
+        let names = Self.ruleNames(of: definition)
+        var diagnostics: [Diagnostic] = []
+        for example in definition.examples {
+            guard case .reject(let rules) = example.expectation else { continue }
+            for rule in rules where !names.contains(rule) {
+                diagnostics.append(source.diagnostic(
+                    .unknownRule, .error,
+                    "'\(rule)' is not a rule of type '\(definition.name)'\(Suggestion.hint(for: rule, in: names)); its rules are \(names.isEmpty ? "none" : Suggestion.list(names))",
+                    at: example.location))
+            }
+        }
+        return diagnostics
+    }
+
+    /// The names a value can fail: the mask's (while it checks), each check's, and
+    /// `pattern-budget` when there is a pattern (the engine's rule for a regex over budget).
+    static func ruleNames(of definition: FieldTypeDefinition) -> [String] {
+        var names: [String] = []
+        if let mask = definition.mask, mask.checksFill { names.append(mask.options.name) }
+        names += definition.checks.map(\.options.name)
+        if definition.checks.contains(where: { if case .pattern = $0.kind { true } else { false } }) {
+            names.append("pattern-budget")
+        }
+        return names
+    }
+
+    static func article(_ kind: ParameterValue.Kind) -> String {
+        switch kind {
+        case .integer: "an integer"
+        case .decimal: "a decimal"
+        case .string: "a string"
+        }
+    }
+
+    static func describe(_ kinds: [ParameterValue.Kind]) -> String {
+        if kinds == [.integer] { return "an integer" }
+        if kinds == [.string] { return "a date (a string parameter)" }
+        return "a number"
+    }
+}
