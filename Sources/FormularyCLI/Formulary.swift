@@ -62,6 +62,7 @@ enum Formulary {
         }
         let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr)
         TestFault.install(from: environment)
+        TestWaitLog.install(from: environment)
         do {
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
                 fail("internal: no implementation for '\(command.name)'")
