@@ -174,7 +174,7 @@ final class ConcurrentRuns: Sendable {
                 go.wait()
                 let outcome = Result { () throws -> [ProcessResult] in
                     try commands.map {
-                        try FormularyProcess.run($0, environment: environment, directory: directory, timeout: 120)
+                        try FormularyProcess.run($0, environment: environment, directory: directory)
                     }
                 }
                 self.results.withLock { $0[index] = outcome }
