@@ -73,6 +73,7 @@ enum Formulary {
         let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr,
                                      progress: progress)
         TestFault.install(from: environment)
+        TestWaitLog.install(from: environment)
         do {
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
                 fail("internal: no implementation for '\(command.name)'")

@@ -65,25 +65,53 @@ import Testing
     /// An import holds the write lock for its whole transaction, which for a big file takes
     /// seconds on a busy machine; a command that needs the lock meanwhile must wait it out
     /// rather than fail with "database is locked" (it did after 5 s).
+    ///
+    /// Nothing here is inferred from a sleep: each command records (through the test hook
+    /// `FORMULARY_TEST_WAIT_LOG`) that it has started waiting for the lock; once both have,
+    /// neither may have finished or written anything, and after the lock is released both
+    /// must finish and succeed.
     @Test func aCommandWaitsOutAnotherProcesssLongTransaction() throws {
         let sandbox = try Sandbox()
         try sandbox.databaseWithSignupForm()
         try sandbox.write("first.csv", Self.signups(10))
         try sandbox.mustRun("import", "--form", "signup", "first.csv")
         try sandbox.write("some.csv", Self.signups(10, from: 10))
+        let waitLog = sandbox.path("waits.log")
+        sandbox.environment["FORMULARY_TEST_WAIT_LOG"] = waitLog
         let holder = try SQLiteShell(path: sandbox.databasePath)
         try holder.execute("BEGIN IMMEDIATE")
+        let runsBefore = try holder.scalar("SELECT count(*) FROM runs")
         let waiting = ConcurrentRuns([[["import", "--form", "signup", "some.csv"]], [["validate"]]], in: sandbox)
-        Thread.sleep(forTimeInterval: 7)
+        // Until both processes say they are waiting, or one ends without having done so
+        // (gave up, failed, or never needed the lock): either way the loop ends.
+        var waiters = Set<String>()
+        while waiters.count < 2 && !waiting.isFinished {
+            usleep(5_000)
+            waiters = Self.waitingProcesses(in: waitLog)
+        }
+        #expect(waiters.count == 2, "the commands that logged a wait: \(waiters)")
         #expect(!waiting.isFinished, "a command gave up (or did not wait) while the lock was held")
+        // While waiting they have written nothing.
+        #expect(try holder.scalar("SELECT count(*) FROM entries") == "10")
+        #expect(try holder.scalar("SELECT count(*) FROM runs") == runsBefore)
         try holder.execute("COMMIT")
         let results = try waiting.wait()
 
         let imported = results[0][0], validated = results[1][0]
         #expect(imported.status == 0 && !Self.lockErrors(in: imported), "\(imported)")
         #expect((validated.status == 0 || validated.status == 1) && !Self.lockErrors(in: validated), "\(validated)")
+        #expect(validated.stdout.hasPrefix("Run ") && validated.stdout.contains(" complete: "), "\(validated)")
         #expect(try sandbox.entries().count == 20)
         #expect(try sandbox.run("audit", "verify").status == 0)
+    }
+
+    /// The process ids in a `FORMULARY_TEST_WAIT_LOG` file (`waiting PID` lines).
+    static func waitingProcesses(in path: String) -> Set<String> {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        // The last piece is empty, or a line still being written: only whole lines count.
+        return Set(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { line in
+            line.hasPrefix("waiting ") ? String(line.dropFirst("waiting ".count)) : nil
+        })
     }
 
     @Test func eightProcessesRacingInitApplyEachMigrationOnce() throws {
@@ -146,7 +174,7 @@ final class ConcurrentRuns: Sendable {
                 go.wait()
                 let outcome = Result { () throws -> [ProcessResult] in
                     try commands.map {
-                        try FormularyProcess.run($0, environment: environment, directory: directory, timeout: 120)
+                        try FormularyProcess.run($0, environment: environment, directory: directory)
                     }
                 }
                 self.results.withLock { $0[index] = outcome }

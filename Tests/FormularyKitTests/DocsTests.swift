@@ -152,6 +152,42 @@ struct DocsTests {
         #expect(blocks[1].text == "nonsense\n")
     }
 
+    /// The project's docs stand alone: nothing a user reads — the README, docs/, the
+    /// sources' messages and comments, the bundled plugins, demo and migrations — sends them
+    /// to `../shared`, which a clone of the repository does not have.
+    @Test func nothingPointsOutsideTheRepository() throws {
+        let fm = FileManager.default
+        var files = ["README.md"]
+        for folder in ["docs", "Sources", "plugins", "demo", "migrations"] {
+            let enumerator = fm.enumerator(atPath: Self.root.appendingPathComponent(folder).path)
+            while let path = enumerator?.nextObject() as? String { files.append(folder + "/" + path) }
+        }
+        var checked = 0
+        for file in files {
+            let url = Self.root.appendingPathComponent(file)
+            var isFolder: ObjCBool = false
+            guard fm.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
+                  let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            checked += 1
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where Self.pointsOutside(String(line)) {
+                Issue.record("\(file):\(index + 1) refers readers outside the repository: \(line)")
+            }
+        }
+        #expect(checked > 50, "only \(checked) files were read")
+    }
+
+    /// Whether a line names the workspace's shared folder (`../shared/…`, `shared/spec/…`).
+    static func pointsOutside(_ line: String) -> Bool {
+        ["../shared", "shared/spec", "shared/notes", "shared/tools"].contains { line.contains($0) }
+    }
+
+    @Test func outsideReferencesAreRecognised() {
+        #expect(Self.pointsOutside("The contract is `../shared/spec/cli.md`."))
+        #expect(Self.pointsOutside("see `shared/notes/measured-facts.md`"))
+        #expect(!Self.pointsOutside("see [cli.md](cli.md) and docs/rule-language.md"))
+    }
+
     // MARK: Every example is real
 
     @Test(arguments: DocsTests.allBlocks.filter { $0.kind == "field" })

@@ -120,22 +120,20 @@ enum ReportSample {
         #expect(byEntry[0].failures.count == 2)
     }
 
-    /// Grouping is linear: one group of 50,000 failures (a big run's common case) must not
-    /// copy the group's set of entries per failure, which took minutes before.
+    /// One group of 50,000 failures (a big run's common case) is counted right. Grouping
+    /// once copied the group's set of entries per failure, which took minutes; its speed is
+    /// now a printed figure of `FormularyBench large`, not a timed assertion here.
     @Test func aLargeGroupIsCountedInOnePass() {
         var r = report
         r.failures = (1...50_000).map {
             .init(entry: .init(id: Int64($0)), form: "signup", field: "card", type: "credit-card", rule: "luhn",
                   severity: .error, message: "Card number is not valid")
         }
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            let groups = r.groups(by: .field)
-            #expect(groups.count == 1)
-            #expect(groups.first?.entries == 50_000)
-            #expect(r.failuresInGroupOrder(by: .rule).count == 50_000)
-        }
-        #expect(elapsed < .seconds(20))
+        let groups = r.groups(by: .field)
+        #expect(groups.count == 1)
+        #expect(groups.first?.entries == 50_000)
+        #expect(groups.first?.failures == 50_000)
+        #expect(r.failuresInGroupOrder(by: .rule).count == 50_000)
     }
 
     @Test func noFailuresGiveNoGroups() {

@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|validate|command|resolve]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|command|resolve|regex|store|large]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +29,9 @@ suites.append(("fields", { runFieldsBench() }))
 suites.append(("validate", { runValidateBench() }))
 suites.append(("command", { runCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
+suites.append(("regex", { runRegexBench() }))
+suites.append(("store", { runStoreBench() }))
+suites.append(("large", { runLargeBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     suite.run()
 }

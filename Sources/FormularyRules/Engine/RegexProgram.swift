@@ -102,24 +102,40 @@ final class RegexProgram: @unchecked Sendable {
         if let liveCode { pcre2_code_free_8(liveCode) }
     }
 
+    /// The match limit this program runs under on a subject of `n` bytes: `matchLimit`,
+    /// with the backreference cap when the pattern has backreferences.
+    func budget(forSubjectLength n: Int) -> UInt32 {
+        RegexProgram.matchLimit(forSubjectLength: n, backreferences: hasBackreferences)
+    }
+
     /// Matches the whole subject; `partial` uses `PCRE2_PARTIAL_SOFT` (a complete match
     /// still answers `.match`).
     func match(_ subject: Bytes, partial: Bool, scratch: RegexScratch) -> Outcome {
+        RegexProgram.outcome(run(subject, partial: partial, scratch: scratch,
+                                 matchLimit: budget(forSubjectLength: subject.count)))
+    }
+
+    /// Runs the match under `matchLimit` steps and returns PCRE2's own return code, which
+    /// tells a stop on the step budget (`PCRE2_ERROR_MATCHLIMIT`) from one on memory. Tests
+    /// ask it what a match did (how it ended, how many steps it needs) rather than timing it.
+    @inline(__always)
+    func run(_ subject: Bytes, partial: Bool, scratch: RegexScratch, matchLimit: UInt32) -> Int32 {
         let options = UInt32(PCRE2_NO_UTF_CHECK) | (partial ? UInt32(PCRE2_PARTIAL_SOFT) : 0)
-        pcre2_set_match_limit_8(scratch.context, RegexProgram.matchLimit(forSubjectLength: subject.count,
-                                                                          backreferences: hasBackreferences))
+        pcre2_set_match_limit_8(scratch.context, matchLimit)
         let base = subject.baseAddress ?? RegexSource.emptyByte
         let (code, hasJIT) = partial && liveCode != nil ? (liveCode!, liveHasJIT) : (self.code, self.hasJIT)
-        var rc: Int32
         if hasJIT {
-            rc = pcre2_jit_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
-            if rc == PCRE2_ERROR_JIT_STACKLIMIT {
-                rc = pcre2_match_8(code, base, subject.count, 0, options | UInt32(PCRE2_NO_JIT),
-                                   scratch.matchData, scratch.context)
-            }
-        } else {
-            rc = pcre2_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
+            let rc = pcre2_jit_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
+            guard rc == PCRE2_ERROR_JIT_STACKLIMIT else { return rc }
+            return pcre2_match_8(code, base, subject.count, 0, options | UInt32(PCRE2_NO_JIT),
+                                 scratch.matchData, scratch.context)
         }
+        return pcre2_match_8(code, base, subject.count, 0, options, scratch.matchData, scratch.context)
+    }
+
+    /// How a PCRE2 return code reads.
+    @inline(__always)
+    static func outcome(_ rc: Int32) -> Outcome {
         if rc >= 0 { return .match }
         switch rc {
         case PCRE2_ERROR_NOMATCH: return .noMatch
@@ -127,6 +143,9 @@ final class RegexProgram: @unchecked Sendable {
         default: return .budgetExceeded   // match, depth or heap limit, or out of memory
         }
     }
+
+    /// Whether `rc` is a stop on the step budget (not on memory, nor any other error).
+    static func stoppedOnMatchLimit(_ rc: Int32) -> Bool { rc == PCRE2_ERROR_MATCHLIMIT }
 }
 
 /// One thread's PCRE2 match state: match data, a match context with the limits, and a JIT

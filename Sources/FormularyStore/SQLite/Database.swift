@@ -49,6 +49,8 @@ public final class Database {
     }
     @usableFromInline let hooks = StepHookBox()
     private var statementCache: [String: Statement] = [:]
+    /// The busy handler's state; the handler reaches it unretained, so the connection owns it.
+    private let busyWaits: BusyWaits
     var savepointDepth = 0
 
     private static let defaultHook = Mutex<StepHook?>(nil)
@@ -78,9 +80,10 @@ public final class Database {
         }
         self.handle = handle
         self.path = path
+        busyWaits = BusyWaits(timeoutMilliseconds: Int(max(configuration.busyTimeoutMilliseconds, 1)))
         self.stepHook = Database.defaultStepHook
         sqlite3_extended_result_codes(handle, 1)
-        installBusyHandler(timeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        installBusyHandler()
         do {
             if !configuration.readOnly {
                 try executeScript("PRAGMA journal_mode = WAL")
@@ -101,22 +104,28 @@ public final class Database {
 
     /// Waits with a growing delay, like SQLite's own handler, but as a handler of ours so that
     /// it also serves the lock `BEGIN IMMEDIATE` takes and never depends on compile options.
-    private func installBusyHandler(timeoutMilliseconds: Int32) {
-        let context = UnsafeMutableRawPointer(bitPattern: Int(max(timeoutMilliseconds, 1)))
+    /// It keeps count of what it did in `busyWaits`, which tests read instead of a clock.
+    private func installBusyHandler() {
+        let context = Unmanaged.passUnretained(busyWaits).toOpaque()
         sqlite3_busy_handler(handle, { context, attempts in
-            let timeout = Int(bitPattern: context)
-            let delays = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
-            let attempt = Int(attempts)
-            let waited = attempt < delays.count
-                ? delays[..<attempt].reduce(0, +)
-                : delays.reduce(0, +) + (attempt - delays.count) * delays[delays.count - 1]
-            let delay = attempt < delays.count ? delays[attempt] : delays[delays.count - 1]
-            guard waited < timeout else { return 0 }
-            let sleep = min(delay, timeout - waited)
-            // Jitter keeps racing processes from waking in lockstep.
-            usleep(UInt32(sleep * 1000 + Int.random(in: 0..<500)))
-            return 1
+            let waits = Unmanaged<BusyWaits>.fromOpaque(context!).takeUnretainedValue()
+            return waits.shouldRetry(attempt: Int(attempts)) ? 1 : 0
         }, context)
+    }
+
+    /// What this connection's busy handler has done: tests assert on it (a wait observed, a
+    /// timeout reached by the handler's own account) rather than on elapsed time.
+    var busyWaitRecord: BusyWaits.Record { busyWaits.record }
+
+    private static let waitObserverBox = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Called on the waiting thread each time a connection of this process starts waiting for
+    /// another connection's lock. The executable's test hook (`FORMULARY_TEST_WAIT_LOG`) sets
+    /// it, so that process-level tests see a command waiting instead of inferring it from a
+    /// sleep. Nil, the default, costs nothing until a wait.
+    package static var waitObserver: (@Sendable () -> Void)? {
+        get { waitObserverBox.withLock { $0 } }
+        set { waitObserverBox.withLock { $0 = newValue } }
     }
 
     // MARK: Statements

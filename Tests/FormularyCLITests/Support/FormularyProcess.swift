@@ -60,9 +60,11 @@ enum FormularyProcess {
     /// Runs the executable with exactly `environment` (nothing is inherited), in
     /// `directory`, feeding it `stdin`. Output goes through files rather than pipes, so a
     /// large output can never dead-lock the two processes. A run that takes longer than
-    /// `timeout` seconds is killed (and reported as status 137).
+    /// `timeout` seconds is killed (and reported as status 137): a guard against a hung
+    /// command stalling the suite, not a speed check, so it is far beyond any command's time
+    /// on a loaded machine (speed is measured in bench/).
     static func run(_ arguments: [String], environment: [String: String], directory: URL,
-                    stdin: Data? = nil, timeout: TimeInterval = 30) throws -> ProcessResult {
+                    stdin: Data? = nil, timeout: TimeInterval = 600) throws -> ProcessResult {
         let path = try executable.get()
         let fm = FileManager.default
         let capture = fm.temporaryDirectory.appendingPathComponent("formulary-run-\(UUID().uuidString)")
