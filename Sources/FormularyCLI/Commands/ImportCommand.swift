@@ -64,7 +64,7 @@ struct ImportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
+        let store = try context.openStore(.write)
         let registry = try context.loadRegistry(store: store)
         guard registry.forms[form] != nil else {
             throw CommandFailure(status: .badInput, message: "unknown form '\(form)'"

@@ -33,7 +33,7 @@ struct TypesAddCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
+        let store = try context.openStore(.write)
         let checked = try DefinitionFiles.check(files, kind: .type, context: context, store: store)
         let outcomes = try store.transaction {
             try checked.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: context.actor) }
@@ -69,7 +69,7 @@ struct FormsAddCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
+        let store = try context.openStore(.write)
         let checked = try DefinitionFiles.check(files, kind: .form, context: context, store: store)
         let outcomes = try store.transaction {
             try checked.map { try store.addVersion(.form, name: $0.name, source: $0.source, actor: context.actor) }
