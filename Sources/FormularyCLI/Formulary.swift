@@ -28,15 +28,29 @@ enum Formulary {
     static func main(arguments: [String], environment: [String: String]) -> ExitStatus {
         let stdout = OutputStream(fd: 1)
         let stderr = OutputStream(fd: 2)
-        defer {
-            stdout.flush()
-            stderr.flush()
-        }
+        defer { stderr.flush() }
         let errorStyle = Style(enabled: stderr.isTerminal && environment["NO_COLOR"] == nil)
         func fail(_ message: String, details: String = "") {
             stderr.line("formulary: \(errorStyle.red("error")): \(message)")
             if !details.isEmpty { stderr.write(details.hasSuffix("\n") ? details : details + "\n") }
         }
+        let status = run(arguments: arguments, environment: environment, stdout: stdout, stderr: stderr, fail: fail)
+        stdout.flush()
+        // Output lost to a full disk or an I/O error (`formulary export > /full/disk/x.json`)
+        // is an environment failure, whatever the command concluded.
+        if let code = stdout.failure {
+            let reason = String(cString: strerror(code))
+            let advice = OutputFileError(path: "standard output", code: code).advice
+            fail("cannot write to standard output: \(reason); the output is incomplete. "
+                 + advice.prefix(1).uppercased() + advice.dropFirst())
+            return status == .badInput ? status : .environment
+        }
+        return status
+    }
+
+    private static func run(arguments: [String], environment: [String: String], stdout: OutputStream,
+                            stderr: OutputStream, fail report: (String, String) -> Void) -> ExitStatus {
+        func fail(_ message: String, details: String = "") { report(message, details) }
 
         let parser = ArgumentParser(commands: specs)
         let command: CommandSpec?
@@ -78,6 +92,9 @@ enum Formulary {
         } catch let error as FileError {
             fail(error.description)
             return .badInput
+        } catch let error as OutputFileError {
+            fail("cannot write \(error.path): \(error.reason); " + error.advice)
+            return error.isBadPath ? .badInput : .environment
         } catch let error as StoreError {
             fail(error.description)
             switch error {

@@ -11,6 +11,10 @@ final class OutputStream {
     private let fd: Int32
     private var buffer: [UInt8] = []
     let isTerminal: Bool
+    /// The `errno` of the first write that failed for another reason than a closed pipe (a
+    /// full disk, an I/O error): the output is incomplete and the command must say so.
+    /// Later writes are dropped.
+    private(set) var failure: Int32?
 
     init(fd: Int32) {
         self.fd = fd
@@ -36,13 +40,16 @@ final class OutputStream {
 
     func flush() {
         var offset = 0
-        while offset < buffer.count {
+        while offset < buffer.count && failure == nil {
             let n = buffer.withUnsafeBytes { raw in
                 Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                break   // the reader went away (EPIPE); nothing useful left to do
+                // The reader went away (`formulary … | head`): nothing useful left to do, and
+                // no failure either. Anything else lost output.
+                if errno != EPIPE { failure = errno }
+                break
             }
             offset += n
         }
