@@ -77,6 +77,9 @@ enum Formulary {
         let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr)
         TestFault.install(from: environment)
         do {
+            // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
+            // dates: said at once, never silently ignored.
+            _ = try context.today()
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
                 fail("internal: no implementation for '\(command.name)'")
                 return .environment

@@ -79,6 +79,62 @@ import Testing
         #expect(env.stderr.contains("FORMULARY_TODAY"), "\(env)")
     }
 
+    /// Every command checks --today and FORMULARY_TODAY, not only those that judge dates:
+    /// a bad one is never silently ignored. The message names the option, the value, what
+    /// is wrong with the date and the form to write.
+    @Test func badTodayIsAUsageErrorForEveryCommand() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        for arguments in [["entries", "list"], ["audit"], ["report"], ["types", "list"], ["forms", "list"], ["migrate", "--status"]] {
+            let option = expectUsageError(try sandbox.run(arguments + ["--today", "2025-02-29"]), help: "formulary --help")
+            #expect(option == "formulary: error: --today '2025-02-29' is not a date (February 2025 has 28 days); write it as YYYY-MM-DD, e.g. 2026-11-29")
+            let env = expectUsageError(try sandbox.run(arguments, environment: ["FORMULARY_TODAY": "2026-13-01"]), help: "formulary --help")
+            #expect(env == "formulary: error: FORMULARY_TODAY '2026-13-01' is not a date (there is no month 13); write it as YYYY-MM-DD, e.g. 2026-11-29")
+        }
+        // --help and --version still work: they use no date.
+        #expect(try sandbox.run(["entries", "list", "--help"], environment: ["FORMULARY_TODAY": "soon"]).status == 0)
+        #expect(try sandbox.run(["--version"], environment: ["FORMULARY_TODAY": "soon"]).status == 0)
+    }
+
+    /// `audit --since` takes a real date or a real UTC time; anything else is exit 2 naming
+    /// the value and the forms to write.
+    @Test func badSinceIsAUsageError() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        let cases: [(String, String)] = [
+            ("2026-12-32", " (December 2026 has 31 days)"), ("2026-02-29", " (February 2026 has 28 days)"),
+            ("2026-13-01", " (there is no month 13)"), ("2026-00-10", " (there is no month 0)"),
+            ("2026-04-00", " (there is no day 0)"), ("2100-02-29", " (February 2100 has 28 days)"),
+            ("2026-11-29T24:00", " (there is no hour 24)"), ("2026-11-29T10:60Z", " (there is no minute 60)"),
+            ("2026-11-29T10:00:60", " (there is no second 60)"),
+            ("2026-11-29T10:00+02:00", " (times are UTC: end it with Z or nothing, not an offset)"),
+            ("2026-11-29T10", ""), ("2026-11-29 10:00", ""), ("2026-11-29T10:00:00.1234Z", ""),
+            ("last week", ""), ("2026-1-1", ""), ("", ""),
+        ]
+        for (value, reason) in cases {
+            let line = expectUsageError(try sandbox.run("audit", "--since", value), help: "formulary audit --help")
+            #expect(line == "formulary: error: --since '\(value)' is not a date or time\(reason); write a date YYYY-MM-DD "
+                    + "or a UTC time YYYY-MM-DDTHH:MM[:SS[.mmm]][Z], e.g. 2026-11-29 or 2026-11-29T14:30Z")
+        }
+        for good in ["2024-02-29", "2000-02-29", "2026-11-29T23:59", "2026-11-29T23:59:59.5Z", "2026-11-29t00:00z"] {
+            #expect(try sandbox.run("audit", "--since", good).status == 0, "\(good)")
+        }
+    }
+
+    /// A time without milliseconds selects the records at that very second: it is compared
+    /// in the stored spelling (`…:03.000Z`), not as text (where `…:03.123Z` < `…:03Z`).
+    @Test func sinceATimeIncludesRecordsAtThatSecond() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let at = try #require(try sandbox.auditRecords().first?["at"] as? String)
+        let second = String(at.prefix(19))   // 2026-…T10:05:03
+        for since in [second + "Z", second, String(second.prefix(16))] {
+            let result = try sandbox.run("--format", "json", "audit", "--since", since)
+            let records = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            #expect(records.count == 1, "--since \(since) misses the record at \(at): \(result)")
+        }
+    }
+
     @Test func valuesStartingWithADashNeedDoubleDash() throws {
         let sandbox = try Sandbox()
         let without = expectUsageError(try sandbox.run("check", "age", "-3"), help: "formulary check --help")
