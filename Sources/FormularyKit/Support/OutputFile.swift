@@ -67,10 +67,10 @@ public enum OutputFile {
     ///
     /// A regular file (or a new one) is written to a temporary file beside it, synced, then
     /// renamed over it: a reader (a browser, a mail attachment) never sees half a page, and a
-    /// failure leaves any earlier file in place. A symbolic link to a regular file is followed,
-    /// so the link stays. Anything else that is not a folder — a terminal, a pipe, a device
-    /// such as /dev/stdout or /dev/full — is written directly, never replaced. The file gets
-    /// the usual permissions (0666 less the umask).
+    /// failure leaves any earlier file in place. A symbolic link is followed (see
+    /// ``linkTarget(_:)``), so the link stays. Anything else that is not a folder — a
+    /// terminal, a pipe, a device such as /dev/stdout or /dev/full — is written directly,
+    /// never replaced. The file gets the usual permissions (0666 less the umask).
     public static func write(_ bytes: [UInt8], to path: String) throws(OutputFileError) {
         if let code = faultHook?(path) { throw OutputFileError(path: path, code: code) }
         var status = stat()
@@ -84,11 +84,7 @@ public enum OutputFile {
                 return try writeDirectly(bytes, to: path)
             }
         }
-        var target = path
-        var link = stat()
-        if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, let real = FileSystem.realPath(path) {
-            target = real
-        }
+        let target = linkTarget(path)
         let temporary = target + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
@@ -117,6 +113,26 @@ public enum OutputFile {
             unlink(temporary)
             throw OutputFileError(path: path, code: code)
         }
+    }
+
+    /// Where a write to `path` lands, as the shell's `>` would have it: through symbolic
+    /// links (a dangling one included: its file is created), so that the link stays.
+    static func linkTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<16 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let destination = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if destination.hasPrefix("/") || !current.contains("/") {
+                current = destination
+            } else {
+                current = String(current[...current.lastIndex(of: "/")!]) + destination
+            }
+        }
+        return current   // a loop of links: the write fails with ELOOP, as it should
     }
 
     /// Writes into an existing file that is not a regular one (no temporary, no rename).
