@@ -18,8 +18,11 @@ struct ImportCommand: Command {
 
         The import is one transaction: a malformed line stops it with file:line and nothing
         is written. --skip-bad skips such lines instead and lists each one. Values are stored
-        as they are; 'formulary validate' judges them. Columns the form does not declare are
-        kept (validation reports them as unknown-field warnings). With --key FIELD, a record
+        as they are; 'formulary validate' judges them. A file none of whose columns (keys, in
+        JSON Lines) is a field of the form is refused. Columns the form does not declare are
+        named in a warning, with the field they are near ("did you mean"), and kept
+        (validation reports them as unknown-field); required fields no column holds are
+        named in a warning too. With --key FIELD, a record
         whose key an entry already has updates that entry; its previous values stay in its
         history.
         """,
@@ -78,7 +81,9 @@ struct ImportCommand: Command {
             throw CommandFailure(status: .badInput, message: error.description)
         }
         let reader = input.makeReader(source: source, fileName: file)
-        let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor))
+        let fields = registry.forms[form]?.form?.fields.map { Importer.FieldInfo(key: $0.key, required: $0.required) }
+        let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor,
+                                               fields: fields))
         let showProgress = context.stderr.isTerminal
         let summary: Importer.Summary
         do {
@@ -92,11 +97,25 @@ struct ImportCommand: Command {
             throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported"
                 + (error.isRecoverable ? " (use --skip-bad to skip such lines)" : ""))
         } catch let error as ImportError {
-            throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported")
+            var message = "\(error.description); nothing was imported"
+            if case .noFormFields = error { message += ". Check that the file and --form \(form) go together" }
+            throw CommandFailure(status: .badInput, message: message)
         }
         if showProgress { context.stderr.write("\r\u{1B}[K") }
         for bad in summary.skipped {
             context.stderr.line("formulary: warning: \(bad.description); line skipped")
+        }
+        let warning = "formulary: \(context.errorStyle.yellow("warning")): \(file): "
+        for column in summary.unknownColumns {
+            context.stderr.line(warning + "\(input == .csv ? "column" : "key") '\(column.name)' is not a field of form \(form)"
+                                + (column.suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                                + " (stored as it is; 'validate' reports it as unknown-field)")
+        }
+        if !summary.missingRequired.isEmpty {
+            let names = summary.missingRequired.map { "'\($0)'" }.joined(separator: ", ")
+            let one = summary.missingRequired.count == 1
+            context.stderr.line(warning + "no \(input == .csv ? "column" : "key") holds the required field\(one ? "" : "s") \(names) of form \(form); "
+                                + "'validate' will find \(one ? "it" : "them") missing in every entry")
         }
         if context.arguments.value("format") == "json" {
             var w = JSONWriter()
@@ -114,6 +133,15 @@ struct ImportCommand: Command {
                         }
                     }
                 }
+                o.array("unknown_columns") { a in
+                    for column in summary.unknownColumns {
+                        a.object { co in
+                            co.field("column", column.name)
+                            if let suggestion = column.suggestion { co.field("did_you_mean", suggestion) } else { co.nullField("did_you_mean") }
+                        }
+                    }
+                }
+                o.array("missing_required") { a in for name in summary.missingRequired { a.value(name) } }
             }
             w.newline()
             context.stdout.write(bytes: w.bytes)
