@@ -33,8 +33,10 @@ public struct Migrator: Sendable {
     ///   bookkeeping table: it belongs to another application, and its "pending" migrations
     ///   must not be applied to it.
     public func applied(in db: Database) throws -> [AppliedMigration] {
-        guard try db.tableExists("schema_migrations") else {
-            let tables = try Self.tables(in: db)
+        // One query decides: outside a transaction, two would read two snapshots, and a
+        // migration committed between them would look like another application's tables.
+        let tables = try Self.tables(in: db)
+        guard tables.contains("schema_migrations") else {
             if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
             return []
         }
