@@ -135,6 +135,29 @@ import Testing
         }
     }
 
+    /// An id that is not one says which way it is wrong: not a whole number, or none that
+    /// can exist (`0` is a whole number, yet no id).
+    @Test func idsSayWhatIsWrongWithThem() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        for command in [["entries", "show"], ["history"]] {
+            let help = "formulary \(command.joined(separator: " ")) --help"
+            let hint = "(see 'formulary entries list')"
+            for zero in ["0", "-1", "-0", "000"] {
+                #expect(expectUsageError(try sandbox.run(command + ["--", zero]), help: help)
+                        == "formulary: error: there is no entry \(zero): entry ids start at 1 \(hint)")
+            }
+            for text in ["abc", "1.5", "1e3", "", "0x10", "١"] {
+                #expect(expectUsageError(try sandbox.run(command + ["--", text]), help: help)
+                        == "formulary: error: '\(text)' is not an entry id: ids are whole numbers, 1 or more \(hint)")
+            }
+            #expect(expectUsageError(try sandbox.run(command + ["99999999999999999999"]), help: help)
+                    == "formulary: error: there is no entry 99999999999999999999: that is larger than any entry id \(hint)")
+        }
+        let run = expectUsageError(try sandbox.run("report", "--run", "0"), help: "formulary report --help")
+        #expect(run == "formulary: error: there is no run 0: run ids start at 1 (use the number 'validate' printed, or leave --run out for the newest run)")
+    }
+
     @Test func valuesStartingWithADashNeedDoubleDash() throws {
         let sandbox = try Sandbox()
         let without = expectUsageError(try sandbox.run("check", "age", "-3"), help: "formulary check --help")

@@ -51,6 +51,10 @@ struct ImportCommand: Command {
         self.form = form
         key = arguments.value("key")
         skipBad = arguments.flag("skip-bad")
+        if file != "-" && FileSystem.isDirectory(file) {
+            throw UsageError(message: "\(file) is a folder; import reads one CSV or JSON Lines file: name a file in it",
+                             helpCommand: "import")
+        }
         if let text = arguments.value("input") {
             guard let f = RecordFormat(rawValue: text) else {
                 throw UsageError(message: "--input \(text) is not a format; use csv or jsonl", helpCommand: "import")

@@ -44,11 +44,9 @@ struct ReportCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("run") {
-            guard let id = Int64(text), id > 0 else {
-                throw UsageError(message: "--run \(text) is not a run id; use the number 'validate' printed",
-                                 helpCommand: "report")
-            }
-            runID = id
+            runID = try ParsedArguments.id(text, noun: "run", option: "--run",
+                                           hint: "use the number 'validate' printed, or leave --run out for the newest run",
+                                           helpCommand: "report")
         } else {
             runID = nil
         }

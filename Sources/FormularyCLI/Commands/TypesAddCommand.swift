@@ -49,12 +49,7 @@ enum DefinitionFiles {
     /// command's, with the files added).
     static func check(_ files: [String], kind: DefinitionKind, context: CommandContext,
                       store: Store) throws -> (admitted: [Admitted], registry: Registry) {
-        var pluginFiles: [PluginFile] = []
-        for path in files {
-            let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
-            pluginFiles.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
-                                          source: .folder(folder)))
-        }
+        let pluginFiles = try context.readPluginFiles(files)
         let registry = try context.loadRegistry(extraFiles: pluginFiles, store: store)
         let today = try context.today()
         var problems: [Diagnostic] = []
