@@ -40,6 +40,12 @@ extension CommandContext {
                 throw CommandFailure(status: .environment,
                                      message: "no database at \(path); run 'formulary init' to create it, or pass --db PATH")
             }
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            if !folder.isEmpty && !FileSystem.isDirectory(folder) {
+                let what = Glibc.access(folder, F_OK) == 0 ? "\(folder) is a file, not a folder" : "the folder \(folder) does not exist"
+                throw CommandFailure(status: .badInput, message: "cannot create the database \(path): \(what); "
+                                     + "create the folder first, or pass --db with a path in a folder that exists")
+            }
         } else if try checkDatabaseFile(path, initializing: create) {
             // A file that has content is looked at read-only first: a writer's connection turns
             // on WAL as it opens, which would already change another application's file.

@@ -185,4 +185,18 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("data")).isEmpty)
     }
+
+    /// `init` where the folder is not there (or is a file) says so: the user's path to fix.
+    @Test func initInAFolderThatIsNotThereSaysSo() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("notes.txt", "x")
+        let missing = try sandbox.run("--db", "data/formulary.db", "init")
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.errorLines == ["formulary: error: cannot create the database data/formulary.db: the folder data does not "
+                                       + "exist; create the folder first, or pass --db with a path in a folder that exists"], "\(missing)")
+        let file = try sandbox.run("--db", "notes.txt/formulary.db", "init")
+        #expect(file.status == 2 && file.stderr.contains(": notes.txt is a file, not a folder;"), "\(file)")
+        try sandbox.mkdir("data")
+        #expect(try sandbox.run("--db", "data/formulary.db", "init").status == 0)
+    }
 }

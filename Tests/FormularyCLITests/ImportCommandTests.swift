@@ -243,4 +243,14 @@ import Testing
         }
         #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before, "a refused import wrote something")
     }
+
+    /// Standard input has no name to tell its format by: the message says so.
+    @Test func standardInputNeedsInput() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let result = try sandbox.run(["import", "--form", "signup", "-"], stdin: "name,email\nAda,ada@example.com\n")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.errorLines.first == "formulary: error: standard input has no file name to tell its format by; "
+                + "add --input csv or --input jsonl", "\(result)")
+    }
 }

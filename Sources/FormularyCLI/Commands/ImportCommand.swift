@@ -62,6 +62,9 @@ struct ImportCommand: Command {
             input = f
         } else if let f = RecordFormat(fileName: file) {
             input = f
+        } else if file == "-" {
+            throw UsageError(message: "standard input has no file name to tell its format by; add --input csv or --input jsonl",
+                             helpCommand: "import")
         } else {
             throw UsageError(message: "cannot tell the format of '\(file)' from its name; add --input csv or --input jsonl",
                              helpCommand: "import")
