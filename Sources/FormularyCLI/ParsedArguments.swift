@@ -150,7 +150,8 @@ struct ArgumentParser {
         if let command, !result.flag("help"), !result.flag("version") {
             let n = result.positionals.count
             if n < command.positionals.lowerBound {
-                throw UsageError(message: "missing \(command.positionalName); usage: formulary \(command.usage)",
+                let missing = n > 0 ? command.missingAfterFirst.map { "\($0) after '\(result.positionals[0])'" } : nil
+                throw UsageError(message: "missing \(missing ?? command.positionalName); usage: formulary \(command.usage)",
                                  helpCommand: command.name)
             }
             if n > command.positionals.upperBound {

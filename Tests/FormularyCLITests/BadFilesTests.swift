@@ -166,6 +166,8 @@ import Testing
         #expect(file.status == 2, "\(file)")
         #expect(file.errorLines == ["formulary: error: good.csv: is a file, not a folder (named by --plugins); name the folder that holds plugin files"],
                 "\(file)")
+        let empty = try sandbox.run("--plugins", "", "types", "list")
+        #expect(empty.errorLines == ["formulary: error: --plugins '': names no folder; give the path of one"], "\(empty)")
         let missing = try sandbox.run(["types", "list"], environment: ["FORMULARY_PATH": "no-such-folder"])
         #expect(missing.errorLines == ["formulary: error: no-such-folder: does not exist (named by FORMULARY_PATH)"], "\(missing)")
         #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before)

@@ -23,6 +23,9 @@ extension Registry {
         for folder in folders {
             guard FileSystem.isDirectory(folder.path) else {
                 let origin = folder.origin == .environment ? "FORMULARY_PATH" : "--plugins"
+                if folder.path.isEmpty {
+                    throw FileError(path: "\(origin) ''", reason: "names no folder; give the path of one")
+                }
                 let reason = access(folder.path, F_OK) == 0
                     ? "is a file, not a folder (named by \(origin)); name the folder that holds plugin files"
                     : "does not exist (named by \(origin))"
