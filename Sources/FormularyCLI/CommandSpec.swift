@@ -16,6 +16,9 @@ struct CommandSpec: Sendable {
     var positionals: ClosedRange<Int> = 0...0
     /// What the positionals are called in error messages, e.g. "FILE".
     var positionalName: String = "argument"
+    /// What is still missing when only the first positional is given, if that differs
+    /// from ``positionalName`` (`check age` lacks "at least one VALUE", not "TYPE").
+    var missingAfterFirst: String? = nil
     var examples: [String] = []
 
     var name: String { path.joined(separator: " ") }

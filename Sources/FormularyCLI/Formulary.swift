@@ -31,7 +31,6 @@ enum Formulary {
         let progress = ProgressLine(stdout: stdout, stderr: stderr, environment: environment)
         defer {
             progress.clear()
-            stdout.flush()
             stderr.flush()
         }
         let errorStyle = Style(stream: stderr, environment: environment)
@@ -47,6 +46,27 @@ enum Formulary {
                 stderr.write(text.hasSuffix("\n") ? text : text + "\n")
             }
         }
+        let status = run(arguments: arguments, environment: environment, stdout: stdout, stderr: stderr,
+                         progress: progress, fail: fail)
+        // The progress line goes before anything else reaches the terminal.
+        progress.clear()
+        stdout.flush()
+        // Output lost to a full disk or an I/O error (`formulary export > /full/disk/x.json`)
+        // is an environment failure, whatever the command concluded.
+        if let code = stdout.failure {
+            let reason = String(cString: strerror(code))
+            let advice = OutputFileError(path: "standard output", code: code).advice
+            fail("cannot write to standard output: \(reason); the output is incomplete. "
+                 + advice.prefix(1).uppercased() + advice.dropFirst())
+            return status == .badInput ? status : .environment
+        }
+        return status
+    }
+
+    private static func run(arguments: [String], environment: [String: String], stdout: OutputStream,
+                            stderr: OutputStream, progress: ProgressLine,
+                            fail report: (String, String) -> Void) -> ExitStatus {
+        func fail(_ message: String, details: String = "") { report(message, details) }
 
         let parser = ArgumentParser(commands: specs)
         let command: CommandSpec?
@@ -75,6 +95,9 @@ enum Formulary {
         TestFault.install(from: environment)
         TestWaitLog.install(from: environment)
         do {
+            // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
+            // dates: said at once, never silently ignored.
+            _ = try context.today()
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
                 fail("internal: no implementation for '\(command.name)'")
                 return .environment
@@ -90,11 +113,20 @@ enum Formulary {
         } catch let error as FileError {
             fail(error.description)
             return .badInput
+        } catch let error as OutputFileError {
+            fail("cannot write \(error.path): \(error.reason); " + error.advice)
+            return error.isBadPath ? .badInput : .environment
         } catch let error as StoreError {
-            fail(error.description)
             switch error {
-            case .noSuchEntry, .notInDatabase: return .badInput
-            default: return .environment
+            case .noSuchEntry:
+                fail(error.description + " (see 'formulary entries list')")
+                return .badInput
+            case let .notInDatabase(kind, name):
+                fail(error.description + Self.notInDatabaseHint(kind: kind, name: name, context: context))
+                return .badInput
+            default:
+                fail(error.description)
+                return .environment
             }
         } catch let error as DatabaseError {
             let failure = DatabaseFailure(error: error, database: context.databasePath, command: command.path)
@@ -103,6 +135,22 @@ enum Formulary {
         } catch {
             fail("\(error)")
             return .environment
+        }
+    }
+
+    /// Why a name is not in the database when it is known elsewhere: a built-in or a plugin
+    /// folder's (`types retire age`), which only their files can change.
+    static func notInDatabaseHint(kind: DefinitionKind, name: String, context: CommandContext) -> String {
+        guard let registry = try? Registry.load(folders: context.pluginFolders) else { return "" }
+        let source = kind == .type ? registry.types[name]?.source : registry.forms[name]?.source
+        switch source {
+        case .builtin?:
+            return "; it is a built-in \(kind.rawValue), which cannot be retired (a database \(kind.rawValue) of that name, "
+                + "added with 'formulary \(kind.rawValue)s add', can)"
+        case .folder(let folder)?:
+            return "; it comes from the plugin folder \(folder.path): remove its file there instead"
+        default:
+            return "; 'formulary \(kind.rawValue)s list' shows where each one comes from"
         }
     }
 

@@ -17,6 +17,10 @@ final class OutputStream {
     let isTerminal: Bool
     /// The progress line to erase before writing (both streams share one).
     weak var progress: ProgressLine?
+    /// The `errno` of the first write that failed for another reason than a closed pipe (a
+    /// full disk, an I/O error): the output is incomplete and the command must say so.
+    /// Later writes are dropped.
+    private(set) var failure: Int32?
 
     init(fd: Int32) {
         self.fd = fd
@@ -51,13 +55,16 @@ final class OutputStream {
 
     func flush() {
         var offset = 0
-        while offset < buffer.count {
+        while offset < buffer.count && failure == nil {
             let n = buffer.withUnsafeBytes { raw in
                 Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                break   // the reader went away (EPIPE); nothing useful left to do
+                // The reader went away (`formulary … | head`): nothing useful left to do, and
+                // no failure either. Anything else lost output.
+                if errno != EPIPE { failure = errno }
+                break
             }
             offset += n
         }

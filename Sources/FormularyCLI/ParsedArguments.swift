@@ -13,9 +13,23 @@ struct ParsedArguments: Sendable {
 
     /// The entry id given as the first positional (`entries show ID`, `history ENTRY`).
     func entryID(helpCommand: String) throws(UsageError) -> Int64 {
-        guard let id = Int64(positionals[0]), id > 0 else {
-            throw UsageError(message: "'\(positionals[0])' is not an entry id; ids are whole numbers (see 'formulary entries list')",
-                             helpCommand: helpCommand)
+        try Self.id(positionals[0], noun: "entry", hint: "see 'formulary entries list'", helpCommand: helpCommand)
+    }
+
+    /// A stored row's id as typed: a whole number from 1. The refusal says which of the two
+    /// it is not (`0` is a whole number, but no id).
+    static func id(_ text: String, noun: String, option: String? = nil, hint: String,
+                   helpCommand: String) throws(UsageError) -> Int64 {
+        let shown = option.map { "\($0) \(text)" } ?? "'\(text)'"
+        let digits = text.drop { $0 == "-" || $0 == "+" }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            throw UsageError(message: "\(shown) is not \(noun == "entry" ? "an" : "a") \(noun) id: ids are whole numbers, "
+                             + "1 or more (\(hint))", helpCommand: helpCommand)
+        }
+        guard let id = Int64(text), id > 0 else {
+            let why = text.hasPrefix("-") || digits.allSatisfy({ $0 == "0" })
+                ? "\(noun) ids start at 1" : "that is larger than any \(noun) id"
+            throw UsageError(message: "there is no \(noun) \(text): \(why) (\(hint))", helpCommand: helpCommand)
         }
         return id
     }
@@ -136,7 +150,8 @@ struct ArgumentParser {
         if let command, !result.flag("help"), !result.flag("version") {
             let n = result.positionals.count
             if n < command.positionals.lowerBound {
-                throw UsageError(message: "missing \(command.positionalName); usage: formulary \(command.usage)",
+                let missing = n > 0 ? command.missingAfterFirst.map { "\($0) after '\(result.positionals[0])'" } : nil
+                throw UsageError(message: "missing \(missing ?? command.positionalName); usage: formulary \(command.usage)",
                                  helpCommand: command.name)
             }
             if n > command.positionals.upperBound {

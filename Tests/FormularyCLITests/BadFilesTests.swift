@@ -141,4 +141,35 @@ import Testing
         Self.expectClearError(field, Case(file: "huge.field", bytes: [], mentions: ["huge.field", "larger than 4 MiB"]))
         #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before)
     }
+
+    /// A folder given where a file belongs says so and what to do, instead of a read error
+    /// or a complaint about its name; a file given where a folder belongs likewise.
+    @Test func foldersAndFilesInEachOthersPlaceSaySo() throws {
+        let sandbox = try Self.populated()
+        try sandbox.mkdir("batch")
+        try sandbox.mkdir("more.csv")
+        try sandbox.mkdir("types/visa.field")
+        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+        for folder in ["batch", "more.csv"] {
+            let result = try sandbox.run("import", "--form", "signup", folder)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.errorLines.first == "formulary: error: \(folder) is a folder; import reads one CSV or JSON Lines file: name a file in it",
+                    "\(result)")
+        }
+        for command in [["types", "add"], ["types", "lint"], ["forms", "add"]] {
+            let result = try sandbox.run(command + ["types/visa.field"])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.errorLines == ["formulary: error: types/visa.field is a folder, not a plugin file; name the .field and .form "
+                                          + "files in it, or search the folder with --plugins types/visa.field"], "\(result)")
+        }
+        let file = try sandbox.run("--plugins", "good.csv", "types", "list")
+        #expect(file.status == 2, "\(file)")
+        #expect(file.errorLines == ["formulary: error: good.csv: is a file, not a folder (named by --plugins); name the folder that holds plugin files"],
+                "\(file)")
+        let empty = try sandbox.run("--plugins", "", "types", "list")
+        #expect(empty.errorLines == ["formulary: error: --plugins '': names no folder; give the path of one"], "\(empty)")
+        let missing = try sandbox.run(["types", "list"], environment: ["FORMULARY_PATH": "no-such-folder"])
+        #expect(missing.errorLines == ["formulary: error: no-such-folder: does not exist (named by FORMULARY_PATH)"], "\(missing)")
+        #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before)
+    }
 }

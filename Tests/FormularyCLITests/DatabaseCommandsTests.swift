@@ -174,4 +174,26 @@ import Testing
         #expect(unknown.status == 2, "\(unknown)")
         #expect(unknown.stderr.contains("did you mean 'signup'"), "\(unknown)")
     }
+
+    /// What cannot be retired, or shown, says why and where to look.
+    @Test func retiringOrShowingWhatIsNotThereSaysWhy() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        try sandbox.write("types/zip4.field", "field zip4\nmask \"0000\"\naccept \"1234\"\n")
+        let builtIn = try sandbox.run("types", "retire", "age")
+        #expect(builtIn.status == 2, "\(builtIn)")
+        #expect(builtIn.errorLines == ["formulary: error: no type named 'age' is in the database; it is a built-in type, which "
+                                       + "cannot be retired (a database type of that name, added with 'formulary types add', can)"], "\(builtIn)")
+        let folder = try sandbox.run("--plugins", "types", "types", "retire", "zip4")
+        #expect(folder.errorLines == ["formulary: error: no type named 'zip4' is in the database; it comes from the plugin folder "
+                                      + "types: remove its file there instead"], "\(folder)")
+        let nowhere = try sandbox.run("types", "retire", "nosuch")
+        #expect(nowhere.errorLines.first?.hasSuffix("; 'formulary types list' shows where each one comes from") == true, "\(nowhere)")
+        #expect(try sandbox.run("types", "show", "nosuch").errorLines
+                == ["formulary: error: unknown type 'nosuch'; 'formulary types list' shows the types there are"])
+        #expect(try sandbox.run("types", "test", "agee").errorLines == ["formulary: error: unknown type 'agee'; did you mean 'age'?"])
+        #expect(try sandbox.run("forms", "show", "nosuch").errorLines
+                == ["formulary: error: unknown form 'nosuch'; 'formulary forms list' shows the forms there are"])
+        #expect(try sandbox.run("history", "99").errorLines == ["formulary: error: no entry with id 99 (see 'formulary entries list')"])
+    }
 }

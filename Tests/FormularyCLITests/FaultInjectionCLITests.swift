@@ -44,7 +44,8 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.initDatabase()
         for value in ["", "step:0:full", "step:1:disk", "step:1", "step:-1:full", "step:1:full:x", "step: 1:full",
-                      "step:1:FULL", "step:1234567890:full", "step:١:full", "STEP:1:full", "step:1:full "] {
+                      "step:1:FULL", "step:1234567890:full", "step:١:full", "STEP:1:full", "step:1:full ",
+                      "write:1:busy", "write:0:full", "write:1", "writes:1:full"] {
             let result = try sandbox.run(["entries", "list"], environment: ["FORMULARY_TEST_FAULT": value])
             #expect(result.status == 0, "FORMULARY_TEST_FAULT=\(value): \(result)")
         }

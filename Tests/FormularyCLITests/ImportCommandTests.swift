@@ -217,4 +217,73 @@ import Testing
         #expect(form.stderr == "1,204 of 1,205 entries of form signup shown; use --limit N to see more, --limit 0 for all.\n",
                 "\(form.stderr)")
     }
+
+    /// A column the form does not declare is named, with the field it is a typo of, and
+    /// stored all the same; a required field no column holds is named too.
+    @Test func unknownColumnsAndMissingRequiredFieldsAreNamed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()   // name and email required; age, card, cvv
+        try sandbox.write("typo.csv", "name,mail,agee,nickname\nAda,ada@example.com,36,Countess\n")
+        let result = try sandbox.run("import", "--form", "signup", "typo.csv")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "Imported 1 record into signup: 1 added.\n", "\(result)")
+        #expect(result.errorLines == [
+            "formulary: warning: typo.csv: column 'mail' is not a field of form signup; did you mean 'email'? (stored as it is; 'validate' reports it as unknown-field)",
+            "formulary: warning: typo.csv: column 'agee' is not a field of form signup; did you mean 'age'? (stored as it is; 'validate' reports it as unknown-field)",
+            "formulary: warning: typo.csv: column 'nickname' is not a field of form signup (stored as it is; 'validate' reports it as unknown-field)",
+            "formulary: warning: typo.csv: no column holds the required field 'email' of form signup; 'validate' will find it missing in every entry",
+        ], "\(result)")
+        let values = try #require(try sandbox.entry(1)["values"] as? [String: Any])
+        #expect(values["mail"] as? String == "ada@example.com", "the unknown column is stored")
+
+        // JSON Lines: the keys of all the records together; the JSON summary lists them too.
+        let jsonl = "{\"name\":\"Bo\",\"Email\":\"bo@example.com\"}\n{\"name\":\"Cy\",\"phone\":\"555\"}\n"
+        let json = try sandbox.run(["--format", "json", "import", "--form", "signup", "-", "--input", "jsonl"], stdin: jsonl)
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout == #"{"form":"signup","records":2,"added":2,"updated":0,"unchanged":0,"skipped":[],"unknown_columns":[{"column":"Email","did_you_mean":"email"},{"column":"phone","did_you_mean":null}],"missing_required":["email"]}"# + "\n",
+                "\(json)")
+        #expect(json.errorLines.count == 3 && json.errorLines.allSatisfy { $0.hasPrefix("formulary: warning: -: key '") || $0.hasPrefix("formulary: warning: -: no key holds") },
+                "\(json)")
+        // A required key present in one record only is not missing from the file.
+        let some = try sandbox.run(["import", "--form", "signup", "-", "--input", "jsonl"],
+                                   stdin: "{\"name\":\"Di\"}\n{\"name\":\"Ed\",\"email\":\"ed@example.com\"}\n")
+        #expect(some.status == 0 && some.stderr.isEmpty, "\(some)")
+    }
+
+    /// A file none of whose columns is a field of the form is the wrong file (or the wrong
+    /// --form): refused, with the typos it may hold, and nothing is stored.
+    @Test func aFileWithNoneOfTheFormsFieldsIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+        let cases: [(file: String, content: String, message: String)] = [
+            ("other.csv", "sku,price\nA1,9.99\n",
+             "other.csv: none of its columns (sku, price) is a field of form signup, whose fields are name, email, age, card, cvv"),
+            ("header-only.csv", "nme,mail\n",
+             "header-only.csv: none of its columns (nme, mail) is a field of form signup, whose fields are name, email, age, card, cvv (did you mean 'name' for 'nme', 'email' for 'mail'?)"),
+            ("other.jsonl", "{\"nme\":\"Ada\"}\n{\"sku\":\"A1\"}\n",
+             "other.jsonl: none of its keys (nme, sku) is a field of form signup, whose fields are name, email, age, card, cvv (did you mean 'name' for 'nme'?)"),
+        ]
+        for item in cases {
+            try sandbox.write(item.file, item.content)
+            // (With --key, JSON Lines stops earlier, at the first record without the key.)
+            for extra in [[], ["--skip-bad"]] + (item.file.hasSuffix(".csv") ? [["--key", "sku"]] : []) {
+                let result = try sandbox.run(["import", "--form", "signup", item.file] + extra)
+                #expect(result.status == 2, "\(result)")
+                #expect(result.errorLines == ["formulary: error: \(item.message); nothing was imported. Check that the file and --form signup go together"],
+                        "\(result)")
+            }
+        }
+        #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before, "a refused import wrote something")
+    }
+
+    /// Standard input has no name to tell its format by: the message says so.
+    @Test func standardInputNeedsInput() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let result = try sandbox.run(["import", "--form", "signup", "-"], stdin: "name,email\nAda,ada@example.com\n")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.errorLines.first == "formulary: error: standard input has no file name to tell its format by; "
+                + "add --input csv or --input jsonl", "\(result)")
+    }
 }

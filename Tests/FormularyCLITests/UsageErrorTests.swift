@@ -45,11 +45,14 @@ import Testing
         let none = expectUsageError(try sandbox.run("check"), help: "formulary check --help")
         #expect(none.contains("missing TYPE and at least one VALUE"), "\(none)")
         #expect(none.contains("usage: formulary check TYPE[(PARAMS)] VALUE..."), "\(none)")
-        expectUsageError(try sandbox.run("check", "credit-card"), help: "formulary check --help")
+        let value = expectUsageError(try sandbox.run("check", "credit-card"), help: "formulary check --help")
+        #expect(value == "formulary: error: missing at least one VALUE after 'credit-card'; usage: formulary check TYPE[(PARAMS)] VALUE... [--live]")
+        #expect(expectUsageError(try sandbox.run("format", "phone"), help: "formulary format --help")
+                .hasPrefix("formulary: error: missing at least one VALUE after 'phone';"))
         let extra = expectUsageError(try sandbox.run("types", "show", "age", "cvv"), help: "formulary types show --help")
         #expect(extra.contains("unexpected argument 'cvv'"), "\(extra)")
-        let value = expectUsageError(try sandbox.run("check", "cvv", "123", "--today"), help: "formulary check --help")
-        #expect(value.contains("'--today' needs a value"), "\(value)")
+        let today = expectUsageError(try sandbox.run("check", "cvv", "123", "--today"), help: "formulary check --help")
+        #expect(today.contains("'--today' needs a value"), "\(today)")
         let flagValue = expectUsageError(try sandbox.run("check", "--live=yes", "cvv", "1"), help: "formulary check --help")
         #expect(flagValue.contains("takes no value"), "\(flagValue)")
     }
@@ -77,6 +80,85 @@ import Testing
         let env = try sandbox.run(["check", "exp-date", "12/27"], environment: ["FORMULARY_TODAY": "soon"])
         #expect(env.status == 2, "\(env)")
         #expect(env.stderr.contains("FORMULARY_TODAY"), "\(env)")
+    }
+
+    /// Every command checks --today and FORMULARY_TODAY, not only those that judge dates:
+    /// a bad one is never silently ignored. The message names the option, the value, what
+    /// is wrong with the date and the form to write.
+    @Test func badTodayIsAUsageErrorForEveryCommand() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        for arguments in [["entries", "list"], ["audit"], ["report"], ["types", "list"], ["forms", "list"], ["migrate", "--status"]] {
+            let option = expectUsageError(try sandbox.run(arguments + ["--today", "2025-02-29"]), help: "formulary --help")
+            #expect(option == "formulary: error: --today '2025-02-29' is not a date (February 2025 has 28 days); write it as YYYY-MM-DD, e.g. 2026-11-29")
+            let env = expectUsageError(try sandbox.run(arguments, environment: ["FORMULARY_TODAY": "2026-13-01"]), help: "formulary --help")
+            #expect(env == "formulary: error: FORMULARY_TODAY '2026-13-01' is not a date (there is no month 13); write it as YYYY-MM-DD, e.g. 2026-11-29")
+        }
+        // --help and --version still work: they use no date.
+        #expect(try sandbox.run(["entries", "list", "--help"], environment: ["FORMULARY_TODAY": "soon"]).status == 0)
+        #expect(try sandbox.run(["--version"], environment: ["FORMULARY_TODAY": "soon"]).status == 0)
+    }
+
+    /// `audit --since` takes a real date or a real UTC time; anything else is exit 2 naming
+    /// the value and the forms to write.
+    @Test func badSinceIsAUsageError() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        let cases: [(String, String)] = [
+            ("2026-12-32", " (December 2026 has 31 days)"), ("2026-02-29", " (February 2026 has 28 days)"),
+            ("2026-13-01", " (there is no month 13)"), ("2026-00-10", " (there is no month 0)"),
+            ("2026-04-00", " (there is no day 0)"), ("2100-02-29", " (February 2100 has 28 days)"),
+            ("2026-11-29T24:00", " (there is no hour 24)"), ("2026-11-29T10:60Z", " (there is no minute 60)"),
+            ("2026-11-29T10:00:60", " (there is no second 60)"),
+            ("2026-11-29T10:00+02:00", " (times are UTC: end it with Z or nothing, not an offset)"),
+            ("2026-11-29T10", ""), ("2026-11-29 10:00", ""), ("2026-11-29T10:00:00.1234Z", ""),
+            ("last week", ""), ("2026-1-1", ""), ("", ""),
+        ]
+        for (value, reason) in cases {
+            let line = expectUsageError(try sandbox.run("audit", "--since", value), help: "formulary audit --help")
+            #expect(line == "formulary: error: --since '\(value)' is not a date or time\(reason); write a date YYYY-MM-DD "
+                    + "or a UTC time YYYY-MM-DDTHH:MM[:SS[.mmm]][Z], e.g. 2026-11-29 or 2026-11-29T14:30Z")
+        }
+        for good in ["2024-02-29", "2000-02-29", "2026-11-29T23:59", "2026-11-29T23:59:59.5Z", "2026-11-29t00:00z"] {
+            #expect(try sandbox.run("audit", "--since", good).status == 0, "\(good)")
+        }
+    }
+
+    /// A time without milliseconds selects the records at that very second: it is compared
+    /// in the stored spelling (`…:03.000Z`), not as text (where `…:03.123Z` < `…:03Z`).
+    @Test func sinceATimeIncludesRecordsAtThatSecond() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let at = try #require(try sandbox.auditRecords().first?["at"] as? String)
+        let second = String(at.prefix(19))   // 2026-…T10:05:03
+        for since in [second + "Z", second, String(second.prefix(16))] {
+            let result = try sandbox.run("--format", "json", "audit", "--since", since)
+            let records = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            #expect(records.count == 1, "--since \(since) misses the record at \(at): \(result)")
+        }
+    }
+
+    /// An id that is not one says which way it is wrong: not a whole number, or none that
+    /// can exist (`0` is a whole number, yet no id).
+    @Test func idsSayWhatIsWrongWithThem() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initDatabase()
+        for command in [["entries", "show"], ["history"]] {
+            let help = "formulary \(command.joined(separator: " ")) --help"
+            let hint = "(see 'formulary entries list')"
+            for zero in ["0", "-1", "-0", "000"] {
+                #expect(expectUsageError(try sandbox.run(command + ["--", zero]), help: help)
+                        == "formulary: error: there is no entry \(zero): entry ids start at 1 \(hint)")
+            }
+            for text in ["abc", "1.5", "1e3", "", "0x10", "١"] {
+                #expect(expectUsageError(try sandbox.run(command + ["--", text]), help: help)
+                        == "formulary: error: '\(text)' is not an entry id: ids are whole numbers, 1 or more \(hint)")
+            }
+            #expect(expectUsageError(try sandbox.run(command + ["99999999999999999999"]), help: help)
+                    == "formulary: error: there is no entry 99999999999999999999: that is larger than any entry id \(hint)")
+        }
+        let run = expectUsageError(try sandbox.run("report", "--run", "0"), help: "formulary report --help")
+        #expect(run == "formulary: error: there is no run 0: run ids start at 1 (use the number 'validate' printed, or leave --run out for the newest run)")
     }
 
     @Test func valuesStartingWithADashNeedDoubleDash() throws {

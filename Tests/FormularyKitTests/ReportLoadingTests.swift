@@ -172,9 +172,19 @@ final class ReportDatabase {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "<p>two</p>")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: db.folder.path).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)
-        #expect(throws: FileError.self) {
+        let missing = try #require(throws: OutputFileError.self) {
             try ReportFile.write([1], to: db.folder.appendingPathComponent("no/such/folder/r.html").path)
         }
+        #expect(missing.isBadPath && missing.reason.hasSuffix("/no/such/folder does not exist"), "\(missing)")
+        let folder = try #require(throws: OutputFileError.self) { try ReportFile.write([1], to: db.folder.path) }
+        #expect(folder.isBadPath && folder.reason == "is a folder, not a file", "\(folder)")
+        // A link to a file is followed: the link stays, the file it names gets the report.
+        let target = db.folder.appendingPathComponent("target.html").path
+        let link = db.folder.appendingPathComponent("link.html").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try ReportFile.write(Array("<p>three</p>".utf8), to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "<p>three</p>")
         #expect(ReportFile.defaultHTMLName(run: 12) == "formulary-report-run-12.html")
     }
 }

@@ -96,6 +96,26 @@ import Testing
         #expect(formIDs("feld a email\nsame a\nfield b") == ["unknown-directive", "missing-argument", "missing-argument"])
     }
 
+    /// A word that is a directive somewhere else gets its own hint, never a "did you mean"
+    /// that would send the writer the wrong way (`date` is two letters from `same`).
+    @Test func misplacedDirectivesSayWhereTheyBelong() {
+        func formMessage(_ line: String) -> String? { parseText("form f\n" + line, file: "f.form").diagnostics.first?.message }
+        #expect(formMessage("rule same a b") == "unknown directive 'rule'; a cross-field rule starts with its kind: "
+                + "'same A B' or 'require A… when B' (name it with 'as NAME')")
+        for word in ["date", "pattern", "length", "mask", "accept"] {
+            #expect(formMessage("\(word) x") == "unknown directive '\(word)'; '\(word)' is a directive of field types "
+                    + "(.field files); a form gives each field a type instead: 'field KEY TYPE', e.g. 'field card credit-card'")
+        }
+        #expect(formMessage("required a") == "unknown directive 'required'; did you mean 'require'?")
+        #expect(formMessage("feild a email") == "unknown directive 'feild'; did you mean 'field'?")
+        func fieldMessage(_ line: String) -> String? { parseText("field x\n" + line).diagnostics.first?.message }
+        #expect(fieldMessage("rule length 1...3") == "unknown directive 'rule'; a check starts with its kind "
+                + "('length', 'pattern', 'range'…), and 'as NAME' names it")
+        #expect(fieldMessage("same a b") == "unknown directive 'same'; 'same' is a cross-field rule of forms (.form files); a type judges one value")
+        #expect(fieldMessage("require a when b")?.contains("'field KEY TYPE required'") == true)
+        #expect(fieldMessage("form f") == "unknown directive 'form'; a .field file declares one type; a form goes in a .form file of its own")
+    }
+
     @Test func checkerErrors() throws {
         let text = """
             form f

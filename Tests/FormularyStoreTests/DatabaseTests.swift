@@ -206,4 +206,48 @@ struct DatabaseTests {
         #expect(error.resultCode == SQLITE_IOERR)
         #expect(try db.scalarInt64("SELECT 2") == 2) // other statements still run
     }
+
+    /// A reader opens `immutable` only where the database cannot be written — the folder or
+    /// the file refuses it, by `access` or by its mode bits (root included) — and no write-
+    /// ahead log with content waits beside it. Such a reader changes nothing and creates no
+    /// `-wal` or `-shm` file.
+    @Test func readersOpenImmutableOnlyWhereNothingCanWrite() throws {
+        let path = folder.path("ro/data.db")
+        try FileManager.default.createDirectory(atPath: folder.path("ro"), withIntermediateDirectories: true)
+        do {
+            let writer = try Database(path: path)
+            try writer.executeScript("CREATE TABLE t (x INTEGER) STRICT; INSERT INTO t VALUES (7)")
+        }
+        let fm = FileManager.default
+        #expect(!Database.opensImmutable(path), "a writable file in a writable folder")
+        try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path("ro"))
+        defer { try? fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path("ro")) }
+        #expect(Database.opensImmutable(path), "a folder without write permission")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        var readOnly = Database.Configuration()
+        readOnly.readOnly = true
+        do {
+            let reader = try Database(path: path, configuration: readOnly)
+            #expect(try reader.scalarInt64("SELECT x FROM t") == 7)
+            #expect(throws: DatabaseError.self) { try reader.execute("INSERT INTO t VALUES (8)") }
+        }
+        #expect(try fm.contentsOfDirectory(atPath: folder.path("ro")) == ["data.db"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+
+        // A write-ahead log with content holds committed transactions: never skipped.
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path("ro"))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path + "-wal"))
+        try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path("ro"))
+        #expect(!Database.opensImmutable(path))
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path("ro"))
+        try fm.removeItem(atPath: path + "-wal")
+        try fm.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        #expect(Database.opensImmutable(path), "a file without write permission")
+    }
+
+    @Test func immutableURIsEscapeThePath() {
+        #expect(Database.immutableURI("/tmp/a b/x?y#z%.db") == "file:///tmp/a%20b/x%3Fy%23z%25.db?mode=ro&immutable=1")
+        #expect(Database.immutableURI("rel/ö.db") == "file:rel/%C3%B6.db?mode=ro&immutable=1")
+        #expect(Database.immutableURI("//host/x.db") == "file:////host/x.db?mode=ro&immutable=1")
+    }
 }

@@ -134,4 +134,19 @@ struct MigratorTests {
         let db = try Database(path: path)
         #expect(try db.scalarInt64("SELECT count(*) FROM schema_migrations") == Int64(Migration.embedded.count))
     }
+
+    /// Another application's database (tables, no bookkeeping) is refused by `status` and
+    /// `migrate` alike, and `migrate` creates nothing in it, not even its bookkeeping table.
+    @Test func refusesAnotherApplicationsDatabase() throws {
+        let db = try Database(path: folder.path("other.db"))
+        try db.executeScript("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); CREATE VIEW recent AS SELECT * FROM notes")
+        let migrator = try Migrator()
+        #expect(throws: MigrationError.foreignDatabase(tables: ["notes", "recent"])) { try migrator.status(of: db) }
+        #expect(throws: MigrationError.foreignDatabase(tables: ["notes", "recent"])) { try migrator.migrate(db) }
+        #expect(try db.scalarInt64("SELECT count(*) FROM sqlite_schema") == 2)
+        #expect(MigrationError.foreignDatabase(tables: ["a", "b", "c", "d", "e"]).description.contains("a, b, c and 2 more"))
+        // A file without any table is a new database, not a foreign one.
+        let empty = try Database(path: folder.path("empty.db"))
+        #expect(try migrator.migrate(empty).count == Migration.embedded.count)
+    }
 }

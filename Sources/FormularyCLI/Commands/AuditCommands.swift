@@ -12,8 +12,9 @@ struct AuditCommand: Command {
         Each record has a sequence number, a UTC time, an actor, an action (types.add,
         forms.add, import, validate…), a subject and details, and is chained to the one
         before by SHA-256; 'formulary audit verify' checks the chain. --since takes a date
-        (YYYY-MM-DD) or a full UTC time; records at or after it are shown. 'audit' changes
-        nothing, so here --actor NAME filters the records by actor (FORMULARY_ACTOR does not).
+        (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM[:SS[.mmm]], optionally ending in Z);
+        records at or after it are shown. 'audit' changes nothing, so here --actor NAME
+        filters the records by actor (FORMULARY_ACTOR does not).
         """,
         options: [
             OptionSpec(name: "since", kind: .value("DATE"), help: "Only records at or after this UTC date or time."),
@@ -27,10 +28,18 @@ struct AuditCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         format = try context.format(offered: [.text, .json])
-        since = arguments.value("since")
         actor = arguments.value("actor")   // the command line only: a filter, not who is acting
-        if let since, !(since.count >= 10 && since.prefix(10).allSatisfy({ $0.isNumber || $0 == "-" })) {
-            throw UsageError(message: "--since \(since) is not a date; write YYYY-MM-DD", helpCommand: "audit")
+        if let text = arguments.value("since") {
+            // Normalized to the stored spelling of times, so that comparing text compares times.
+            do {
+                since = try DateArgument.utcTime(text)
+            } catch {
+                throw UsageError(message: "--since '\(text)' is not a date or time\(error.parenthesized); write a date "
+                                 + "YYYY-MM-DD or a UTC time YYYY-MM-DDTHH:MM[:SS[.mmm]][Z], e.g. 2026-11-29 or 2026-11-29T14:30Z",
+                                 helpCommand: "audit")
+            }
+        } else {
+            since = nil
         }
         self.context = context
     }

@@ -20,6 +20,7 @@ struct CheckCommand: Command {
         options: [OptionSpec(name: "live", kind: .flag, help: "Judges the values as prefixes typed so far.")],
         positionals: 2...Int.max,
         positionalName: "TYPE and at least one VALUE",
+        missingAfterFirst: "at least one VALUE",
         examples: [
             "formulary check credit-card \"4111 1111 1111 1111\"",
             "formulary check 'age(min: 18)' 17 42",

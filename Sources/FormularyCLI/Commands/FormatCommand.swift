@@ -16,6 +16,7 @@ struct FormatCommand: Command {
         """,
         positionals: 2...Int.max,
         positionalName: "TYPE and at least one VALUE",
+        missingAfterFirst: "at least one VALUE",
         examples: ["formulary format phone 5551234567", "formulary format iban de89370400440532013000"])
 
     let typeText: String

@@ -77,7 +77,8 @@ struct FormsShowCommand: Command {
         let registry = try context.loadRegistry(store: store)
         guard let entry = registry.forms[name] else {
             throw CommandFailure(status: .badInput, message: "unknown form '\(name)'"
-                + Suggestion.hint(for: name, in: registry.forms.keys.sorted()))
+                + (Suggestion.nearest(to: name, in: registry.forms.keys.sorted())
+                    .map { "; did you mean '\($0)'?" } ?? "; 'formulary forms list' shows the forms there are"))
         }
         guard let form = entry.form, !entry.diagnostics.containsErrors else {
             throw CommandFailure(status: .badInput, message: "form '\(name)' has errors",

@@ -18,8 +18,11 @@ struct ImportCommand: Command {
 
         The import is one transaction: a malformed line stops it with file:line and nothing
         is written. --skip-bad skips such lines instead and lists each one. Values are stored
-        as they are; 'formulary validate' judges them. Columns the form does not declare are
-        kept (validation reports them as unknown-field warnings). With --key FIELD, a record
+        as they are; 'formulary validate' judges them. A file none of whose columns (keys, in
+        JSON Lines) is a field of the form is refused. Columns the form does not declare are
+        named in a warning, with the field they are near ("did you mean"), and kept
+        (validation reports them as unknown-field); required fields no column holds are
+        named in a warning too. With --key FIELD, a record
         whose key an entry already has updates that entry; its previous values stay in its
         history.
         """,
@@ -48,6 +51,10 @@ struct ImportCommand: Command {
         self.form = form
         key = arguments.value("key")
         skipBad = arguments.flag("skip-bad")
+        if file != "-" && FileSystem.isDirectory(file) {
+            throw UsageError(message: "\(file) is a folder; import reads one CSV or JSON Lines file: name a file in it",
+                             helpCommand: "import")
+        }
         if let text = arguments.value("input") {
             guard let f = RecordFormat(rawValue: text) else {
                 throw UsageError(message: "--input \(text) is not a format; use csv or jsonl", helpCommand: "import")
@@ -55,6 +62,9 @@ struct ImportCommand: Command {
             input = f
         } else if let f = RecordFormat(fileName: file) {
             input = f
+        } else if file == "-" {
+            throw UsageError(message: "standard input has no file name to tell its format by; add --input csv or --input jsonl",
+                             helpCommand: "import")
         } else {
             throw UsageError(message: "cannot tell the format of '\(file)' from its name; add --input csv or --input jsonl",
                              helpCommand: "import")
@@ -64,7 +74,7 @@ struct ImportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
+        let store = try context.openStore(.write)
         let registry = try context.loadRegistry(store: store)
         guard registry.forms[form] != nil else {
             throw CommandFailure(status: .badInput, message: "unknown form '\(form)'"
@@ -78,7 +88,9 @@ struct ImportCommand: Command {
             throw CommandFailure(status: .badInput, message: error.description)
         }
         let reader = input.makeReader(source: source, fileName: file)
-        let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor))
+        let fields = registry.forms[form]?.form?.fields.map { Importer.FieldInfo(key: $0.key, required: $0.required) }
+        let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor,
+                                               fields: fields))
         let progress = context.progress
         // A share of the file when its size is known (a regular file, also on standard
         // input); a count of records for a pipe.
@@ -92,10 +104,24 @@ struct ImportCommand: Command {
             throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported"
                 + (error.isRecoverable ? " (use --skip-bad to skip such lines)" : ""))
         } catch let error as ImportError {
-            throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported")
+            var message = "\(error.description); nothing was imported"
+            if case .noFormFields = error { message += ". Check that the file and --form \(form) go together" }
+            throw CommandFailure(status: .badInput, message: message)
         }
         for bad in summary.skipped {
             context.stderr.line("formulary: warning: \(ReportEscaping.terminal(bad.description)); line skipped")
+        }
+        let warning = "formulary: \(context.errorStyle.yellow("warning")): \(file.forTerminal): "
+        for column in summary.unknownColumns {
+            context.stderr.line(warning + "\(input == .csv ? "column" : "key") '\(column.name.forTerminal)' is not a field of form \(form.forTerminal)"
+                                + (column.suggestion.map { "; did you mean '\($0.forTerminal)'?" } ?? "")
+                                + " (stored as it is; 'validate' reports it as unknown-field)")
+        }
+        if !summary.missingRequired.isEmpty {
+            let names = summary.missingRequired.map { "'\($0.forTerminal)'" }.joined(separator: ", ")
+            let one = summary.missingRequired.count == 1
+            context.stderr.line(warning + "no \(input == .csv ? "column" : "key") holds the required field\(one ? "" : "s") \(names) of form \(form.forTerminal); "
+                                + "'validate' will find \(one ? "it" : "them") missing in every entry")
         }
         if context.arguments.value("format") == "json" {
             var w = JSONWriter()
@@ -113,6 +139,15 @@ struct ImportCommand: Command {
                         }
                     }
                 }
+                o.array("unknown_columns") { a in
+                    for column in summary.unknownColumns {
+                        a.object { co in
+                            co.field("column", column.name)
+                            if let suggestion = column.suggestion { co.field("did_you_mean", suggestion) } else { co.nullField("did_you_mean") }
+                        }
+                    }
+                }
+                o.array("missing_required") { a in for name in summary.missingRequired { a.value(name) } }
             }
             w.newline()
             context.stdout.write(bytes: w.bytes)

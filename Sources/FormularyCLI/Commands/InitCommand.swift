@@ -1,4 +1,5 @@
 import FormularyJSON
+import FormularyKit
 import FormularyStore
 
 /// `formulary init`
@@ -24,8 +25,10 @@ struct InitCommand: Command {
     }
 
     func run() throws -> ExitStatus {
+        // An empty file (made by `touch`, or left by an init that failed) is created, not migrated.
         let existed = context.databaseExists
-        let store = try context.openStore(create: true, requireSchema: false)
+            && (try? FileSystem.prefix(of: context.databasePath, count: 1))?.isEmpty == false
+        let store = try context.openStore(.write, create: true, requireSchema: false)
         let applied = try store.migrate(actor: context.actor)
         let path = context.databasePath
         if context.arguments.value("format") == "json" {
@@ -72,7 +75,7 @@ struct MigrateCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore(requireSchema: false)
+        let store = try context.openStore(status ? .read : .write, requireSchema: false)
         if !status {
             let applied = try store.migrate(actor: context.actor)
             context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.databasePath.forTerminal) is up to date."

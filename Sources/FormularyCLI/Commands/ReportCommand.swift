@@ -44,11 +44,9 @@ struct ReportCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         if let text = arguments.value("run") {
-            guard let id = Int64(text), id > 0 else {
-                throw UsageError(message: "--run \(text) is not a run id; use the number 'validate' printed",
-                                 helpCommand: "report")
-            }
-            runID = id
+            runID = try ParsedArguments.id(text, noun: "run", option: "--run",
+                                           hint: "use the number 'validate' printed, or leave --run out for the newest run",
+                                           helpCommand: "report")
         } else {
             runID = nil
         }
@@ -92,7 +90,14 @@ struct ReportCommand: Command {
             context.stdout.write(bytes: bytes)
             return .success
         }
-        try ReportFile.write(bytes, to: path)
+        do {
+            try ReportFile.write(bytes, to: path)
+        } catch {
+            throw CommandFailure(status: error.isBadPath ? .badInput : .environment,
+                                 message: "cannot write the report to \(path): \(error.reason); nothing was written there. "
+                                 + error.advice.prefix(1).uppercased() + error.advice.dropFirst()
+                                 + (output == nil ? " (or choose the file with --output PATH)" : ""))
+        }
         context.stdout.line("Report of run \(report.facts.runID) written to \(path.forTerminal)")
         return .success
     }

@@ -33,8 +33,8 @@ struct TypesAddCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let checked = try DefinitionFiles.check(files, kind: .type, context: context, store: store)
+        let store = try context.openStore(.write)
+        let checked = try DefinitionFiles.check(files, kind: .type, context: context, store: store).admitted
         let outcomes = try store.transaction {
             try checked.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: context.actor) }
         }
@@ -43,52 +43,13 @@ struct TypesAddCommand: Command {
     }
 }
 
-/// `formulary forms add FILE...`
-struct FormsAddCommand: Command {
-    static let spec = CommandSpec(
-        path: ["forms", "add"],
-        abstract: "Checks forms and stores each as a new version (audited).",
-        usage: "forms add FILE...",
-        discussion: """
-        Each file must declare one form. A form that names an unknown type or parameter, a
-        field twice, or a rule over undeclared fields is refused with file:line:column. Forms
-        are versioned like types: by the SHA-256 of their canonical definition, in one
-        transaction for all the files.
-        """,
-        positionals: 1...Int.max,
-        positionalName: "FILE",
-        examples: ["formulary forms add signup.form"])
-
-    let files: [String]
-    let context: CommandContext
-
-    init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals
-        _ = try context.format(offered: [.text])
-        self.context = context
-    }
-
-    func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let checked = try DefinitionFiles.check(files, kind: .form, context: context, store: store)
-        let outcomes = try store.transaction {
-            try checked.map { try store.addVersion(.form, name: $0.name, source: $0.source, actor: context.actor) }
-        }
-        DefinitionFiles.report(outcomes, noun: "form", to: context.stdout)
-        return .success
-    }
-}
-
 /// What `types add` and `forms add` share: reading, linting and self-testing the files.
 enum DefinitionFiles {
+    /// The definitions of `files`, admitted, and the registry they were checked in (the
+    /// command's, with the files added).
     static func check(_ files: [String], kind: DefinitionKind, context: CommandContext,
-                      store: Store) throws -> [Admitted] {
-        var pluginFiles: [PluginFile] = []
-        for path in files {
-            let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
-            pluginFiles.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
-                                          source: .folder(folder)))
-        }
+                      store: Store) throws -> (admitted: [Admitted], registry: Registry) {
+        let pluginFiles = try context.readPluginFiles(files)
         let registry = try context.loadRegistry(extraFiles: pluginFiles, store: store)
         let today = try context.today()
         // Files often share a problem (every type below a too-deep chain has the same one):
@@ -136,7 +97,7 @@ enum DefinitionFiles {
                                  details: details)
         }
         if !problems.isEmpty { context.stderr.write(problems.render()) }   // warnings
-        return checked
+        return (checked, registry)
     }
 
     static func report(_ outcomes: [AddOutcome], noun: String, to out: OutputStream) {

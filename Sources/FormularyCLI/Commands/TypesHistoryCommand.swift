@@ -59,7 +59,7 @@ struct TypesRetireCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
+        let store = try context.openStore(.write)
         let retired = try store.retire(.type, name: name, actor: context.actor)
         context.stdout.line("\(name.forTerminal): retired (its last version was \(retired.shortHash))")
         return .success

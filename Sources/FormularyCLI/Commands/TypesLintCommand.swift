@@ -32,12 +32,7 @@ struct TypesLintCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        var pluginFiles: [PluginFile] = []
-        for path in files {
-            let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
-            pluginFiles.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
-                                          source: .folder(folder)))
-        }
+        let pluginFiles = try context.readPluginFiles(files)
         let registry = try context.loadRegistry(extraFiles: pluginFiles)
         let today = try context.today()
         var all: [(file: String, diagnostics: [Diagnostic])] = []

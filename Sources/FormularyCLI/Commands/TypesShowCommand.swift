@@ -33,7 +33,8 @@ struct TypesShowCommand: Command {
         let registry = try context.loadRegistry()
         guard let entry = registry.types[name], let resolved = registry.definition(named: name) else {
             throw CommandFailure(status: .badInput,
-                                 message: "unknown type '\(name)'" + Suggestion.hint(for: name, in: registry.typeNames))
+                                 message: "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
+                                     .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
         }
         let definition: FieldTypeDefinition
         switch resolved {

@@ -35,7 +35,8 @@ struct TypesTestCommand: Command {
         let today = try context.today()
         for name in names where registry.types[name] == nil {
             throw CommandFailure(status: .badInput,
-                                 message: "unknown type '\(name)'" + Suggestion.hint(for: name, in: registry.typeNames))
+                                 message: "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
+                                     .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
         }
         var passed = 0, failed = 0, broken = 0
         // Said after the run, each problem once however many types it stops.

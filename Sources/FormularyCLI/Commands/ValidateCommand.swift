@@ -40,7 +40,7 @@ struct ValidateCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
+        let store = try context.openStore(.write)
         let registry = try context.loadRegistry(store: store)
         let options = ValidationOptions(forms: forms, today: try context.today(), actor: context.actor)
         let validation = ValidationRun(store: store, registry: registry, options: options)

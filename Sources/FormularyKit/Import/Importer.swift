@@ -1,4 +1,5 @@
 import FormularyJSON
+import FormularyRules
 import FormularyStore
 
 /// Stores the records of an import file as entries of a form, in one transaction.
@@ -17,11 +18,26 @@ public struct Importer {
         public var keyField: String?
         public var skipBad: Bool
         public var actor: String
-        public init(form: String, keyField: String? = nil, skipBad: Bool = false, actor: String) {
+        /// The form's fields, when known: the columns are checked against them (see
+        /// ``HeaderCheck``). Nil imports whatever columns the file has, unchecked.
+        public var fields: [FieldInfo]?
+        public init(form: String, keyField: String? = nil, skipBad: Bool = false, actor: String,
+                    fields: [FieldInfo]? = nil) {
             self.form = form
             self.keyField = keyField
             self.skipBad = skipBad
             self.actor = actor
+            self.fields = fields
+        }
+    }
+
+    /// A field of the form, as far as the import's header check needs it.
+    public struct FieldInfo: Sendable, Hashable {
+        public var key: String
+        public var required: Bool
+        public init(key: String, required: Bool) {
+            self.key = key
+            self.required = required
         }
     }
 
@@ -32,6 +48,19 @@ public struct Importer {
         public var unchanged = 0
         /// The records skipped with `skipBad`, with their places and reasons.
         public var skipped: [RecordReadError] = []
+        /// Columns (CSV) or keys (JSON Lines) the form does not declare, in file order: stored
+        /// all the same (validation reports them as `unknown-field`), but most likely a typo.
+        public var unknownColumns: [UnknownColumn] = []
+        /// Required fields of the form that no column (no record's key) holds: every entry
+        /// will fail `required`.
+        public var missingRequired: [String] = []
+    }
+
+    /// A column the form does not declare, with the field it is nearest to.
+    public struct UnknownColumn: Sendable, Hashable {
+        public var name: String
+        /// The form field the name is one or two typos away from, if any.
+        public var suggestion: String?
     }
 
     public let options: Options
@@ -43,6 +72,11 @@ public struct Importer {
     public func run(_ reader: any RecordReader, into store: Store,
                     progress: ((Int) -> Void)? = nil) throws -> Summary {
         var summary = Summary()
+        // A CSV file's columns are known before any record: a header that has none of the
+        // form's fields is refused before anything is written.
+        if let csv = reader as? CSVReader {
+            try check(columns: try csv.readHeader().names, of: reader, into: &summary)
+        }
         try store.transaction {
             let writer = try store.entryWriter(form: options.form, actor: options.actor, source: reader.fileName)
             var header: RecordHeader?
@@ -83,6 +117,11 @@ public struct Importer {
                 }
                 if summary.records % 10_000 == 0 { progress?(summary.records) }
             }
+            // A JSON Lines file's keys are known once it is read (a later header holds every
+            // earlier one's names); refusing it here rolls back what was written.
+            if !(reader is CSVReader), let header {
+                try check(columns: header.names, of: reader, into: &summary)
+            }
             try writer.recordAudit(details: [
                 "file": .string(reader.fileName),
                 "records": .integer(summary.records),
@@ -95,14 +134,47 @@ public struct Importer {
     }
 }
 
+extension Importer {
+    /// Compares the file's columns with the form's fields: unknown columns (with the nearest
+    /// field) and missing required fields go into `summary`; a file none of whose columns is
+    /// a field of the form is refused.
+    func check(columns: [String], of reader: any RecordReader, into summary: inout Summary) throws(ImportError) {
+        let file = reader.fileName
+        guard let fields = options.fields else { return }
+        let keys = fields.map(\.key)
+        let known = Set(keys)
+        if !columns.contains(where: known.contains) {
+            let typos = columns.compactMap { column in
+                Suggestion.nearest(to: column, in: keys).map { "'\($0)' for '\(column)'" }
+            }
+            throw ImportError.noFormFields(file: file, form: options.form, columns: columns, fields: keys,
+                                           noun: reader is CSVReader ? "columns" : "keys", didYouMean: typos)
+        }
+        summary.unknownColumns = columns.filter { !known.contains($0) }.map {
+            UnknownColumn(name: $0, suggestion: Suggestion.nearest(to: $0, in: keys.filter { !columns.contains($0) }))
+        }
+        let present = Set(columns)
+        summary.missingRequired = fields.filter { $0.required && !present.contains($0.key) }.map(\.key)
+    }
+}
+
 /// An import that cannot start or cannot go on.
 public enum ImportError: Error, Sendable, CustomStringConvertible {
     case noKeyColumn(file: String, key: String, columns: [String])
+    /// Not one column of the file is a field of the form: the wrong file or the wrong form.
+    /// `noun` is what the file calls them: `columns` (CSV) or `keys` (JSON Lines).
+    /// `didYouMean` pairs a field with a column one or two typos away: `'name' for 'nme'`.
+    case noFormFields(file: String, form: String, columns: [String], fields: [String], noun: String,
+                      didYouMean: [String])
 
     public var description: String {
         switch self {
         case let .noKeyColumn(file, key, columns):
             "\(file): --key names '\(key)', but the file's columns are \(columns.joined(separator: ", "))"
+        case let .noFormFields(file, form, columns, fields, noun, didYouMean):
+            "\(file): none of its \(noun) (\(columns.joined(separator: ", "))) is a field of form \(form), "
+                + "whose fields are \(fields.joined(separator: ", "))"
+                + (didYouMean.isEmpty ? "" : " (did you mean \(didYouMean.joined(separator: ", "))?)")
         }
     }
 }

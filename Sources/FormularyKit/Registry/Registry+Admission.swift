@@ -51,3 +51,36 @@ extension Registry {
         return .success(Admitted(name: name, source: form.canonicalSource, warnings: diagnostics))
     }
 }
+
+extension Registry {
+    /// The types a form uses that come from plugin folders (`FORMULARY_PATH`, `--plugins`),
+    /// with the folder types their `extends` chains go through, bases first: what a later
+    /// command without those folders would lack, or would find in another version (a folder
+    /// type that overrides a built-in or database one).
+    ///
+    /// A folder type whose resolved definition is exactly the database's current version of
+    /// that name is left out (`databaseSources`: name → stored source): the database already
+    /// holds it.
+    public func folderTypes(usedBy form: String, databaseSources: [String: String]) -> [TypeEntry] {
+        guard let definition = forms[form]?.form else { return [] }
+        var needed: [TypeEntry] = []
+        var seen: Set<String> = []
+        func visit(_ name: String) {
+            guard seen.insert(name).inserted, let entry = types[name] else { return }
+            guard case .folder = entry.source else {
+                // A built-in type may extend one that a folder overrides: it resolves against
+                // the folder's, so that one is needed too.
+                if let base = entry.declaration?.base { visit(base) }
+                return
+            }
+            if case .success(let resolved)? = self.definition(named: name),
+               databaseSources[name] == resolved.canonicalSource {
+                return
+            }
+            if let base = entry.declaration?.base { visit(base) }
+            needed.append(entry)
+        }
+        for field in definition.fields { visit(field.type.name) }
+        return needed
+    }
+}

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FormularyRules
 
 extension Registry {
@@ -18,7 +23,13 @@ extension Registry {
         for folder in folders {
             guard FileSystem.isDirectory(folder.path) else {
                 let origin = folder.origin == .environment ? "FORMULARY_PATH" : "--plugins"
-                throw FileError(path: folder.path, reason: "is not a folder (named by \(origin))")
+                if folder.path.isEmpty {
+                    throw FileError(path: "\(origin) ''", reason: "names no folder; give the path of one")
+                }
+                let reason = access(folder.path, F_OK) == 0
+                    ? "is a file, not a folder (named by \(origin)); name the folder that holds plugin files"
+                    : "does not exist (named by \(origin))"
+                throw FileError(path: folder.path, reason: reason)
             }
             for path in try FileSystem.files(in: folder.path, extensions: [".field", ".form"])
             where !named.contains(FileSystem.realPath(path) ?? path) {

@@ -41,6 +41,26 @@ public enum FileSystem {
         return bytes
     }
 
+    /// The first `count` bytes of a file (fewer when it is shorter): enough to recognise
+    /// its format without reading it whole.
+    public static func prefix(of path: String, count: Int) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, reason: errnoText())
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(bytes.prefix(filled))
+    }
+
     /// The regular files directly inside `folder` whose names end in one of `extensions`,
     /// sorted by name. A symbolic link is followed only when it stays inside the folder:
     /// plugins cannot be smuggled in from elsewhere through a link.

@@ -11,21 +11,27 @@ public enum Today {
     public struct Invalid: Error, Sendable, CustomStringConvertible {
         public var text: String
         public var origin: String
+        /// What is wrong beyond the form, e.g. "there is no month 13".
+        public var reason: String?
         public var description: String {
-            "\(origin) '\(text)' is not a date; write it as YYYY-MM-DD, e.g. 2026-11-29"
+            "\(origin) '\(text)' is not a date\(reason.map { " (\($0))" } ?? ""); write it as YYYY-MM-DD, e.g. 2026-11-29"
         }
     }
 
     public static func resolve(option: String?, environment: String?) throws(Invalid) -> CivilDate {
         if let option {
-            guard let d = CivilDate(iso: option) else { throw Invalid(text: option, origin: "--today") }
-            return d
+            do {
+                return try DateArgument.date(option)
+            } catch {
+                throw Invalid(text: option, origin: "--today", reason: error.reason)
+            }
         }
         if let environment, !environment.isEmpty {
-            guard let d = CivilDate(iso: environment) else {
-                throw Invalid(text: environment, origin: "FORMULARY_TODAY")
+            do {
+                return try DateArgument.date(environment)
+            } catch {
+                throw Invalid(text: environment, origin: "FORMULARY_TODAY", reason: error.reason)
             }
-            return d
         }
         return localDate()
     }

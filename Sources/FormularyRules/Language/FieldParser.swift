@@ -8,6 +8,16 @@ struct FieldParser {
         "normalize", "mask", "length", "integer", "decimal", "range", "pattern", "charset",
         "one-of", "date", "checksum", "drop", "accept", "reject",
     ]
+
+    /// Words that are not type directives but are easily written in a type: a form's, and
+    /// `rule`.
+    static let misplaced: [String: String] = [
+        "same": "'same' is a cross-field rule of forms (.form files); a type judges one value",
+        "require": "'require' is a cross-field rule of forms (.form files); a form field is made "
+            + "required with 'field KEY TYPE required'",
+        "form": "a .field file declares one type; a form goes in a .form file of its own",
+        "rule": "a check starts with its kind ('length', 'pattern', 'range'…), and 'as NAME' names it",
+    ]
     static let singletons: Set<String> = [
         "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "mask",
     ]
@@ -59,7 +69,7 @@ struct FieldParser {
             of: first, header: "field", noun: "type", directives: Self.directives,
             someDirectives: "'label', 'normalize' or 'length'",
             expected: "a directive such as 'label', 'param', 'normalize', 'mask', 'length', 'pattern' or 'accept'",
-            into: &diagnostics) else { return }
+            misplaced: Self.misplaced, into: &diagnostics) else { return }
         var parser = LineParser(tokens: line.tokens, source: source)
         parser.knownParameters = parameters
         parser.hasBase = base != nil

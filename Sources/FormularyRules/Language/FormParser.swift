@@ -5,6 +5,19 @@
 struct FormParser {
     static let directives = ["label", "field", "same", "require"]
 
+    /// Words that are not form directives but are easily written in a form: a type's
+    /// directives, and `rule` (which `forms show` prints before each rule's name).
+    static let misplaced: [String: String] = {
+        var hints: [String: String] = [:]
+        for word in FieldParser.directives where !directives.contains(word) {
+            hints[word] = "'\(word)' is a directive of field types (.field files); a form gives each field "
+                + "a type instead: 'field KEY TYPE', e.g. 'field card credit-card'"
+        }
+        hints["rule"] = "a cross-field rule starts with its kind: 'same A B' or 'require A… when B' "
+            + "(name it with 'as NAME')"
+        return hints
+    }()
+
     let source: SourceLines
     var diagnostics: [Diagnostic] = []
     var form: FormDefinition
@@ -34,7 +47,7 @@ struct FormParser {
         guard let keyword = source.directiveKeyword(
             of: first, header: "form", noun: "form", directives: Self.directives,
             someDirectives: "'field' or 'same'", expected: "'label', 'field', 'same' or 'require'",
-            into: &diagnostics) else { return }
+            misplaced: Self.misplaced, into: &diagnostics) else { return }
         var parser = LineParser(tokens: line.tokens, source: source)
         do throws(Diagnostic) {
             switch keyword {

@@ -26,9 +26,12 @@ public struct SourceLines: Sendable, Hashable {
     /// The keyword a directive line starts with, or nil after reporting why the line is not
     /// one: it starts with something other than a word, repeats the file's `header`
     /// (`field`/`form` may only come first), or names no directive of `directives`.
-    /// `.field` and `.form` lines start the same way; only the words differ.
+    /// `.field` and `.form` lines start the same way; only the words differ. `misplaced`
+    /// explains words that are directives elsewhere (a type's in a form, a form's in a type,
+    /// `rule`): their own hint goes before any "did you mean", which would mislead for them
+    /// (`date` is two letters from `same`).
     func directiveKeyword(of first: Token, header: String, noun: String, directives: [String],
-                          someDirectives: String, expected: String,
+                          someDirectives: String, expected: String, misplaced: [String: String] = [:],
                           into diagnostics: inout [Diagnostic]) -> String? {
         guard let keyword = first.word else {
             diagnostics.append(diagnostic(
@@ -44,8 +47,9 @@ public struct SourceLines: Sendable, Hashable {
             return nil
         }
         guard directives.contains(keyword) else {
-            let hint = Suggestion.nearest(to: keyword, in: directives + [header])
-                .map { "; did you mean '\($0)'?" } ?? "; expected \(expected)"
+            let hint = misplaced[keyword].map { "; \($0)" }
+                ?? Suggestion.nearest(to: keyword, in: directives + [header]).map { "; did you mean '\($0)'?" }
+                ?? "; expected \(expected)"
             diagnostics.append(diagnostic(.unknownDirective, .error,
                                           "unknown directive '\(keyword)'\(hint)", at: first.location))
             return nil

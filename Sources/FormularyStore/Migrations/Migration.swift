@@ -62,6 +62,9 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     case unknown(id: Int, name: String)
     /// The list of migrations itself is wrong (duplicate or non-increasing numbers).
     case invalidList(String)
+    /// The database has tables but no migration bookkeeping: it belongs to another
+    /// application, and Formulary neither reads it nor adds its own tables to it.
+    case foreignDatabase(tables: [String])
 
     public var description: String {
         switch self {
@@ -74,6 +77,17 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "know: it was written by a newer version; refusing to use it"
         case let .invalidList(reason):
             "invalid migration list: \(reason)"
+        case let .foreignDatabase(tables):
+            "the database belongs to another application: it has tables (\(Self.sample(tables))) "
+                + "but no Formulary migration records; refusing to use it"
         }
+    }
+
+    /// The first few names, then how many more: `notes, tags and 15 more`.
+    public static func sample(_ names: [String], limit: Int = 3) -> String {
+        guard names.count > limit else {
+            return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+        return names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
     }
 }

@@ -28,11 +28,29 @@ public struct Migrator: Sendable {
         """
 
     /// The migrations recorded in `db`, in order (none for a new file).
+    ///
+    /// - Throws: ``MigrationError/foreignDatabase(tables:)`` when `db` has tables but no
+    ///   bookkeeping table: it belongs to another application, and its "pending" migrations
+    ///   must not be applied to it.
     public func applied(in db: Database) throws -> [AppliedMigration] {
-        guard try db.tableExists("schema_migrations") else { return [] }
+        // One query decides: outside a transaction, two would read two snapshots, and a
+        // migration committed between them would look like another application's tables.
+        let tables = try Self.tables(in: db)
+        guard tables.contains("schema_migrations") else {
+            if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
+            return []
+        }
         return try db.cachedStatement("SELECT id, name, sha256, applied_at FROM schema_migrations ORDER BY id")
             .map { AppliedMigration(id: $0.int(0), name: $0.string(1), sha256: $0.string(2),
                                     appliedAt: $0.string(3)) }
+    }
+
+    /// The names of the tables and views of `db` (SQLite's own `sqlite_…` tables left out).
+    static func tables(in db: Database) throws -> [String] {
+        try db.cachedStatement("""
+            SELECT name FROM sqlite_schema
+            WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            """).map { $0.string(0) }
     }
 
     /// Throws when an applied migration is unknown to this executable or differs from its copy.
@@ -82,10 +100,11 @@ public struct Migrator: Sendable {
             return []
         }
         return try db.transaction(.immediate) {
-            try db.executeScript(Self.bookkeeping)
-            // Another process may have applied some since we looked: look again under the lock.
+            // Another process may have applied some since we looked: look again under the lock
+            // (and at a file that gained foreign tables meanwhile) before creating anything.
             let current = try self.applied(in: db)
             try check(current)
+            try db.executeScript(Self.bookkeeping)
             var result: [AppliedMigration] = []
             for migration in migrations where !current.contains(where: { $0.id == migration.id }) {
                 try db.executeScript(migration.sql)

@@ -27,7 +27,10 @@ public final class Database {
         /// merely arrives during it must wait rather than fail with "database is locked".
         /// Readers never wait (WAL); only a writer stuck for a minute makes others give up.
         public var busyTimeoutMilliseconds: Int32 = 60_000
-        /// Opens the file read-only (no journal mode change, no writes).
+        /// Opens the file read-only (`SQLITE_OPEN_READONLY`): no journal mode change, no write,
+        /// never a new file. Where the database cannot be written (a read-only file, folder or
+        /// file system) and no write-ahead log is waiting, it is opened `immutable`, so that
+        /// SQLite needs no `-wal` or `-shm` file beside it; see ``Database/opensImmutable(_:)``.
         public var readOnly = false
         /// Creates the file when it does not exist.
         public var create = true
@@ -65,14 +68,19 @@ public final class Database {
     /// Opens (and by default creates) the database at `path`.
     public init(path: String, configuration: Configuration = .init()) throws(DatabaseError) {
         var flags = SQLITE_OPEN_NOMUTEX
+        var name = path
         if configuration.readOnly {
             flags |= SQLITE_OPEN_READONLY
+            if Self.opensImmutable(path) {
+                name = Self.immutableURI(path)
+                flags |= SQLITE_OPEN_URI
+            }
         } else {
             flags |= SQLITE_OPEN_READWRITE
             if configuration.create { flags |= SQLITE_OPEN_CREATE }
         }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = DatabaseError(code: code, connection: handle, sql: nil)
             sqlite3_close_v2(handle)
@@ -100,6 +108,46 @@ public final class Database {
     deinit {
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Whether a read-only connection to `path` is opened `immutable` (no locks, no `-shm`).
+    ///
+    /// A WAL database needs a `-shm` file (and a `-wal`) even to be read, and SQLite creates
+    /// them beside the database; in a folder that cannot be written, opening fails. SQLite's
+    /// documented way to read such a file is the `immutable` URI parameter. It is safe only
+    /// while nobody writes the file, so it is used only when the file or its folder refuses
+    /// writing — to this process (`access`), or by its mode bits (so that root, which `access`
+    /// lets write anywhere, still leaves a `chmod a-w` database and folder exactly as they
+    /// are) — and no write-ahead log with content is waiting beside it (its transactions are
+    /// committed and an immutable reader would miss them). A writer cannot work there either:
+    /// it would need to create the same `-wal` and `-shm` files.
+    public static func opensImmutable(_ path: String) -> Bool {
+        var walStatus = stat()
+        if stat(path + "-wal", &walStatus) == 0 && walStatus.st_size > 0 { return false }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        return [path, folder.isEmpty ? "/" : folder].contains { item in
+            var status = stat()
+            return access(item, W_OK) != 0 || (stat(item, &status) == 0 && status.st_mode & S_IWUSR == 0)
+        }
+    }
+
+    /// `file:PATH?mode=ro&immutable=1`, the path percent-encoded as SQLite's URIs require.
+    static func immutableURI(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 15)])
+            }
+        }
+        // An absolute path gets the empty authority (`file:///…`), so that one starting with
+        // "//" is not read as a host name.
+        return (encoded.hasPrefix("/") ? "file://" : "file:") + encoded + "?mode=ro&immutable=1"
     }
 
     /// Waits with a growing delay, like SQLite's own handler, but as a handler of ours so that

@@ -54,8 +54,17 @@ public final class Store {
     }
 
     /// Throws unless every migration of this executable is applied and none was changed.
+    ///
+    /// - Throws: ``StoreError/notInitialized`` for a database without any table (an empty
+    ///   file: `init` was never run on it), ``MigrationError/foreignDatabase(tables:)`` for
+    ///   another application's database, ``StoreError/schemaOutOfDate(pending:)`` when
+    ///   migrations are pending.
     public func requireCurrentSchema() throws {
-        let pending = try migrationStatus().compactMap { status -> String? in
+        let status = try migrationStatus()
+        if !status.contains(where: { if case .applied = $0 { true } else { false } }) {
+            throw StoreError.notInitialized
+        }
+        let pending = status.compactMap { status -> String? in
             if case .pending(let migration) = status { migration.name } else { nil }
         }
         if !pending.isEmpty { throw StoreError.schemaOutOfDate(pending: pending) }
@@ -108,6 +117,8 @@ public final class Store {
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Migrations are pending: run `formulary migrate` (or `init`).
     case schemaOutOfDate(pending: [String])
+    /// No migration was ever applied (and the file has no table): `formulary init` was not run.
+    case notInitialized
     /// The name has no current version in the database (never added, or retired).
     case notInDatabase(kind: DefinitionKind, name: String)
     /// No entry has that id.
@@ -120,6 +131,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .schemaOutOfDate(let pending):
             "the database schema is out of date (pending: \(pending.joined(separator: ", "))); "
                 + "run `formulary migrate`"
+        case .notInitialized:
+            "the database has no tables: it is not a Formulary database yet; run `formulary init`"
         case let .notInDatabase(kind, name):
             "no \(kind.rawValue) named '\(name)' is in the database"
         case .noSuchEntry(let id):

@@ -38,6 +38,17 @@ enum FormularyProcess {
     /// The executable's absolute path.
     static let executable: Result<String, NotFound> = locate()
 
+    /// How to run the executable so that file permissions apply to it, or nil when that is
+    /// impossible here. Tests run as root on some machines, and root reads and writes files
+    /// whatever their permissions say; `setpriv` drops the capabilities that let it
+    /// (`CAP_DAC_OVERRIDE`, `CAP_DAC_READ_SEARCH`, `CAP_FOWNER`) from the process it runs,
+    /// which then meets `chmod`ded files and folders as any user would. Other users need nothing.
+    static let withoutPrivileges: [String]? = {
+        guard geteuid() == 0 else { return [] }
+        let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        return setpriv.map { [$0, "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"] }
+    }()
+
     private static func locate() -> Result<String, NotFound> {
         let fm = FileManager.default
         if let override = ProcessInfo.processInfo.environment["FORMULARY_TEST_BINARY"], !override.isEmpty {
@@ -63,8 +74,13 @@ enum FormularyProcess {
     /// `timeout` seconds is killed (and reported as status 137): a guard against a hung
     /// command stalling the suite, not a speed check, so it is far beyond any command's time
     /// on a loaded machine (speed is measured in bench/).
+    ///
+    /// `launcher` runs the executable through another program (its path and arguments, the
+    /// executable's path following them); `stdoutPath` sends standard output to that file
+    /// instead of capturing it (then `stdout` is empty).
     static func run(_ arguments: [String], environment: [String: String], directory: URL,
-                    stdin: Data? = nil, timeout: TimeInterval = 600) throws -> ProcessResult {
+                    stdin: Data? = nil, timeout: TimeInterval = 600, launcher: [String] = [],
+                    stdoutPath: String? = nil) throws -> ProcessResult {
         let path = try executable.get()
         let fm = FileManager.default
         let capture = fm.temporaryDirectory.appendingPathComponent("formulary-run-\(UUID().uuidString)")
@@ -78,11 +94,11 @@ enum FormularyProcess {
         fm.createFile(atPath: inURL.path, contents: stdin ?? Data())
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? path)
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [path] + arguments
         process.environment = environment
         process.currentDirectoryURL = directory
-        let outHandle = try FileHandle(forWritingTo: outURL)
+        let outHandle = try FileHandle(forWritingTo: stdoutPath.map { URL(fileURLWithPath: $0) } ?? outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
         let inHandle = try FileHandle(forReadingFrom: inURL)
         defer {

@@ -64,11 +64,12 @@ final class Sandbox {
 
     @discardableResult
     func run(_ arguments: [String], environment overrides: [String: String?] = [:],
-             stdin: String? = nil) throws -> ProcessResult {
+             stdin: String? = nil, launcher: [String] = [], stdoutPath: String? = nil) throws -> ProcessResult {
         var env = environment
         for (name, value) in overrides { env[name] = value }
         return try FormularyProcess.run(arguments, environment: env, directory: root,
-                                        stdin: stdin.map { Data($0.utf8) })
+                                        stdin: stdin.map { Data($0.utf8) }, launcher: launcher,
+                                        stdoutPath: stdoutPath)
     }
 
     /// Runs `init` and fails loudly if it does not work: most database tests start here.
