@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 import Testing
 @testable import FormularyStore
 
@@ -249,5 +250,42 @@ struct DatabaseTests {
         #expect(Database.immutableURI("/tmp/a b/x?y#z%.db") == "file:///tmp/a%20b/x%3Fy%23z%25.db?mode=ro&immutable=1")
         #expect(Database.immutableURI("rel/ö.db") == "file:rel/%C3%B6.db?mode=ro&immutable=1")
         #expect(Database.immutableURI("//host/x.db") == "file:////host/x.db?mode=ro&immutable=1")
+    }
+}
+
+/// Opening a new file while another connection holds a lock on it: the switch to WAL needs
+/// the file to itself, and SQLite answers busy at once instead of calling the busy handler.
+/// Eight `init`s of one new file at once hit this on a loaded machine ("database is locked"
+/// at `PRAGMA journal_mode = WAL`); the open now waits like any other statement.
+struct WriteAheadLogSwitchTests {
+    @Test func openingWaitsForALockHeldDuringTheSwitch() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("new.db").path
+        // A file still in rollback-journal mode, as a racing process may see it, with a plain
+        // connection holding the write lock: the switch, which takes a read lock first, would
+        // deadlock waiting for it, so SQLite does not call the busy handler.
+        var holder: OpaquePointer?
+        #expect(sqlite3_open_v2(path, &holder, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK)
+        defer { sqlite3_close_v2(holder) }
+        #expect(sqlite3_exec(holder, "CREATE TABLE t (x); BEGIN IMMEDIATE; INSERT INTO t VALUES (1);", nil, nil, nil) == SQLITE_OK)
+        // Released once this thread has started waiting for it (other tests' waits, on other
+        // threads, do not count).
+        let opener = pthread_self()
+        let waiting = Mutex(false), released = Mutex(false)
+        Database.waitObserver = { if pthread_equal(pthread_self(), opener) != 0 { waiting.withLock { $0 = true } } }
+        defer { Database.waitObserver = nil }
+        let holderAddress = Int(bitPattern: holder)
+        let release = Thread {
+            while !waiting.withLock({ $0 }) { usleep(1_000) }
+            sqlite3_exec(OpaquePointer(bitPattern: holderAddress), "COMMIT", nil, nil, nil)
+            released.withLock { $0 = true }
+        }
+        release.start()
+        let opened = try Database(path: path)
+        #expect(released.withLock { $0 }, "the open succeeded only after the lock was released")
+        #expect(opened.busyWaitRecord.waitsBegun >= 1 && opened.busyWaitRecord.timeouts == 0)
+        #expect(try opened.scalarString("PRAGMA journal_mode") == "wal")
     }
 }

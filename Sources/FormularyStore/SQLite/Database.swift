@@ -94,7 +94,7 @@ public final class Database {
         installBusyHandler()
         do {
             if !configuration.readOnly {
-                try executeScript("PRAGMA journal_mode = WAL")
+                try enableWriteAheadLog()
                 try executeScript("PRAGMA synchronous = NORMAL")
             }
             try executeScript("PRAGMA foreign_keys = ON")
@@ -102,6 +102,22 @@ public final class Database {
             statementCache.removeAll()
             sqlite3_close_v2(handle)
             throw error
+        }
+    }
+
+    /// Switches the file to WAL. The switch needs the file to itself, and SQLite answers
+    /// `SQLITE_BUSY` at once, without the busy handler, when another connection holds a lock
+    /// while this one asks (several `init`s of a new file at once hit this on a loaded
+    /// machine): so a busy answer is waited out here, by the busy handler's own policy.
+    private func enableWriteAheadLog() throws(DatabaseError) {
+        var attempt = 0
+        while true {
+            do {
+                try executeScript("PRAGMA journal_mode = WAL")
+                return
+            } catch where error.resultCode == SQLITE_BUSY && busyWaits.shouldRetry(attempt: attempt) {
+                attempt += 1
+            }
         }
     }
 
