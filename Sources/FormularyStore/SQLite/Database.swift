@@ -115,7 +115,11 @@ public final class Database {
             do {
                 try executeScript("PRAGMA journal_mode = WAL")
                 return
-            } catch where error.resultCode == SQLITE_BUSY && busyWaits.shouldRetry(attempt: attempt) {
+            } catch where error.resultCode == SQLITE_BUSY
+                        // SQLite's own answer, not one injected by a step hook, which stands for
+                        // a lock held past the busy timeout: no retry here should outlast it.
+                        && sqlite3_errcode(handle) & 0xff == SQLITE_BUSY
+                        && busyWaits.shouldRetry(attempt: attempt) {
                 attempt += 1
             }
         }
