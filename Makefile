@@ -4,7 +4,7 @@ BIN          := .build/release/formulary
 DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev pkg-config sqlite3
 CONTRACT     := ../shared/tools/contract-check
 
-.PHONY: deps build release test demo bench embed contract clean
+.PHONY: deps build release test demo bench embed man contract clean
 
 # Installs the Debian packages the build needs, only those that are missing.
 deps:
@@ -26,6 +26,11 @@ release: deps
 # Regenerates the embedded copies of plugins/ and migrations/ (tests fail when they are stale).
 embed:
 	scripts/embed.sh
+
+# Regenerates docs/formulary.1 from the command specs (a test fails when it is stale).
+man: deps
+	$(SWIFT) build --product formulary
+	"$$($(SWIFT) build --show-bin-path)/formulary" man-page > docs/formulary.1
 
 # The whole suite: unit and golden tests, then the CLI contract check on the release binary.
 test: deps

@@ -2,7 +2,7 @@ import FormularyKit
 import FormularyRules
 
 /// Output formats a command may offer.
-enum OutputFormat: String, CaseIterable {
+enum OutputFormat: String, CaseIterable, Sendable {
     case text, json, csv, html
 }
 

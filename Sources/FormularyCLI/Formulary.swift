@@ -21,6 +21,7 @@ enum Formulary {
         ValidateCommand.self, HistoryCommand.self,
         ReportCommand.self, ExportCommand.self,
         DemoCommand.self,
+        HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,
     ]
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }
@@ -68,6 +69,11 @@ enum Formulary {
                             fail report: (String, String) -> Void) -> ExitStatus {
         func fail(_ message: String, details: String = "") { report(message, details) }
 
+        // A spec that breaks the parser's rules (a repeating argument before another, an
+        // option a flag here and a value there) is a programming error: every test run
+        // of a debug build stops on it.
+        assert(specs.flatMap(\.problems).isEmpty && CompletionModel(specs: specs).conflicts.isEmpty,
+               "broken command specs: \(specs.flatMap(\.problems)) \(CompletionModel(specs: specs).conflicts)")
         let parser = ArgumentParser(commands: specs)
         let command: CommandSpec?
         let parsed: ParsedArguments
@@ -96,8 +102,11 @@ enum Formulary {
         TestWaitLog.install(from: environment)
         do {
             // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
-            // dates: said at once, never silently ignored.
-            _ = try context.today()
+            // dates: said at once, never silently ignored. `help` is `--help` by another
+            // name, which works whatever the settings are.
+            if command.path != HelpCommand.spec.path {
+                _ = try context.today()
+            }
             guard let type = commandTypes.first(where: { $0.spec.path == command.path }) else {
                 fail("internal: no implementation for '\(command.name)'")
                 return .environment

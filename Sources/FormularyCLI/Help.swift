@@ -1,11 +1,22 @@
 /// Help text, rendered from the command specs so that it always matches what the parser
 /// accepts. Golden tests pin it down.
 enum Help {
+    /// The page `formulary WORDS… --help` shows, which `formulary help WORDS…` shows too:
+    /// the overview for no words, a group's list for a group, else the command's page.
+    static func page(for words: [String], specs: [CommandSpec]) throws(UsageError) -> String {
+        switch try ArgumentParser(commands: specs).resolve(words, exactly: true) {
+        case .root: root(specs: specs, group: nil)
+        case .group(let group): root(specs: specs, group: group)
+        case .command(let spec): command(spec)
+        }
+    }
+
     static func root(specs: [CommandSpec], group: String?) -> String {
+        let visible = specs.filter { !$0.isHidden }
         var out = ""
         if let group {
             out += "USAGE: formulary \(group) <subcommand> [options]\n\nSUBCOMMANDS:\n"
-            out += list(specs.filter { $0.path.first == group && $0.path.count > 1 })
+            out += list(visible.filter { $0.path.first == group && $0.path.count > 1 })
             out += "\nSee 'formulary \(group) <subcommand> --help' for more about a subcommand.\n"
             return out
         }
@@ -18,16 +29,19 @@ enum Help {
         COMMANDS:
 
         """
-        out += list(specs)
+        out += list(visible)
         out += "\nGLOBAL OPTIONS (before or after the command):\n"
         out += options(OptionSpec.globals)
-        out += "\nSee 'formulary <command> --help' for more about a command.\n"
+        out += "\nSee 'formulary help <command>' or 'formulary <command> --help' for more about a command.\n"
         return out
     }
 
     static func command(_ spec: CommandSpec) -> String {
         var out = "OVERVIEW: \(spec.abstract)\n\nUSAGE: formulary \(spec.usage)\n"
         if !spec.discussion.isEmpty { out += "\n\(spec.discussion)\n" }
+        if !spec.arguments.isEmpty {
+            out += "\nARGUMENTS:\n" + TextTable(rows: spec.arguments.map { ["  " + $0.label, $0.help] }).render()
+        }
         if !spec.options.isEmpty {
             out += "\nOPTIONS:\n" + options(spec.options)
         }

@@ -244,7 +244,8 @@ import Testing
         #expect(json.stdout == "{\"seq\":0,\"hash\":\"" + String(repeating: "0", count: 64) + "\"}\n")
         for bad in ["abc", String(repeating: "g", count: 64), String(repeating: "0", count: 63)] {
             let result = try sandbox.run("audit", "verify", "--head", bad)
-            #expect(result.status == 2 && result.stderr.contains("--head \(bad) is not a record hash"), "\(result)")
+            #expect(result.status == 2 && result.stderr.contains("--head '\(bad)' is not a record hash; give the 64 "
+                                                                 + "hexadecimal digits 'formulary audit head' prints"), "\(result)")
         }
     }
 }

@@ -7,7 +7,6 @@ struct AuditCommand: Command {
     static let spec = CommandSpec(
         path: ["audit"],
         abstract: "Shows the audit log: every change to the database, who made it and when.",
-        usage: "audit [--since DATE] [--actor NAME]",
         discussion: """
         Each record has a sequence number, a UTC time, an actor, an action (types.add,
         forms.add, import, validate…), a subject and details, and is chained to the one
@@ -17,7 +16,8 @@ struct AuditCommand: Command {
         filters the records by actor (FORMULARY_ACTOR does not).
         """,
         options: [
-            OptionSpec(name: "since", kind: .value("DATE"), help: "Only records at or after this UTC date or time."),
+            .option("since", "DATE", of: UTCTime.self, help: "Only records at or after this UTC date or time."),
+            .option("actor", "NAME", help: "Only records by this actor (here a filter, not who is acting)."),
         ],
         examples: ["formulary audit --since 2026-11-01", "formulary --format json audit --actor ada"])
 
@@ -27,20 +27,10 @@ struct AuditCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         actor = arguments.value("actor")   // the command line only: a filter, not who is acting
-        if let text = arguments.value("since") {
-            // Normalized to the stored spelling of times, so that comparing text compares times.
-            do {
-                since = try DateArgument.utcTime(text)
-            } catch {
-                throw UsageError(message: "--since '\(text)' is not a date or time\(error.parenthesized); write a date "
-                                 + "YYYY-MM-DD or a UTC time YYYY-MM-DDTHH:MM[:SS[.mmm]][Z], e.g. 2026-11-29 or 2026-11-29T14:30Z",
-                                 helpCommand: "audit")
-            }
-        } else {
-            since = nil
-        }
+        // Normalized to the stored spelling of times, so that comparing text compares times.
+        since = try arguments.value("since", as: UTCTime.self)?.text
         self.context = context
     }
 
@@ -81,7 +71,6 @@ struct AuditVerifyCommand: Command {
     static let spec = CommandSpec(
         path: ["audit", "verify"],
         abstract: "Checks the database, the audit log's hash chain, and the data against the log.",
-        usage: "audit verify [--head HASH]",
         discussion: """
         Runs SQLite's integrity check, compares the schema with the one the migrations
         create, recomputes every record's hash and its link to the record before, and
@@ -97,8 +86,8 @@ struct AuditVerifyCommand: Command {
         Exit status: 0 when everything verifies, 1 when anything does not.
         """,
         options: [
-            OptionSpec(name: "head", kind: .value("HASH"),
-                       help: "Also fail unless the log still holds the record with this hash (from 'audit head')."),
+            .option("head", "HASH", of: RecordHash.self,
+                    help: "Also fail unless the log still holds the record with this hash (from 'audit head')."),
         ],
         examples: ["formulary audit verify", "formulary audit verify --head 3f1c…e9a0"])
 
@@ -107,19 +96,9 @@ struct AuditVerifyCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        format = try context.format(offered: [.text, .json])
-        head = try arguments.value("head").map(Self.hash)
+        format = try context.format(offered: Self.spec.formats)
+        head = try arguments.value("head", as: RecordHash.self)?.hex
         self.context = context
-    }
-
-    /// A head as `audit head` prints it: the hash alone, or `SEQ HASH` pasted whole.
-    static func hash(_ text: String) throws -> String {
-        let hash = String(text.split(separator: " ").last ?? "").lowercased()
-        guard hash.count == 64, hash.allSatisfy({ $0.isHexDigit }) else {
-            throw UsageError(message: "--head \(text) is not a record hash; give the 64 hexadecimal digits 'formulary audit head' prints",
-                             helpCommand: "audit verify")
-        }
-        return hash
     }
 
     func run() throws -> ExitStatus {
@@ -197,7 +176,6 @@ struct AuditHeadCommand: Command {
     static let spec = CommandSpec(
         path: ["audit", "head"],
         abstract: "Prints the newest audit record as 'SEQ HASH', to keep somewhere else.",
-        usage: "audit head",
         discussion: """
         The hash of the newest record stands for the whole log before it. Keep the line
         outside the database (a ticket, a commit, another machine); later,
@@ -211,7 +189,7 @@ struct AuditHeadCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

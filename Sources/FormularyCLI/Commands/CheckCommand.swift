@@ -7,7 +7,6 @@ struct CheckCommand: Command {
     static let spec = CommandSpec(
         path: ["check"],
         abstract: "Validates values with a field type, one result per value.",
-        usage: "check TYPE[(PARAMS)] VALUE... [--live]",
         discussion: """
         Each value is normalized, formatted with the type's mask and checked. The final stage
         (the default) judges a complete value: valid or invalid. With --live, each value is
@@ -17,10 +16,12 @@ struct CheckCommand: Command {
         Exit status: 0 when no value has an error, 1 when some value is invalid, 2 when the
         type cannot be used. Put '--' before values that start with '-'.
         """,
-        options: [OptionSpec(name: "live", kind: .flag, help: "Judges the values as prefixes typed so far.")],
-        positionals: 2...Int.max,
-        positionalName: "TYPE and at least one VALUE",
-        missingAfterFirst: "at least one VALUE",
+        options: [.flag("live", help: "Judges the values as prefixes typed so far.")],
+        arguments: [
+            ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
+                         help: "A field type, with parameters in parentheses if any: age, 'age(min: 18)'."),
+            ArgumentSpec(name: "VALUE", help: "A value to check; each is judged on its own.", isRepeating: true),
+        ],
         examples: [
             "formulary check credit-card \"4111 1111 1111 1111\"",
             "formulary check 'age(min: 18)' 17 42",
@@ -35,10 +36,10 @@ struct CheckCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        typeText = arguments.positionals[0]
-        values = Array(arguments.positionals.dropFirst())
+        typeText = try arguments.positional("TYPE")
+        values = arguments.positionals("VALUE")
         stage = arguments.flag("live") ? .live : .final
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

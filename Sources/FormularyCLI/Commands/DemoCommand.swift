@@ -10,7 +10,6 @@ struct DemoCommand: Command {
     static let spec = CommandSpec(
         path: ["demo"],
         abstract: "Runs the main job end to end on a throw-away database and sample data.",
-        usage: "demo",
         discussion: """
         Creates a new database in a temporary folder (TMPDIR, else /tmp), registers the
         built-in field types and a sample sign-up form, imports 320 bundled sign-ups (about
@@ -19,12 +18,13 @@ struct DemoCommand: Command {
         writes the HTML report next to the database. Your own database (--db) is not touched.
         The folder is left in place so that you can explore it with the commands it prints.
         """,
+        formats: [.text],
         examples: ["formulary demo", "formulary demo --today 2026-11-29"])
 
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        _ = try context.format(offered: [.text])
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

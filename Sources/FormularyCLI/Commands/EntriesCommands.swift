@@ -8,7 +8,6 @@ struct EntriesListCommand: Command {
     static let spec = CommandSpec(
         path: ["entries", "list"],
         abstract: "Lists stored entries and their latest verdict.",
-        usage: "entries list [--form NAME] [--failing] [--limit N]",
         discussion: """
         One line per entry: id, form, key, when it was added and last changed, and the
         verdict of the latest validation run that judged it ('not validated' before the first).
@@ -17,9 +16,9 @@ struct EntriesListCommand: Command {
         standard error says how many there are.
         """,
         options: [
-            OptionSpec(name: "form", kind: .value("NAME"), help: "Only entries of this form."),
-            OptionSpec(name: "failing", kind: .flag, help: "Only entries that failed their latest validation."),
-            OptionSpec(name: "limit", kind: .value("N"), help: "At most N entries (default 1000; 0 for all)."),
+            .option("form", "NAME", help: "Only entries of this form."),
+            .flag("failing", help: "Only entries that failed their latest validation."),
+            .option("limit", "N", of: Count.self, help: "At most N entries (default 1000; 0 for all)."),
         ],
         examples: ["formulary entries list --form signup", "formulary entries list --failing"])
 
@@ -32,15 +31,8 @@ struct EntriesListCommand: Command {
     init(arguments: ParsedArguments, context: CommandContext) throws {
         form = arguments.value("form")
         failing = arguments.flag("failing")
-        if let text = arguments.value("limit") {
-            guard let n = Int(text), n >= 0 else {
-                throw UsageError(message: "--limit \(text) is not a count; use a whole number, 0 for all", helpCommand: "entries list")
-            }
-            limit = n
-        } else {
-            limit = 1000
-        }
-        format = try context.format(offered: [.text, .json])
+        limit = try arguments.value("limit", as: Count.self, expecting: "use a whole number, 0 for all")?.value ?? 1000
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
@@ -115,10 +107,8 @@ struct EntriesShowCommand: Command {
     static let spec = CommandSpec(
         path: ["entries", "show"],
         abstract: "Shows one entry: its values, key, when added and changed, latest verdict.",
-        usage: "entries show ID",
         discussion: "Values of fields whose type is secure are shown as •••.",
-        positionals: 1...1,
-        positionalName: "ID",
+        arguments: [ArgumentSpec(name: "ID", help: "The entry's id, as 'entries list' shows it.")],
         examples: ["formulary entries show 42"])
 
     let id: Int64
@@ -126,8 +116,8 @@ struct EntriesShowCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        id = try arguments.entryID(helpCommand: "entries show")
-        format = try context.format(offered: [.text, .json])
+        id = try arguments.positional("ID", as: EntryID.self).value
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

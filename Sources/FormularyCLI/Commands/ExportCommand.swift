@@ -5,7 +5,6 @@ struct ExportCommand: Command {
     static let spec = CommandSpec(
         path: ["export"],
         abstract: "Prints the whole registry as one JSON document, for client apps.",
-        usage: "export",
         discussion: """
         Every type (resolved: after 'extends'), with its label, help, placeholder, keyboard,
         parameters, normalization, mask and checks with their messages, and every form with
@@ -20,7 +19,7 @@ struct ExportCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        _ = try context.format(offered: [.text, .json])
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -7,16 +7,17 @@ struct FormatCommand: Command {
     static let spec = CommandSpec(
         path: ["format"],
         abstract: "Prints each value's canonical, formatted form.",
-        usage: "format TYPE[(PARAMS)] VALUE...",
         discussion: """
         Runs the type's normalization and lays the value into its mask, one line per value.
         Formatting never drops a character: a value that does not fit the mask keeps its
         extra characters (use 'formulary check' to see why it fails). Empty values print
         as empty lines. Values of secure types print as •••.
         """,
-        positionals: 2...Int.max,
-        positionalName: "TYPE and at least one VALUE",
-        missingAfterFirst: "at least one VALUE",
+        arguments: [
+            ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
+                         help: "A field type, with parameters in parentheses if any: phone, 'decimal(places: 2)'."),
+            ArgumentSpec(name: "VALUE", help: "A value to format; one line each.", isRepeating: true),
+        ],
         examples: ["formulary format phone 5551234567", "formulary format iban de89370400440532013000"])
 
     let typeText: String
@@ -25,9 +26,9 @@ struct FormatCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        typeText = arguments.positionals[0]
-        values = Array(arguments.positionals.dropFirst())
-        format = try context.format(offered: [.text, .json])
+        typeText = try arguments.positional("TYPE")
+        values = arguments.positionals("VALUE")
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -7,7 +7,6 @@ struct FormsAddCommand: Command {
     static let spec = CommandSpec(
         path: ["forms", "add"],
         abstract: "Checks forms and stores each as a new version (audited).",
-        usage: "forms add FILE... [--add-types]",
         discussion: """
         Each file must declare one form. A form that names an unknown type or parameter, a
         field twice, or a rule over undeclared fields is refused with file:line:column. Forms
@@ -22,11 +21,11 @@ struct FormsAddCommand: Command {
         types in the same transaction as the forms, each audited as 'types add' does.
         """,
         options: [
-            OptionSpec(name: "add-types", kind: .flag,
-                       help: "Also stores the plugin-folder types the forms use, as 'types add' would."),
+            .flag("add-types", help: "Also stores the plugin-folder types the forms use, as 'types add' would."),
         ],
-        positionals: 1...Int.max,
-        positionalName: "FILE",
+        arguments: [ArgumentSpec(name: "FILE", help: "A .form file declaring one form.", isRepeating: true,
+                                 completion: .files)],
+        formats: [.text],
         examples: ["formulary forms add signup.form", "formulary --plugins my-types forms add orders.form --add-types"])
 
     let files: [String]
@@ -34,9 +33,9 @@ struct FormsAddCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals
+        files = arguments.positionals("FILE")
         addTypes = arguments.flag("add-types")
-        _ = try context.format(offered: [.text])
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

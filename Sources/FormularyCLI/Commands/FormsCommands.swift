@@ -8,7 +8,6 @@ struct FormsListCommand: Command {
     static let spec = CommandSpec(
         path: ["forms", "list"],
         abstract: "Lists every form: name, version, source, fields, entries.",
-        usage: "forms list",
         discussion: "Forms come from the database ('forms add') and from plugin folders, which override it.",
         examples: ["formulary forms list"])
 
@@ -16,7 +15,7 @@ struct FormsListCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
@@ -57,9 +56,7 @@ struct FormsShowCommand: Command {
     static let spec = CommandSpec(
         path: ["forms", "show"],
         abstract: "Shows a form's fields, types and rules, and its version.",
-        usage: "forms show NAME",
-        positionals: 1...1,
-        positionalName: "NAME",
+        arguments: [ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it.")],
         examples: ["formulary forms show signup"])
 
     let name: String
@@ -67,8 +64,8 @@ struct FormsShowCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = arguments.positionals[0]
-        format = try context.format(offered: [.text, .json])
+        name = try arguments.positional("NAME")
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -7,7 +7,6 @@ struct HistoryCommand: Command {
     static let spec = CommandSpec(
         path: ["history"],
         abstract: "Shows every validation run that judged an entry: verdict, failed rules, type versions.",
-        usage: "history ENTRY",
         discussion: """
         Lists, oldest first, each run that judged the entry: when it started, its status, the
         entry version it judged (keyed imports replace an entry's values; earlier versions are
@@ -15,8 +14,7 @@ struct HistoryCommand: Command {
         the version (hash) of the type that judged each field. A passing entry's verdict is
         derived from the run's progress, so it costs no storage. Secure values never appear.
         """,
-        positionals: 1...1,
-        positionalName: "ENTRY (an entry id)",
+        arguments: [ArgumentSpec(name: "ENTRY", help: "The entry's id, as 'entries list' shows it.")],
         examples: ["formulary history 42", "formulary --format json history 42"])
 
     let id: Int64
@@ -24,8 +22,8 @@ struct HistoryCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        id = try arguments.entryID(helpCommand: "history")
-        format = try context.format(offered: [.text, .json])
+        id = try arguments.positional("ENTRY", as: EntryID.self).value
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -8,7 +8,6 @@ struct ImportCommand: Command {
     static let spec = CommandSpec(
         path: ["import"],
         abstract: "Stores entries of a form from a CSV or JSON Lines file (one transaction).",
-        usage: "import --form NAME FILE|- [--key FIELD] [--input csv|jsonl] [--skip-bad]",
         discussion: """
         CSV needs a header row (RFC 4180: quoted fields, embedded commas, quotes and line
         breaks, CRLF or LF, a UTF-8 byte-order mark). JSON Lines holds one flat object per
@@ -27,13 +26,13 @@ struct ImportCommand: Command {
         history.
         """,
         options: [
-            OptionSpec(name: "form", kind: .value("NAME"), help: "The form the entries belong to (required)."),
-            OptionSpec(name: "key", kind: .value("FIELD"), help: "A column that identifies an entry; updates instead of duplicating."),
-            OptionSpec(name: "input", kind: .value("FORMAT"), help: "csv or jsonl, when the file name does not tell."),
-            OptionSpec(name: "skip-bad", kind: .flag, help: "Skips malformed lines (listing each) instead of stopping."),
+            .option("form", "NAME", help: "The form the entries belong to (required).", required: true),
+            .option("key", "FIELD", help: "A column that identifies an entry; updates instead of duplicating."),
+            .option("input", "FORMAT", of: RecordFormat.self, help: "csv or jsonl, when the file name does not tell."),
+            .flag("skip-bad", help: "Skips malformed lines (listing each) instead of stopping."),
         ],
-        positionals: 1...1,
-        positionalName: "FILE (or - for standard input)",
+        arguments: [ArgumentSpec(name: "FILE", spelling: "FILE|-",
+                                 help: "The CSV or JSON Lines file to import; - reads standard input.", completion: .files)],
         examples: ["formulary import --form signup signups.csv", "formulary import --form signup --key email - --input jsonl < more.jsonl"])
 
     let file: String
@@ -44,21 +43,15 @@ struct ImportCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        file = arguments.positionals[0]
-        guard let form = arguments.value("form") else {
-            throw UsageError(message: "import needs --form NAME: the form the entries belong to", helpCommand: "import")
-        }
-        self.form = form
+        file = try arguments.positional("FILE")
+        form = try arguments.required("form")
         key = arguments.value("key")
         skipBad = arguments.flag("skip-bad")
         if file != "-" && FileSystem.isDirectory(file) {
             throw UsageError(message: "\(file) is a folder; import reads one CSV or JSON Lines file: name a file in it",
                              helpCommand: "import")
         }
-        if let text = arguments.value("input") {
-            guard let f = RecordFormat(rawValue: text) else {
-                throw UsageError(message: "--input \(text) is not a format; use csv or jsonl", helpCommand: "import")
-            }
+        if let f = try arguments.value("input", as: RecordFormat.self) {
             input = f
         } else if let f = RecordFormat(fileName: file) {
             input = f
@@ -69,7 +62,7 @@ struct ImportCommand: Command {
             throw UsageError(message: "cannot tell the format of '\(file)' from its name; add --input csv or --input jsonl",
                              helpCommand: "import")
         }
-        _ = try context.format(offered: [.text, .json])
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

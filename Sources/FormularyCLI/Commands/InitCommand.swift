@@ -7,7 +7,6 @@ struct InitCommand: Command {
     static let spec = CommandSpec(
         path: ["init"],
         abstract: "Creates the database, or brings it to the newest schema.",
-        usage: "init",
         discussion: """
         Creates the SQLite database named by --db (or FORMULARY_DB, or ./formulary.db) and
         applies the migrations this binary carries. On an existing database it applies only
@@ -20,7 +19,7 @@ struct InitCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        _ = try context.format(offered: [.text, .json])
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
@@ -54,14 +53,13 @@ struct MigrateCommand: Command {
     static let spec = CommandSpec(
         path: ["migrate"],
         abstract: "Applies pending migrations; --status lists applied and pending ones.",
-        usage: "migrate [--status]",
         discussion: """
         The pending migrations run with their bookkeeping rows (number, name and the SHA-256
         of the text) in one transaction: all are applied and recorded, or, when one fails,
         none is and the database is left as it was.
         --status changes nothing.
         """,
-        options: [OptionSpec(name: "status", kind: .flag, help: "Lists the applied and the pending migrations.")],
+        options: [.flag("status", help: "Lists the applied and the pending migrations.")],
         examples: ["formulary migrate --status", "formulary migrate"])
 
     let status: Bool
@@ -70,7 +68,7 @@ struct MigrateCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         status = arguments.flag("status")
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -6,7 +6,6 @@ struct ReportCommand: Command {
     static let spec = CommandSpec(
         path: ["report"],
         abstract: "Shows the failures of a validation run, grouped, worst first.",
-        usage: "report [--run ID] [--form NAME] [--by rule|field|type|entry] [--output PATH]",
         discussion: """
         Reports the newest validation run unless --run names one. --form narrows the report
         to one form; without --run it picks that form's newest run. Failures are grouped by
@@ -23,11 +22,12 @@ struct ReportCommand: Command {
         is one is shown as •••.
         """,
         options: [
-            OptionSpec(name: "run", kind: .value("ID"), help: "The run to report (default: the newest)."),
-            OptionSpec(name: "form", kind: .value("NAME"), help: "Only this form (and, without --run, its newest run)."),
-            OptionSpec(name: "by", kind: .value("KEY"), help: "Group failures by rule, field, type or entry (default rule)."),
-            OptionSpec(name: "output", kind: .value("PATH"), help: "Write the report to this file."),
+            .option("run", "ID", of: RunID.self, help: "The run to report (default: the newest)."),
+            .option("form", "NAME", help: "Only this form (and, without --run, its newest run)."),
+            .option("by", "KEY", of: ReportGrouping.self, help: "Group failures by rule, field, type or entry (default rule)."),
+            .option("output", "PATH", help: "Write the report to this file.", completion: .files),
         ],
+        formats: [.text, .json, .csv, .html],
         examples: [
             "formulary report",
             "formulary report --by field --form signup",
@@ -43,28 +43,11 @@ struct ReportCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        if let text = arguments.value("run") {
-            runID = try ParsedArguments.id(text, noun: "run", option: "--run",
-                                           hint: "use the number 'validate' printed, or leave --run out for the newest run",
-                                           helpCommand: "report")
-        } else {
-            runID = nil
-        }
+        runID = try arguments.value("run", as: RunID.self)?.value
         form = arguments.value("form")
-        if let text = arguments.value("by") {
-            guard let g = ReportGrouping(rawValue: text) else {
-                let choices = ReportGrouping.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError(message: "--by \(text) is not a grouping; use one of: \(choices)", helpCommand: "report")
-            }
-            grouping = g
-        } else {
-            grouping = .rule
-        }
-        output = arguments.value("output")
-        if output == "" {
-            throw UsageError(message: "--output needs a file path", helpCommand: "report")
-        }
-        format = try context.format(offered: [.text, .json, .csv, .html])
+        grouping = try arguments.value("by", as: ReportGrouping.self) ?? .rule
+        output = try arguments.value("output", as: OutputPath.self)?.path
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

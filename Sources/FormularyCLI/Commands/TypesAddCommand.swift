@@ -8,7 +8,6 @@ struct TypesAddCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "add"],
         abstract: "Lints and self-tests types, then stores each as a new version (audited).",
-        usage: "types add FILE...",
         discussion: """
         Each file must declare one field type. It is linted (as 'types lint' does), its
         accept/reject examples are run, and only when every file passes are the types stored,
@@ -19,16 +18,17 @@ struct TypesAddCommand: Command {
 
         Exit status: 0 when stored (or unchanged), 2 when a file has errors or failing examples.
         """,
-        positionals: 1...Int.max,
-        positionalName: "FILE",
+        arguments: [ArgumentSpec(name: "FILE", help: "A .field file declaring one type.", isRepeating: true,
+                                 completion: .files)],
+        formats: [.text],
         examples: ["formulary types add my-types/visa.field"])
 
     let files: [String]
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals
-        _ = try context.format(offered: [.text])
+        files = arguments.positionals("FILE")
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -7,15 +7,13 @@ struct TypesHistoryCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "history"],
         abstract: "Every stored version of a type: when, by whom, hash, what changed.",
-        usage: "types history NAME",
         discussion: """
         Lists what happened to the name in the database, oldest first: each 'add' with the
         version it made current, each 'retire', and versions recorded because a validation
         run used a built-in or folder type. The CHANGE column says how a version differs
         from the one before it (lines added and removed in the canonical definition).
         """,
-        positionals: 1...1,
-        positionalName: "NAME",
+        arguments: [ArgumentSpec(name: "NAME", help: "The type's name; it need not be current any more.")],
         examples: ["formulary types history credit-card"])
 
     let name: String
@@ -23,8 +21,8 @@ struct TypesHistoryCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = arguments.positionals[0]
-        format = try context.format(offered: [.text, .json])
+        name = try arguments.positional("NAME")
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
@@ -38,23 +36,22 @@ struct TypesRetireCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "retire"],
         abstract: "Hides a database type from the registry; its versions stay (audited).",
-        usage: "types retire NAME",
         discussion: """
         After retiring, the name resolves to whatever the other sources have (a built-in type
         of that name, or a plugin folder's), or to nothing. Every version stays in the
         database, so earlier validation results still name the version that judged them.
         'types add' brings a type back.
         """,
-        positionals: 1...1,
-        positionalName: "NAME",
+        arguments: [ArgumentSpec(name: "NAME", help: "The name of a type added to the database with 'types add'.")],
+        formats: [.text],
         examples: ["formulary types retire visa"])
 
     let name: String
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = arguments.positionals[0]
-        _ = try context.format(offered: [.text])
+        name = try arguments.positional("NAME")
+        _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

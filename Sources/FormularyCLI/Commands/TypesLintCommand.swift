@@ -7,7 +7,6 @@ struct TypesLintCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "lint"],
         abstract: "Parses and type-checks plugin files and prints every diagnostic.",
-        usage: "types lint FILE...",
         discussion: """
         Checks .field and .form files without a database: syntax, inheritance (a base may
         come from the registry or from another file given here), parameters, and the
@@ -17,8 +16,7 @@ struct TypesLintCommand: Command {
 
         Exit status: 0 when no file has an error (warnings allowed), 2 otherwise.
         """,
-        positionals: 1...Int.max,
-        positionalName: "FILE",
+        arguments: [ArgumentSpec(name: "FILE", help: "A .field or .form file.", isRepeating: true, completion: .files)],
         examples: ["formulary types lint my-types/*.field", "formulary types lint signup.form"])
 
     let files: [String]
@@ -26,8 +24,8 @@ struct TypesLintCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals
-        format = try context.format(offered: [.text, .json])
+        files = arguments.positionals("FILE")
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

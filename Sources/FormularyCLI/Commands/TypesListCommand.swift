@@ -7,7 +7,6 @@ struct TypesListCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "list"],
         abstract: "Lists every type: name, version, source, label, and what it overrides.",
-        usage: "types list",
         discussion: """
         Types come from, lowest precedence first: the built-in plugins, the database, the
         folders of FORMULARY_PATH, the --plugins folders. A type overrides the same-named
@@ -26,7 +25,7 @@ struct TypesListCommand: Command {
     static let shownProblems = 10
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

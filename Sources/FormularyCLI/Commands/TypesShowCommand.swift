@@ -8,15 +8,13 @@ struct TypesShowCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "show"],
         abstract: "Shows a type's resolved definition, its parameters and its version.",
-        usage: "types show NAME",
         discussion: """
         Prints the definition after 'extends' is resolved, in the plugin language, with its
         parameters and defaults, where it comes from, and its version: the SHA-256 of that
         definition, which is what validation runs record. With a database, the versions it
         keeps of the name are listed too ('types history' tells what happened to each).
         """,
-        positionals: 1...1,
-        positionalName: "NAME",
+        arguments: [ArgumentSpec(name: "NAME", help: "The type's name, as 'types list' shows it.")],
         examples: ["formulary types show credit-card"])
 
     let name: String
@@ -24,8 +22,8 @@ struct TypesShowCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = arguments.positionals[0]
-        format = try context.format(offered: [.text, .json])
+        name = try arguments.positional("NAME")
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

@@ -7,7 +7,6 @@ struct TypesTestCommand: Command {
     static let spec = CommandSpec(
         path: ["types", "test"],
         abstract: "Runs the types' accept/reject self-tests; prints 'N passed, N failed' last.",
-        usage: "types test [NAME...]",
         discussion: """
         Runs every 'accept' and 'reject' example of the named types (all types when none is
         named) with the types' default parameters. A failing example is printed with its
@@ -16,8 +15,8 @@ struct TypesTestCommand: Command {
         Exit status: 0 when every example passed, 1 when some failed, 2 when a type could
         not be loaded.
         """,
-        positionals: 0...Int.max,
-        positionalName: "NAME",
+        arguments: [ArgumentSpec(name: "NAME", help: "A type to test (default: every type).", isOptional: true,
+                                 isRepeating: true)],
         examples: ["formulary types test", "formulary types test credit-card iban"])
 
     let names: [String]
@@ -25,8 +24,8 @@ struct TypesTestCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        names = arguments.positionals
-        format = try context.format(offered: [.text, .json])
+        names = arguments.positionals("NAME")
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 

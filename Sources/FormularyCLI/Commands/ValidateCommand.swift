@@ -9,7 +9,6 @@ struct ValidateCommand: Command {
     static let spec = CommandSpec(
         path: ["validate"],
         abstract: "Batch-validates stored entries and records a validation run and its results.",
-        usage: "validate [--form NAME]...",
         discussion: """
         Judges every stored entry of the named forms (of every form with entries when none is
         named) with the form's fields, their types and parameters, 'required', the cross-field
@@ -25,7 +24,8 @@ struct ValidateCommand: Command {
         Exit status: 0 when no entry has an error (warnings do not count), 1 when some entry
         is invalid, 2 when a form cannot be used, 3 on a database failure.
         """,
-        options: [OptionSpec(name: "form", kind: .repeatable("NAME"), help: "A form to validate; repeatable (default: every form with entries).")],
+        options: [.option("form", "NAME", help: "A form to validate; repeatable (default: every form with entries).",
+                          repeatable: true)],
         examples: ["formulary validate", "formulary validate --form signup --today 2026-11-29", "formulary --format json validate"])
 
     let forms: [String]?
@@ -35,7 +35,7 @@ struct ValidateCommand: Command {
     init(arguments: ParsedArguments, context: CommandContext) throws {
         let named = arguments.all("form")
         forms = named.isEmpty ? nil : named
-        format = try context.format(offered: [.text, .json])
+        format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
