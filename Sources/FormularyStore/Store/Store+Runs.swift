@@ -412,12 +412,12 @@ extension Store {
 }
 
 extension Statement {
-    fileprivate func bindingFirst<T>(_ values: [SQLValue], _ transform: (Row) throws -> T) throws -> T? {
+    fileprivate func bindingFirst<T>(_ values: StatementArguments, _ transform: (Row) throws -> T) throws -> T? {
         try bind(values)
         return try first(transform)
     }
 
-    fileprivate func bindingMap<T>(_ values: [SQLValue], _ transform: (Row) throws -> T) throws -> [T] {
+    fileprivate func bindingMap<T>(_ values: StatementArguments, _ transform: (Row) throws -> T) throws -> [T] {
         try bind(values)
         return try map(transform)
     }

@@ -12,8 +12,9 @@ import FormularyJSON
 /// A store is one connection: use it from one thread at a time, and open another `Store` (or
 /// ``Database``) per worker thread.
 public final class Store {
-    /// The connection, for queries the façade does not offer (issue 4's runs and reports).
-    public let database: Database
+    /// The connection. Only the store speaks SQL: everything above it goes through the
+    /// methods of ``Store`` (tests reach it with `@testable import`).
+    let database: Database
     /// Where "now" comes from, for timestamps; tests fix it.
     public var clock: @Sendable () -> Date = { Date() }
     let migrator: Migrator
