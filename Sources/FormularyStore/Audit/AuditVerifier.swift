@@ -1,4 +1,5 @@
 import FormularyJSON
+import FormularyRules
 
 /// `audit verify`: the database file, its schema, the hash chain, and the data against what
 /// the log recorded of it, all in one read transaction.
@@ -158,6 +159,9 @@ struct AuditVerifier {
             let computed = SHA256.hex(version.source)
             if computed != version.hash {
                 problems.append(AuditProblem(area: area, message: "\(kind.rawValue) '\(version.name)' version \(version.id): its source does not hash to its recorded hash \(version.shortHash)…: the source was edited"))
+            }
+            if kind == .type && version.secure != PluginSource.declaresSecure(typeSource: version.source) {
+                problems.append(AuditProblem(area: area, message: "type '\(version.name)' version \(version.id) is recorded as \(version.secure ? "" : "not ")secure, but its source says otherwise: the flag was changed"))
             }
             if !referenced.contains(version.id) {
                 problems.append(AuditProblem(area: area, message: "\(kind.rawValue) '\(version.name)' version \(version.id) (\(version.shortHash)…) was neither added nor used by a run: it was written outside formulary"))

@@ -120,6 +120,7 @@ enum DataDigests {
         f.text(version.origin)
         f.text(version.recordedAt)
         f.text(version.actor)
+        f.int(version.secure ? 1 : 0)
     }
 
     /// An add or a retirement of a database type or form: the event row and the version it

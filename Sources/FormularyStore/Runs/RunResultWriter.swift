@@ -1,3 +1,4 @@
+import FormularyRules
 /// Writes the results of one validation run, batch by batch, with prepared statements.
 ///
 /// Each distinct (form, field, type, rule, severity, message) is stored once per run in
@@ -33,7 +34,7 @@ public final class RunResultWriter {
         var field: String?
         var type: String?
         var rule: String
-        var severity: ResultSeverity
+        var severity: Severity
         var message: String
     }
 
@@ -65,7 +66,7 @@ public final class RunResultWriter {
 
     /// The id of this failed rule in the run, inserted on first use.
     public func ruleID(formID: Int64, field: String?, type: String?, rule: String,
-                       severity: ResultSeverity, message: String) throws -> Int64 {
+                       severity: Severity, message: String) throws -> Int64 {
         let key = RuleKey(formID: formID, field: field, type: type, rule: rule, severity: severity, message: message)
         if let id = ruleIDs[key] { return id }
         insertRule.bind(runID, at: 1)

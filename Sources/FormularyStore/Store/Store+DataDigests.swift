@@ -147,7 +147,7 @@ extension Store {
         let key = try auditKey()
         var out: [Int64: (DefinitionEvent, String)] = [:]
         let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns), e.id, e.action, e.at, e.actor, e.name FROM \(kind.eventsTable) AS e
+            SELECT \(Self.versionColumns(kind)), e.id, e.action, e.at, e.actor, e.name FROM \(kind.eventsTable) AS e
             LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id ORDER BY e.id
             """)
         try statement.forEachRow { row in
@@ -163,7 +163,7 @@ extension Store {
     /// The digest of one event, for the record that adds or retires it.
     func eventDigest(_ kind: DefinitionKind, eventID: Int64) throws -> String {
         let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns), e.id, e.action, e.at, e.actor, e.name FROM \(kind.eventsTable) AS e
+            SELECT \(Self.versionColumns(kind)), e.id, e.action, e.at, e.actor, e.name FROM \(kind.eventsTable) AS e
             LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id WHERE e.id = ?
             """)
         try statement.bind([.integer(eventID)])
@@ -233,7 +233,7 @@ struct ImportRecomputation {
 extension Store {
     /// Every stored version of a kind, by id.
     func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
-        try database.cachedStatement("SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v ORDER BY v.id")
+        try database.cachedStatement("SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v ORDER BY v.id")
             .map { Self.version(kind, from: $0) }
     }
 

@@ -1,3 +1,4 @@
+import FormularyRules
 import FormularyJSON
 
 extension Store {
@@ -65,7 +66,7 @@ extension Store {
     /// "types added to the database" registry source.
     public func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
         try database.cachedStatement("""
-            SELECT \(Self.versionColumns) FROM (SELECT max(id) AS last FROM \(kind.eventsTable) GROUP BY name) AS latest
+            SELECT \(Self.versionColumns(kind)) FROM (SELECT max(id) AS last FROM \(kind.eventsTable) GROUP BY name) AS latest
             JOIN \(kind.eventsTable) AS e ON e.id = latest.last
             JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
             WHERE e.action = 'add' ORDER BY v.name
@@ -75,7 +76,7 @@ extension Store {
     /// The current database definition of `name`, or nil (never added, or retired).
     public func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion? {
         let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns) FROM \(kind.eventsTable) AS e
+            SELECT \(Self.versionColumns(kind)) FROM \(kind.eventsTable) AS e
             LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
             WHERE e.name = ? ORDER BY e.id DESC LIMIT 1
             """)
@@ -86,7 +87,7 @@ extension Store {
     /// Every stored version of `name` (added or used by a run), oldest first.
     public func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
         let statement = try database.cachedStatement(
-            "SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v WHERE v.name = ? ORDER BY v.id")
+            "SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v WHERE v.name = ? ORDER BY v.id")
         try statement.bind([.text(name)])
         return try statement.map { Self.version(kind, from: $0) }
     }
@@ -94,7 +95,7 @@ extension Store {
     /// The adds and retirements of `name`, oldest first (`types history`).
     public func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent] {
         let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns), e.id, e.action, e.at, e.actor FROM \(kind.eventsTable) AS e
+            SELECT \(Self.versionColumns(kind)), e.id, e.action, e.at, e.actor FROM \(kind.eventsTable) AS e
             LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
             WHERE e.name = ? ORDER BY e.id
             """)
@@ -110,7 +111,7 @@ extension Store {
     /// The version of `name` with that hash, if stored.
     public func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion? {
         let statement = try database.cachedStatement(
-            "SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v WHERE v.name = ? AND v.hash = ?")
+            "SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v WHERE v.name = ? AND v.hash = ?")
         try statement.bind([.text(name), .text(hash)])
         return try statement.first { Self.version(kind, from: $0) }
     }
@@ -118,27 +119,38 @@ extension Store {
     /// The version with that row id (as referenced by runs).
     public func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion? {
         let statement = try database.cachedStatement(
-            "SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v WHERE v.id = ?")
+            "SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v WHERE v.id = ?")
         try statement.bind([.integer(id)])
         return try statement.first { Self.version(kind, from: $0) }
     }
 
     // MARK: Private
 
-    static let versionColumns = "v.id, v.name, v.hash, v.source, v.origin, v.recorded_at, v.actor, NULL"
+    /// The columns ``version(_:from:at:)`` reads, from a table aliased `v` (eight of them).
+    static func versionColumns(_ kind: DefinitionKind) -> String {
+        "v.id, v.name, v.hash, v.source, v.origin, v.recorded_at, v.actor, "
+            + (kind == .type ? "coalesce(v.secure, 0)" : "0")
+    }
 
-    static func version(_ kind: DefinitionKind, from row: Row) -> DefinitionVersion {
-        DefinitionVersion(id: row.int64(0), kind: kind, name: row.string(1), hash: row.string(2),
-                          source: row.string(3), origin: row.string(4), recordedAt: row.string(5),
-                          actor: row.string(6))
+    static func version(_ kind: DefinitionKind, from row: Row, at c: Int = 0) -> DefinitionVersion {
+        DefinitionVersion(id: row.int64(c), kind: kind, name: row.string(c + 1), hash: row.string(c + 2),
+                          source: row.string(c + 3), origin: row.string(c + 4), recordedAt: row.string(c + 5),
+                          actor: row.string(c + 6), secure: row.bool(c + 7))
     }
 
     private func insertVersion(_ kind: DefinitionKind, name: String, hash: String, source: String,
                                origin: String, actor: String) throws -> DefinitionVersion {
         let at = timestamp()
-        try database.execute("INSERT INTO \(kind.versionsTable) (name, hash, source, origin, recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
-                             [.text(name), .text(hash), .text(source), .text(origin), .text(at), .text(actor)])
+        let secure = kind == .type && PluginSource.declaresSecure(typeSource: source, file: "type \(name)")
+        if kind == .type {
+            try database.execute("INSERT INTO type_versions (name, hash, source, origin, recorded_at, actor, secure) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 [.text(name), .text(hash), .text(source), .text(origin), .text(at), .text(actor),
+                                  .integer(secure ? 1 : 0)])
+        } else {
+            try database.execute("INSERT INTO form_versions (name, hash, source, origin, recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
+                                 [.text(name), .text(hash), .text(source), .text(origin), .text(at), .text(actor)])
+        }
         return DefinitionVersion(id: database.lastInsertRowID, kind: kind, name: name, hash: hash,
-                                 source: source, origin: origin, recordedAt: at, actor: actor)
+                                 source: source, origin: origin, recordedAt: at, actor: actor, secure: secure)
     }
 }

@@ -1,3 +1,4 @@
+import FormularyRules
 import FormularyJSON
 
 /// Validation runs: writing a run (used by `FormularyKit`'s `ValidationRun`) and reading runs,
@@ -250,17 +251,14 @@ extension Store {
     /// The type versions that judged each field in a run (optionally of one form).
     public func fieldTypes(ofRun runID: Int64, formID: Int64? = nil) throws -> [RunFieldType] {
         let statement = try database.cachedStatement("""
-            SELECT rt.form_id, rt.field, \(Self.versionColumns) FROM run_type_versions AS rt
+            SELECT rt.form_id, rt.field, \(Self.versionColumns(.type)) FROM run_type_versions AS rt
             JOIN type_versions AS v ON v.id = rt.type_version_id
             WHERE rt.run_id = ?1 AND (?2 IS NULL OR rt.form_id = ?2) ORDER BY rt.form_id, rt.field
             """)
         try statement.bind([.integer(runID), .integer(formID)])
         return try statement.map { row in
             RunFieldType(formID: row.int64(0), field: row.string(1),
-                         version: DefinitionVersion(id: row.int64(2), kind: .type, name: row.string(3),
-                                                    hash: row.string(4), source: row.string(5),
-                                                    origin: row.string(6), recordedAt: row.string(7),
-                                                    actor: row.string(8)))
+                         version: Self.version(.type, from: row, at: 2))
         }
     }
 
@@ -270,7 +268,7 @@ extension Store {
     /// keeps that field masked whatever the registry says later).
     public func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
         let statement = try database.cachedStatement("""
-            SELECT DISTINCT rt.form_id, rt.field, \(Self.versionColumns) FROM run_type_versions AS rt
+            SELECT DISTINCT rt.form_id, rt.field, \(Self.versionColumns(.type)) FROM run_type_versions AS rt
             JOIN forms AS f ON f.id = rt.form_id
             JOIN type_versions AS v ON v.id = rt.type_version_id
             WHERE f.name = ?1 ORDER BY rt.field, v.id
@@ -278,10 +276,7 @@ extension Store {
         try statement.bind([.text(name)])
         return try statement.map { row in
             RunFieldType(formID: row.int64(0), field: row.string(1),
-                         version: DefinitionVersion(id: row.int64(2), kind: .type, name: row.string(3),
-                                                    hash: row.string(4), source: row.string(5),
-                                                    origin: row.string(6), recordedAt: row.string(7),
-                                                    actor: row.string(8)))
+                         version: Self.version(.type, from: row, at: 2))
         }
     }
 
@@ -389,7 +384,7 @@ extension Store {
     static func rule(from row: Row, at c: Int) -> RunRule {
         RunRule(id: row.int64(c), formID: row.int64(c + 1), form: row.string(c + 2),
                 field: row.optionalString(c + 3), type: row.optionalString(c + 4), rule: row.string(c + 5),
-                severity: ResultSeverity(rawValue: row.string(c + 6)) ?? .error, message: row.string(c + 7))
+                severity: Severity(rawValue: row.string(c + 6)) ?? .error, message: row.string(c + 7))
     }
 
     private func withForms(_ run: RunRecord) throws -> RunRecord {

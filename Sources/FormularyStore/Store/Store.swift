@@ -1,5 +1,6 @@
 import Foundation
 import FormularyJSON
+import FormularyRules
 
 /// Formulary's database: the typed façade the commands use.
 ///
@@ -40,14 +41,26 @@ public final class Store {
     @discardableResult
     public func migrate(actor: String = "formulary") throws -> [AppliedMigration] {
         try migrator.migrate(database, now: clock) { applied in
-            if applied.contains(where: { $0.id == Self.dataDigestsMigration }) {
-                try sealExistingData(actor: actor)
-            }
+            let ids = Set(applied.map(\.id))
+            // The flags first: the seal digests the versions with them.
+            if ids.contains(Self.secureFlagMigration) { try fillSecureFlags() }
+            if ids.contains(Self.dataDigestsMigration) { try sealExistingData(actor: actor) }
         }
     }
 
     /// The migration that brings data digests (`migrations/0003_audit_integrity.sql`).
     static let dataDigestsMigration = 3
+    /// The migration that adds `type_versions.secure` (`migrations/0004_type_version_secure.sql`).
+    static let secureFlagMigration = 4
+
+    /// Sets `type_versions.secure` from each stored source (migration 4's data step).
+    func fillSecureFlags() throws {
+        let versions = try database.makeStatement("SELECT id, name, source FROM type_versions")
+            .map { ($0.int64(0), $0.string(1), $0.string(2)) }
+        for (id, name, source) in versions where PluginSource.declaresSecure(typeSource: source, file: "type \(name)") {
+            try database.execute("UPDATE type_versions SET secure = 1 WHERE id = ?", [.integer(id)])
+        }
+    }
 
     /// Applied and pending migrations (`migrate --status`).
     public func migrationStatus() throws -> [MigrationStatus] {
