@@ -3,8 +3,6 @@ public enum DefinitionKind: String, Sendable, Hashable {
     case type
     case form
 
-    var versionsTable: String { self == .type ? "type_versions" : "form_versions" }
-    var eventsTable: String { self == .type ? "type_events" : "form_events" }
     /// Prefix of audit actions: `types.add`, `forms.retire`.
     var auditNoun: String { self == .type ? "types" : "forms" }
 }
