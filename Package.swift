@@ -5,7 +5,8 @@ import PackageDescription
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
 //                     compiled field types (PCRE2). No file system, no SQLite.
-//   FormularyStore  — SQLite, migrations, SHA-256, the audit log.
+//   FormularyStore  — SQLite, migrations, SHA-256, the audit log; it stores the rules'
+//                     domain values (one Severity), so it depends on FormularyRules.
 //   FormularyKit    — the registry (built-in, database and folder sources), import,
 //                     batch validation, reports.
 //   formulary       — the thin command-line executable.
@@ -26,7 +27,7 @@ let package = Package(
 
         .target(name: "FormularyJSON"),
         .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
-        .target(name: "FormularyStore", dependencies: ["CSQLite", "CCrypto", "FormularyJSON"]),
+        .target(name: "FormularyStore", dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
                 dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"]),
         .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"]),

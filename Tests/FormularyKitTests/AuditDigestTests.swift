@@ -121,7 +121,7 @@ struct AuditDigestTests {
         }
         let store = try Store(path: path)
         let applied = try store.migrate(actor: "upgrader")
-        #expect(applied.map(\.id) == [3])
+        #expect(applied.map(\.id) == Array(3...Migration.embedded.count))
         let seal = try #require(try store.auditRecords().last)
         #expect(seal.action == "audit.seal" && seal.actor == "upgrader")
         try expectVerifies(store)
@@ -144,5 +144,33 @@ struct AuditDigestTests {
         // key padded to 32 bytes give the same MAC.
         let mac = key.hmac(Array("Hi There".utf8))
         #expect(mac == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+    }
+
+    /// A type version records whether it is `secure` when it is stored; versions stored before
+    /// migration 4 get the flag from their sources; a flag turned off shows in `audit verify`.
+    @Test func typeVersionsRecordWhetherTheyAreSecure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-secure-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("old.db").path
+        let pin = "field pin\nsecure\nmask \"0000\"\n"
+        do {
+            let old = try Store(path: path, migrations: Array(Migration.embedded.prefix(2)))
+            try old.migrate()
+            try OlderSchema.writeData(old)   // three-digits, not secure
+            try old.database.execute("INSERT INTO type_versions (name, hash, source, origin, recorded_at, actor) VALUES ('pin', ?, ?, 'builtin', 'x', 'tester')",
+                                     [.text(SHA256.hex(pin)), .text(pin)])
+            try old.database.execute("INSERT INTO type_events (name, action, version_id, at, actor) VALUES ('pin', 'add', 2, 'x', 'tester')")
+        }
+        let store = try Store(path: path)
+        try store.migrate()
+        #expect(try store.version(.type, name: "pin", hash: SHA256.hex(pin))?.secure == true, "filled from the source")
+        #expect(try store.version(.type, name: "three-digits", hash: SHA256.hex(FaultScenario.threeDigits))?.secure == false)
+        let added = try store.addVersion(.type, name: "pin2", source: pin.replacingOccurrences(of: "pin", with: "pin2"), actor: "tester")
+        #expect(added.version.secure, "set when stored")
+        try expectVerifies(store)
+        try store.database.execute("UPDATE type_versions SET secure = 0 WHERE name = 'pin'")
+        let problems = try store.auditReport().problems
+        #expect(problems.contains { $0.area == .types && $0.message.contains("recorded as not secure, but its source says otherwise") }, "\(problems)")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import FormularyRules
-import FormularyStore
+@testable import FormularyStore
 @testable import FormularyKit
 
 /// SQLite failures injected at every step of an import, a `types add` and a migration: the

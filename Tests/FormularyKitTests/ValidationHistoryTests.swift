@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import FormularyRules
-import FormularyStore
+@testable import FormularyStore
 @testable import FormularyKit
 
 struct ValidationHistoryTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import FormularyStore
 
-/// The writer buffers result rows and inserts them in groups of `rowsPerInsert`: no row may
+/// The SQLite writer buffers result rows and inserts them in groups of `rowsPerInsert`: no row may
 /// be lost, doubled or written outside its batch's transaction.
 @Suite struct RunResultWriterTests {
     let folder = TemporaryDirectory()
@@ -24,7 +24,7 @@ import Testing
 
     @Test func everyRowOfABatchIsWrittenOnceWhateverItsSize() throws {
         let (store, writer, formID) = try makeRun()
-        let size = RunResultWriter.rowsPerInsert * 3 + 5   // full groups and a remainder
+        let size = SQLiteRunResultRowWriter.rowsPerInsert * 3 + 5   // full groups and a remainder
         let (a, b) = try store.transaction {
             (try writer.ruleID(formID: formID, field: "age", type: "age", rule: "range", severity: .error, message: "too old"),
              try writer.ruleID(formID: formID, field: "cvv", type: "cvv", rule: "mask", severity: .error, message: "3 digits"))
@@ -51,13 +51,13 @@ import Testing
         try store.transaction {
             for entry in 1...Int64(10) { try writer.add(entryID: entry, entryVersion: 1, ruleID: rule) }
             #expect(try rows(store, run: writer.runID).isEmpty)   // still pending
-            try writer.flush()
+            try writer.progress(formID: formID, judgedThrough: 10, counts: RunCounts())
             #expect(try rows(store, run: writer.runID).count == 10)
         }
         struct Stop: Error {}
         #expect(throws: Stop.self) {
             try store.transaction {
-                for entry in 11...Int64(11 + RunResultWriter.rowsPerInsert) {
+                for entry in 11...Int64(11 + SQLiteRunResultRowWriter.rowsPerInsert) {
                     try writer.add(entryID: entry, entryVersion: 1, ruleID: rule)
                 }
                 try writer.progress(formID: formID, judgedThrough: 100, counts: RunCounts())

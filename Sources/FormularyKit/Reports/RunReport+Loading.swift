@@ -107,7 +107,7 @@ struct RunReportLoader {
                 ? r.rule.field.flatMap { typeOfField[FieldKey(formID: r.rule.formID, field: $0)]?.hash } : nil
             failures.append(RunReport.Failure(
                 entry: RunReport.EntryRef(id: r.entryID), form: r.rule.form, field: r.rule.field, type: r.rule.type,
-                typeVersion: version, rule: r.rule.rule, severity: r.rule.severity == .error ? .error : .warning,
+                typeVersion: version, rule: r.rule.rule, severity: r.rule.severity,
                 message: r.rule.message))
             formOfEntry[r.entryID] = r.rule.formID
             if r.rule.severity == .error && failingNow[r.rule.formID]?.last != r.entryID {

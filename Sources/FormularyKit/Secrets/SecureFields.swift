@@ -23,7 +23,6 @@ public final class SecureFields {
     private let registry: Registry
     private var withoutFolders: Registry?
     private var byForm: [String: SecureFieldSet] = [:]
-    private var secureByVersion: [Int64: Bool] = [:]
 
     /// - Parameters:
     ///   - registry: the registry the command uses (plugin folders included).
@@ -42,7 +41,7 @@ public final class SecureFields {
         let registries = [base, registry]
         let forms = registries.compactMap { $0.forms[name]?.form }
         var secure = Set<String>()
-        for fieldType in try store.fieldTypes(ofForm: name) where isSecure(fieldType.version) {
+        for fieldType in try store.fieldTypes(ofForm: name) where fieldType.version.secure {
             secure.insert(fieldType.field)
         }
         let result: SecureFieldSet
@@ -75,22 +74,6 @@ public final class SecureFields {
         let loaded = try Registry.load(folders: [], store: store)
         withoutFolders = loaded
         return loaded
-    }
-
-    private func isSecure(_ version: DefinitionVersion) -> Bool {
-        if let known = secureByVersion[version.id] { return known }
-        let secure = Self.isSecure(source: version.source, name: "\(version.name)@\(version.shortHash)")
-        secureByVersion[version.id] = secure
-        return secure
-    }
-
-    /// Whether a stored type source declares `secure`. Stored sources are canonical resolved
-    /// definitions, so the directive is on the type's own lines; a source that does not
-    /// parse as a type counts as secure (nobody can tell).
-    static func isSecure(source: String, name: String) -> Bool {
-        let outcome = PluginSource.parse(bytes: Array(source.utf8), file: "type \(name)")
-        guard case .field(let decl) = outcome.content else { return true }
-        return decl.lines.contains { if case .secure = $0.directive { true } else { false } }
     }
 }
 

@@ -8,7 +8,7 @@ public struct EntryViolation: Sendable, Hashable {
     /// The field's type; nil for cross-field rules and `unknown-field`.
     public var type: String?
     public var rule: String
-    public var severity: ResultSeverity
+    public var severity: Severity
     /// The engine's message (secure values are never in it) or the form rule's.
     public var message: String
 }
@@ -197,7 +197,7 @@ public final class FormJudge: Sendable {
                 let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
                 for v in result.violations {
                     violations.append(EntryViolation(field: field.key, type: field.typeName, rule: v.rule,
-                                                     severity: v.severity == .error ? .error : .warning,
+                                                     severity: v.severity,
                                                      message: v.message))
                 }
             }
@@ -212,7 +212,7 @@ public final class FormJudge: Sendable {
             if fields[a].type.canonicalUTF8(x) != fields[b].type.canonicalUTF8(y) {
                 guard case let .same(_, _, options) = rules[r] else { continue }
                 violations.append(EntryViolation(
-                    field: fields[b].key, type: nil, rule: options.name, severity: severity(options),
+                    field: fields[b].key, type: nil, rule: options.name, severity: options.severity,
                     message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
             }
         }
@@ -221,7 +221,7 @@ public final class FormJudge: Sendable {
                 guard case let .require(_, _, options) = rules[r] else { continue }
                 let missing = requiredByRules[i]
                 violations.append(EntryViolation(
-                    field: fields[missing].key, type: nil, rule: options.name, severity: severity(options),
+                    field: fields[missing].key, type: nil, rule: options.name, severity: options.severity,
                     message: options.message ?? "'\(fields[missing].key)' is required when '\(fields[trigger].key)' is given"))
             }
         }
@@ -231,9 +231,5 @@ public final class FormJudge: Sendable {
             violations.append(EntryViolation(field: name, type: nil, rule: "unknown-field", severity: .warning,
                                              message: "'\(name)' is not a field of form '\(form.name)'"))
         }
-    }
-
-    private func severity(_ options: RuleOptions) -> ResultSeverity {
-        options.severity == .error ? .error : .warning
     }
 }

@@ -85,25 +85,15 @@ final class ChunkBoard: @unchecked Sendable {
     }
 }
 
-/// A read connection handed to one worker thread (a connection is used by one thread at a time).
-final class ReaderBox: @unchecked Sendable {
-    let database: Database
-    init(_ database: Database) { self.database = database }
-}
-
 extension ValidationRun {
-    func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], readers: [Database]) throws -> WrittenResults {
-        let board = ChunkBoard(count: chunks.count, workers: readers.count)
+    func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], snapshots: [EntrySnapshot]) throws -> WrittenResults {
+        let board = ChunkBoard(count: chunks.count, workers: snapshots.count)
         let rememberValues = options.rememberValues
-        for reader in readers {
-            let box = ReaderBox(reader)
+        for snapshot in snapshots {
             let thread = Thread {
-                defer {
-                    if box.database.isInTransaction { try? box.database.executeScript("COMMIT") }
-                    board.workerEnded()
-                }
+                defer { board.workerEnded() }
                 do {
-                    let worker = try ChunkJudge(database: box.database, judges: judges, rememberValues: rememberValues)
+                    let worker = ChunkJudge(snapshot: snapshot, judges: judges, rememberValues: rememberValues)
                     while let index = board.claim() {
                         board.deliver(index, try worker.judge(chunks[index]))
                     }
@@ -141,29 +131,25 @@ extension ValidationRun {
     }
 }
 
-/// One worker's reading and judging: its connection's statement (a rowid range scan, all
-/// forms at once) and its scratch memory.
+/// One worker's reading and judging: its snapshot (read as rowid range scans, all forms at
+/// once) and its scratch memory.
 final class ChunkJudge {
     let judges: [FormJudge]
     let judgeOfForm: [Int64: Int]
-    let statement: Statement
+    let snapshot: EntrySnapshot
     // Moved into locals for each chunk: a class's stored `var`s would cost a dynamic
     // exclusivity check per entry. One scratch per form: each remembers its fields' values.
     private var scratches: [FormJudge.Scratch]
     private var violations: [EntryViolation] = []
 
-    init(database: Database, judges: [FormJudge], rememberValues: Bool) throws {
+    init(snapshot: EntrySnapshot, judges: [FormJudge], rememberValues: Bool) {
         self.judges = judges
+        self.snapshot = snapshot
         scratches = judges.map { $0.makeScratch(rememberValues: rememberValues) }
         judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
-        statement = try database.makeStatement(
-            "SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > ? AND id <= ? ORDER BY id")
     }
 
     func judge(_ chunk: Chunk) throws -> ChunkOutcome {
-        statement.bind(chunk.afterID, at: 1)
-        statement.bind(chunk.throughID, at: 2)
-        defer { statement.reset() }
         var outcome = ChunkOutcome(counts: [RunCounts](repeating: RunCounts(), count: judges.count))
         var formID: Int64 = -1, layoutID: Int64 = -1
         var j = -1
@@ -174,16 +160,16 @@ final class ChunkJudge {
         var scratches = self.scratches
         var violations = self.violations
         defer { (self.scratches, self.violations) = (scratches, violations) }
-        try statement.forEachRow { row in
-            let form = row.int64(1)
+        try snapshot.forEachEntry(afterID: chunk.afterID, throughID: chunk.throughID) { row in
+            let form = row.formID
             if form != formID {
                 formID = form
                 j = judgeOfForm[form] ?? -1
                 layoutID = -1
             }
             guard j >= 0 else { return }   // a form this run does not judge
-            let id = row.int64(0)
-            let layout = row.int64(2)
+            let id = row.id
+            let layout = row.layoutID
             if layout != layoutID {
                 guard let found = judges[j].plan(layoutID: layout) else {
                     throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
@@ -193,7 +179,7 @@ final class ChunkJudge {
             }
             if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
             do {
-                try row.withUnsafeBytes(at: 3) { bytes in
+                try row.withValues { bytes in
                     try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
                         try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
                             try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
@@ -212,7 +198,7 @@ final class ChunkJudge {
             if errors > 0 { outcome.counts[j].entriesInvalid += 1 } else { outcome.counts[j].entriesWarned += 1 }
             let start = outcome.violations.count
             outcome.violations.append(contentsOf: violations)
-            outcome.entries.append((j, id, row.int(4), start..<outcome.violations.count))
+            outcome.entries.append((j, id, row.version, start..<outcome.violations.count))
         }
         return outcome
     }

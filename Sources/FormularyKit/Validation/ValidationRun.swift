@@ -102,24 +102,16 @@ public final class ValidationRun {
         let prepared = try prepareForms()
         try store.abandonDeadRuns(actor: options.actor)
 
-        // Readers open their snapshots while this connection holds the write lock, so that
-        // they and the run's own bookkeeping see the same entries and imports.
-        let readers = try (0..<options.workers).map { _ in
-            var configuration = Database.Configuration()
-            configuration.readOnly = true
-            configuration.create = false
-            return try Database(path: store.database.path, configuration: configuration)
-        }
         var judges: [FormJudge] = []
         var chunks: [Chunk] = []
         let runID: Int64
+        var snapshots: [EntrySnapshot] = []
         do {
             runID = try store.transaction {
-                for reader in readers {
-                    try reader.executeScript("BEGIN DEFERRED")
-                    _ = try reader.scalarInt64("SELECT max(id) FROM entries")
-                }
-                let layouts = try loadLayouts()
+                // The snapshots begin while this connection holds the write lock, so that they
+                // and the run's own bookkeeping see the same entries and imports.
+                snapshots = try store.beginEntrySnapshots(count: options.workers)
+                let layouts = try store.entryLayouts()
                 let run = try store.insertRun(actor: options.actor, today: options.today.description)
                 let bounds = try store.entryIDBounds()
                 chunks = Self.chunks(bounds, batchSize: options.batchSize)
@@ -141,22 +133,17 @@ public final class ValidationRun {
                 return run.id
             }
         } catch {
-            for reader in readers where reader.isInTransaction { try? reader.executeScript("ROLLBACK") }
+            for snapshot in snapshots { snapshot.end() }
             throw error
         }
 
-        // The readers hold their snapshot for the whole run, so a checkpoint cannot get past
-        // it: with auto-checkpointing on, every batch commit past the WAL threshold would try
-        // again and sync the files for nothing. Checkpoint once, after the readers are gone.
-        let autocheckpoint = try store.database.scalarInt64("PRAGMA wal_autocheckpoint") ?? 1000
-        try store.database.executeScript("PRAGMA wal_autocheckpoint = 0")
-        defer {
-            try? store.database.executeScript("PRAGMA wal_autocheckpoint = \(autocheckpoint)")
-            try? store.database.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
-        }
         let written: WrittenResults
         do {
-            written = try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, readers: readers)
+            // The snapshots stay open for the whole run: checkpoint once, after they are gone.
+            written = try store.withCheckpointsDeferred {
+                defer { for snapshot in snapshots { snapshot.end() } }
+                return try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, snapshots: snapshots)
+            }
         } catch {
             try? store.finishRun(id: runID, status: .incomplete, error: "\(error)", actor: options.actor)
             throw error
@@ -228,14 +215,6 @@ public final class ValidationRun {
         case .database: "database"
         case .folder(let folder): "folder:\(folder.path)"
         }
-    }
-
-    private func loadLayouts() throws -> [Int64: [String]] {
-        var layouts: [Int64: [String]] = [:]
-        try store.database.cachedStatement("SELECT id, fields FROM entry_layouts").forEachRow { row in
-            layouts[row.int64(0)] = try EntryValues.decodeNames(row.blob(1))
-        }
-        return layouts
     }
 
     /// Splits the id span into ranges of `batchSize` ids. Entries are read in one pass in id

@@ -108,3 +108,14 @@ public enum PluginSource {
         }.map(\.element)
     }
 }
+
+extension PluginSource {
+    /// Whether a stored type source (a canonical, resolved definition) declares `secure`. A
+    /// source that does not parse as a type counts as secure: nobody can tell, and a value is
+    /// better hidden than shown by mistake.
+    public static func declaresSecure(typeSource source: String, file: String = "stored type") -> Bool {
+        let outcome = parse(bytes: Array(source.utf8), file: file)
+        guard case .field(let decl) = outcome.content else { return true }
+        return decl.lines.contains { if case .secure = $0.directive { true } else { false } }
+    }
+}

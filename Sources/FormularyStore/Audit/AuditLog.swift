@@ -20,14 +20,12 @@ public enum AuditLog {
     /// `details` are written as canonical JSON (members sorted by key). They must never carry
     /// the values of secure fields.
     @discardableResult
-    public static func append(_ db: Database, actor: String, action: String, subject: String,
+    public static func append(_ backend: any StoreBackend, actor: String, action: String, subject: String,
                               details: JSONValue = .object([:]), at date: Date = Date()) throws -> AuditRecord {
         let detailsText = details.serialized(sortedKeys: true)
-        return try db.transaction(.immediate) {
-            let head = try db.cachedStatement("SELECT seq, hash FROM audit_head WHERE id = 1")
-                .first { ($0.int64(0), $0.string(1)) }
-            guard let (headSeq, headHash) = head else {
-                throw DatabaseError(extendedCode: 1, message: "audit_head row is missing", sql: nil)
+        return try backend.transaction(.immediate) {
+            guard let (headSeq, headHash) = try backend.auditHead() else {
+                throw StoreError.corrupt("the audit head is missing")
             }
             let seq = headSeq + 1
             let at = Timestamp.string(from: date)
@@ -35,13 +33,17 @@ public enum AuditLog {
                                  subject: subject, details: detailsText)
             let record = AuditRecord(seq: seq, at: at, actor: actor, action: action, subject: subject,
                                      details: detailsText, prevHash: headHash, hash: hash)
-            try db.execute("""
-                INSERT INTO audit_log (seq, at, actor, action, subject, details, prev_hash, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.integer(seq), .text(at), .text(actor), .text(action), .text(subject),
-                      .text(detailsText), .text(headHash), .text(hash)])
+            try backend.insertAuditRecord(record)
             return record
         }
+    }
+
+    /// ``append(_:actor:action:subject:details:at:)`` on a connection (tests).
+    @discardableResult
+    static func append(_ db: Database, actor: String, action: String, subject: String,
+                       details: JSONValue = .object([:]), at date: Date = Date()) throws -> AuditRecord {
+        try append(SQLiteBackend(database: db), actor: actor, action: action, subject: subject,
+                   details: details, at: date)
     }
 
     /// The bytes that are hashed for a record:
@@ -69,38 +71,21 @@ public enum AuditLog {
 
     /// Records in order, optionally only those at or after `since` (a date `YYYY-MM-DD` or a
     /// timestamp, compared as text, which orders ISO 8601 UTC correctly) and by one actor.
-    public static func records(_ db: Database, since: String? = nil, actor: String? = nil,
-                               limit: Int? = nil) throws -> [AuditRecord] {
-        let statement = try db.cachedStatement("""
-            SELECT seq, at, actor, action, subject, details, prev_hash, hash FROM audit_log
-            WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR actor = ?2)
-            ORDER BY seq LIMIT ?3
-            """)
-        try statement.bind([.text(since), .text(actor), .integer(Int64(limit ?? -1))])
-        return try statement.map(record(from:))
-    }
-
-    static func record(from row: Row) -> AuditRecord {
-        AuditRecord(seq: row.int64(0), at: row.string(1), actor: row.string(2), action: row.string(3),
-                    subject: row.string(4), details: row.string(5), prevHash: row.string(6),
-                    hash: row.string(7))
+    static func records(_ db: Database, since: String? = nil, actor: String? = nil,
+                        limit: Int? = nil) throws -> [AuditRecord] {
+        try SQLiteBackend(database: db).auditRecords(since: since, actor: actor, limit: limit)
     }
 
     /// Recomputes the chain from the first record and reports the first record that does not
     /// verify. Runs in one read transaction, so appends made meanwhile are not half-seen.
-    public static func verify(_ db: Database) throws -> AuditVerification {
-        try db.transaction(.deferred) {
+    public static func verify(_ backend: any StoreBackend) throws -> AuditVerification {
+        try backend.transaction(.deferred) {
             var verified = 0
             var previousHash = genesisHash
             var expectedSeq: Int64 = 1
             var failure: AuditFailure?
-            let statement = try db.cachedStatement("""
-                SELECT seq, at, actor, action, subject, details, prev_hash, hash
-                FROM audit_log ORDER BY seq
-                """)
-            defer { statement.reset() }
-            while failure == nil, try statement.step() {
-                let record = record(from: Row(handle: statement.handle))
+            try backend.forEachAuditRecord { record in
+                guard failure == nil else { return }
                 if record.seq != expectedSeq {
                     failure = AuditFailure(seq: record.seq, reason: .gap(expected: expectedSeq))
                 } else if record.prevHash != previousHash {
@@ -120,9 +105,7 @@ public enum AuditLog {
             }
             if failure == nil {
                 let lastSeq = expectedSeq - 1
-                let head = try db.cachedStatement("SELECT seq, hash FROM audit_head WHERE id = 1")
-                    .first { ($0.int64(0), $0.string(1)) }
-                if let (headSeq, headHash) = head {
+                if let (headSeq, headHash) = try backend.auditHead() {
                     if headSeq > lastSeq {
                         failure = AuditFailure(seq: lastSeq + 1,
                                                reason: .truncated(headSeq: headSeq, lastSeq: lastSeq))
@@ -139,5 +122,10 @@ public enum AuditLog {
             }
             return AuditVerification(verifiedCount: verified, headHash: previousHash, failure: failure)
         }
+    }
+
+    /// ``verify(_:)`` on a connection (tests).
+    static func verify(_ db: Database) throws -> AuditVerification {
+        try verify(SQLiteBackend(database: db))
     }
 }

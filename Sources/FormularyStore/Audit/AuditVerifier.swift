@@ -1,4 +1,5 @@
 import FormularyJSON
+import FormularyRules
 
 /// `audit verify`: the database file, its schema, the hash chain, and the data against what
 /// the log recorded of it, all in one read transaction.
@@ -14,17 +15,15 @@ struct AuditVerifier {
     static let problemsPerArea = 20
 
     func run(expectedHead: String?) throws -> AuditReport {
-        // Reads only: a damaged file can make even the read transaction's COMMIT fail, after
+        // Reads only: a damaged file can make even the read transaction's commit fail, after
         // the report has been made, and nothing is lost by ending it with a rollback instead.
-        try store.database.executeScript("BEGIN DEFERRED")
-        defer { if store.database.isInTransaction { try? store.database.executeScript("ROLLBACK") } }
-        return try {
+        try store.backend.inspect {
             let chain = try store.verifyAudit()
             let records = try store.auditRecords()
             let head = records.last.map { ($0.seq, $0.hash) } ?? (0, AuditLog.genesisHash)
             var report = AuditReport(chain: chain, problems: [], notes: [], covered: .init(),
                                      headSeq: head.0, headHash: head.1)
-            var problems = try integrityProblems() + schemaProblems()
+            var problems = try store.backend.storageProblems(limit: Self.problemsPerArea)
             if let failure = chain.failure {
                 problems.append(AuditProblem(area: .log, message: failure.description, seq: failure.seq))
             }
@@ -44,82 +43,7 @@ struct AuditVerifier {
             }
             report.problems = Self.limited(problems)
             return report
-        }()
-    }
-
-    // MARK: The file and its schema
-
-    private func integrityProblems() throws -> [AuditProblem] {
-        var problems: [AuditProblem] = []
-        do {
-            try store.database.cachedStatement("PRAGMA integrity_check(\(Self.problemsPerArea))").forEachRow { row in
-                let text = row.string(0)
-                if text != "ok" {
-                    problems.append(AuditProblem(area: .database, message: "SQLite's integrity check: \(text)"))
-                }
-            }
-        } catch let error as DatabaseError where error.resultCode == 11 /* SQLITE_CORRUPT */ {
-            // Damage bad enough that the check itself cannot walk the file.
-            return [AuditProblem(area: .database, message: "SQLite's integrity check could not finish: \(error.message)")]
         }
-        // One line per pair of tables: a deleted parent row often orphans many children.
-        var orphans: [String: (count: Int, firstRow: Int64?)] = [:]
-        var order: [String] = []
-        try store.database.cachedStatement("PRAGMA foreign_key_check").forEachRow { row in
-            let pair = "\(row.string(0)) → \(row.string(2))"
-            if orphans[pair] == nil { order.append(pair) }
-            orphans[pair, default: (0, row.optionalInt64(1))].count += 1
-        }
-        for pair in order {
-            let (count, firstRow) = orphans[pair]!
-            let names = pair.components(separatedBy: " → ")
-            problems.append(AuditProblem(area: .database, message:
-                "\(count) row\(count == 1 ? "" : "s") of \(names[0])\(firstRow.map { " (rowid \($0) first)" } ?? "") refer\(count == 1 ? "s" : "") to missing rows of \(names[1])"))
-        }
-        return problems
-    }
-
-    /// Tables, indexes and triggers against those the migrations create on an empty
-    /// database: a dropped append-only trigger, or one added to rewrite rows, shows here.
-    private func schemaProblems() throws -> [AuditProblem] {
-        let reference = try Database(path: ":memory:")
-        let migrator = store.migrator
-        let applied = Set(try migrator.applied(in: store.database).map(\.id))
-        try Migrator(migrations: migrator.migrations.filter { applied.contains($0.id) })
-            .migrate(reference)
-        let expected = try Self.schema(of: reference)
-        let actual = try Self.schema(of: store.database)
-        var problems: [AuditProblem] = []
-        for (name, object) in expected.sorted(by: { $0.key < $1.key }) {
-            guard let found = actual[name] else {
-                problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) is missing"
-                    + (object.type == "trigger" ? ": a guard of the log or of the data was removed" : "")))
-                continue
-            }
-            if found != object {
-                problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) differs from what the migrations create"))
-            }
-        }
-        for (name, object) in actual.sorted(by: { $0.key < $1.key }) where expected[name] == nil {
-            problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) is not part of Formulary's schema"))
-        }
-        return problems
-    }
-
-    private struct SchemaObject: Equatable {
-        var type: String
-        var table: String
-        var sql: String
-    }
-
-    private static func schema(of db: Database) throws -> [String: SchemaObject] {
-        var out: [String: SchemaObject] = [:]
-        try db.cachedStatement("""
-            SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-            """).forEachRow { row in
-            out[row.string(1)] = SchemaObject(type: row.string(0), table: row.string(2), sql: row.string(3))
-        }
-        return out
     }
 
     // MARK: Types and forms
@@ -159,6 +83,9 @@ struct AuditVerifier {
             if computed != version.hash {
                 problems.append(AuditProblem(area: area, message: "\(kind.rawValue) '\(version.name)' version \(version.id): its source does not hash to its recorded hash \(version.shortHash)…: the source was edited"))
             }
+            if kind == .type && version.secure != PluginSource.declaresSecure(typeSource: version.source) {
+                problems.append(AuditProblem(area: area, message: "type '\(version.name)' version \(version.id) is recorded as \(version.secure ? "" : "not ")secure, but its source says otherwise: the flag was changed"))
+            }
             if !referenced.contains(version.id) {
                 problems.append(AuditProblem(area: area, message: "\(kind.rawValue) '\(version.name)' version \(version.id) (\(version.shortHash)…) was neither added nor used by a run: it was written outside formulary"))
             }
@@ -171,7 +98,7 @@ struct AuditVerifier {
     private func importProblems(_ index: RecordIndex, report: inout AuditReport) throws -> [AuditProblem] {
         let recomputed = try store.recomputeImports()
         var problems = recomputed.problems
-        let headers = try store.importHeaders()
+        let headers = try store.backend.importHeaders()
         for (id, found) in recomputed.imports.sorted(by: { $0.key < $1.key }) {
             let header = headers[id]
             let what = "import \(id) (\(header?.source ?? "?") into '\(header?.form ?? "?")' at \(header?.at ?? "?") by \(header?.actor ?? "?"))"
@@ -258,7 +185,6 @@ extension Store {
     /// The newest record's sequence number and hash (`audit head`); 0 and 64 zeros when the
     /// log is empty.
     public func auditHead() throws -> (seq: Int64, hash: String) {
-        let statement = try database.cachedStatement("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
-        return try statement.first { ($0.int64(0), $0.string(1)) } ?? (0, AuditLog.genesisHash)
+        try backend.lastAuditRecord().map { ($0.seq, $0.hash) } ?? (0, AuditLog.genesisHash)
     }
 }

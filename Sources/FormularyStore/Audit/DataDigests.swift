@@ -26,16 +26,6 @@ enum DataDigests {
         feed.bytes(vals)
     }
 
-    /// The `imports` row an import digest starts with.
-    struct ImportHeader: Sendable, Hashable {
-        var id: Int64
-        var formID: Int64
-        var form: String
-        var at: String
-        var actor: String
-        var source: String
-    }
-
     /// What one import wrote: the first versions of the entries it created, in id order
     /// (streamed: an import's new entries have consecutive ids), and the later versions it
     /// wrote over existing entries, each by its own hash (they arrive in file order, which
@@ -120,6 +110,7 @@ enum DataDigests {
         f.text(version.origin)
         f.text(version.recordedAt)
         f.text(version.actor)
+        f.int(version.secure ? 1 : 0)
     }
 
     /// An add or a retirement of a database type or form: the event row and the version it

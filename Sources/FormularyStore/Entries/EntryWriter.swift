@@ -18,10 +18,7 @@ public final class EntryWriter {
     public let timestamp: String
     public let actor: String
     public let source: String
-    private let insert: Statement
-    private let findByKey: Statement
-    private let saveVersion: Statement
-    private let update: Statement
+    private let rows: any EntryRowWriting
     private var scratch: [UInt8] = []
     private let digest = DataDigests.ImportAccumulator()
     private let auditKey: AuditKey
@@ -34,22 +31,8 @@ public final class EntryWriter {
         self.actor = actor
         self.source = source
         auditKey = try store.auditKey()
-        let db = store.database
-        try db.execute("INSERT INTO imports (form_id, at, actor, source) VALUES (?, ?, ?, ?)",
-                       [.integer(formID), .text(timestamp), .text(actor), .text(source)])
-        importID = db.lastInsertRowID
-        insert = try db.makeStatement("""
-            INSERT INTO entries (form_id, key, layout_id, vals, created_in) VALUES (?, ?, ?, ?, ?)
-            """)
-        findByKey = try db.makeStatement(
-            "SELECT id, layout_id, vals, version FROM entries WHERE form_id = ? AND key = ?")
-        saveVersion = try db.makeStatement("""
-            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in)
-            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), ? FROM entries WHERE id = ?
-            """)
-        update = try db.makeStatement("""
-            UPDATE entries SET layout_id = ?, vals = ?, version = version + 1, updated_in = ? WHERE id = ?
-            """)
+        importID = try store.backend.insertImport(formID: formID, at: timestamp, actor: actor, source: source)
+        rows = try store.backend.makeEntryRowWriter(formID: formID, importID: importID)
     }
 
     /// The layout id for these column names (see ``Store/layoutID(for:)``).
@@ -68,13 +51,7 @@ public final class EntryWriter {
     /// of the form has is a UNIQUE violation; use ``upsert(key:layoutID:values:)`` for keyed imports.
     @discardableResult
     public func add(layoutID: Int64, encoded: UnsafeRawBufferPointer, key: String? = nil) throws -> Int64 {
-        insert.bind(formID, at: 1)
-        insert.bind(key, at: 2)
-        insert.bind(layoutID, at: 3)
-        insert.bind(bytes: encoded, at: 4)
-        insert.bind(importID, at: 5)
-        try insert.execute()
-        let id = store.database.lastInsertRowID
+        let id = try rows.insert(key: key, layoutID: layoutID, values: encoded)
         digest.add(.init(id: id, version: 1, formID: formID, key: key, layoutID: layoutID), vals: encoded)
         return id
     }
@@ -90,25 +67,11 @@ public final class EntryWriter {
     /// ``upsert(key:layoutID:values:)`` from already encoded values.
     @discardableResult
     public func upsert(key: String, layoutID: Int64, encoded: UnsafeRawBufferPointer) throws -> EntryWriteOutcome {
-        findByKey.bind(formID, at: 1)
-        findByKey.bind(key, at: 2)
-        let existing = try findByKey.first { row -> (Int64, Bool, Int) in
-            let same = row.int64(1) == layoutID
-                && row.withUnsafeBytes(at: 2) { $0.elementsEqual(encoded) }
-            return (row.int64(0), same, row.int(3))
-        }
-        guard let (id, same, version) = existing else {
+        guard let (id, same, version) = try rows.find(key: key, layoutID: layoutID, values: encoded) else {
             return .inserted(id: try add(layoutID: layoutID, encoded: encoded, key: key))
         }
         if same { return .unchanged(id: id) }
-        saveVersion.bind(importID, at: 1)
-        saveVersion.bind(id, at: 2)
-        try saveVersion.execute()
-        update.bind(layoutID, at: 1)
-        update.bind(bytes: encoded, at: 2)
-        update.bind(importID, at: 3)
-        update.bind(id, at: 4)
-        try update.execute()
+        try rows.replace(id: id, layoutID: layoutID, values: encoded)
         digest.add(.init(id: id, version: Int64(version + 1), formID: formID, key: key, layoutID: layoutID),
                    vals: encoded)
         return .updated(id: id, version: version + 1)
@@ -122,8 +85,8 @@ public final class EntryWriter {
     public func recordAudit(details: JSONObject = JSONObject()) throws -> AuditRecord {
         var layouts: [Int64: [UInt8]] = [:]
         for id in digest.layoutIDs { layouts[id] = EntryValues.encode(try store.layoutFields(id)) }
-        let header = DataDigests.ImportHeader(id: importID, formID: formID, form: form, at: timestamp,
-                                              actor: actor, source: source)
+        let header = ImportHeader(id: importID, formID: formID, form: form, at: timestamp,
+                                  actor: actor, source: source)
         var details = details
         details["import"] = .integer(importID)
         details["added"] = .integer(digest.createdCount)

@@ -1,3 +1,4 @@
+import FormularyRules
 /// Typed records of validation runs (tables `runs`, `run_forms`, `run_type_versions`,
 /// `run_rules`, `run_results`), as ``Store`` reads them. See docs/storage.md.
 
@@ -10,11 +11,6 @@ public enum RunStatus: String, Sendable, Hashable {
     /// It stopped early (an error, or its process died): the batches it committed stand,
     /// the rest of the entries were not judged by it.
     case incomplete
-}
-
-/// Severity of a failed rule, as stored.
-public enum ResultSeverity: String, Sendable, Hashable {
-    case error, warning
 }
 
 /// How a run judged one entry.
@@ -111,7 +107,7 @@ public struct RunRule: Sendable, Hashable {
     /// The field's type; nil for cross-field rules and `unknown-field`.
     public var type: String?
     public var rule: String
-    public var severity: ResultSeverity
+    public var severity: Severity
     /// The engine's message; never holds a secure value.
     public var message: String
 }

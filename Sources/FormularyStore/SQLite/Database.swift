@@ -218,7 +218,7 @@ public final class Database {
     }
 
     /// Runs one statement (cached) with `arguments`, ignoring any rows.
-    public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws(DatabaseError) {
+    public func execute(_ sql: String, _ arguments: StatementArguments = .none) throws(DatabaseError) {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         try statement.execute()
@@ -271,14 +271,14 @@ public final class Database {
     // MARK: Convenience reads
 
     /// The first column of the first row, as Int64, or nil when there is no row or it is NULL.
-    public func scalarInt64(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+    public func scalarInt64(_ sql: String, _ arguments: StatementArguments = .none) throws -> Int64? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         return try statement.first { $0.optionalInt64(0) } ?? nil
     }
 
     /// The first column of the first row, as text, or nil when there is no row or it is NULL.
-    public func scalarString(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
+    public func scalarString(_ sql: String, _ arguments: StatementArguments = .none) throws -> String? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         return try statement.first { $0.optionalString(0) } ?? nil

@@ -135,17 +135,6 @@ public final class Statement {
         }
     }
 
-    /// Resets the statement and binds `values` to parameters 1, 2, ….
-    public func bind(_ values: [SQLValue]) throws(DatabaseError) {
-        reset()
-        guard values.count == parameterCount else {
-            throw DatabaseError(extendedCode: SQLITE_RANGE,
-                                message: "\(values.count) values for \(parameterCount) parameters",
-                                sql: sql)
-        }
-        for (offset, value) in values.enumerated() { bind(value, at: offset + 1) }
-    }
-
     // MARK: Stepping
 
     /// Advances to the next row: true when a row is available, false when the statement is done
@@ -177,9 +166,9 @@ public final class Statement {
         while try step() {}
     }
 
-    /// Runs the statement with `values` bound.
-    public func execute(_ values: [SQLValue]) throws(DatabaseError) {
-        try bind(values)
+    /// Runs the statement with `arguments` bound.
+    public func execute(_ arguments: StatementArguments) throws(DatabaseError) {
+        try bind(arguments)
         try execute()
     }
 

@@ -3,8 +3,6 @@ public enum DefinitionKind: String, Sendable, Hashable {
     case type
     case form
 
-    var versionsTable: String { self == .type ? "type_versions" : "form_versions" }
-    var eventsTable: String { self == .type ? "type_events" : "form_events" }
     /// Prefix of audit actions: `types.add`, `forms.retire`.
     var auditNoun: String { self == .type ? "types" : "forms" }
 }
@@ -25,6 +23,9 @@ public struct DefinitionVersion: Sendable, Hashable {
     /// When it was first recorded (UTC ISO 8601).
     public var recordedAt: String
     public var actor: String
+    /// For a type: whether the version is `secure` (values of fields it judges are never
+    /// shown). Always false for a form.
+    public var secure: Bool = false
 
     /// The first 12 hex digits, as shown in lists.
     public var shortHash: String { String(hash.prefix(12)) }

@@ -7,47 +7,20 @@ extension Store {
     /// This database's digest key (table `audit_key`, migration 3).
     func auditKey() throws -> AuditKey {
         if let key = cachedAuditKey { return key }
-        let statement = try database.cachedStatement("SELECT key FROM audit_key WHERE id = 1")
-        guard let bytes = try statement.first({ $0.blob(0) }), bytes.count == 32 else {
-            throw StoreError.corrupt("the audit key (table audit_key) is missing")
-        }
-        let key = AuditKey(bytes)
+        let key = AuditKey(try backend.auditKeyBytes())
         cachedAuditKey = key
         return key
     }
 
     // MARK: Imports
 
-    /// The `imports` rows by id, with their form's name.
-    func importHeaders() throws -> [Int64: DataDigests.ImportHeader] {
-        var out: [Int64: DataDigests.ImportHeader] = [:]
-        try database.cachedStatement("""
-            SELECT i.id, i.form_id, coalesce(f.name, ''), i.at, i.actor, i.source
-            FROM imports AS i LEFT JOIN forms AS f ON f.id = i.form_id ORDER BY i.id
-            """).forEachRow { row in
-            out[row.int64(0)] = DataDigests.ImportHeader(id: row.int64(0), formID: row.int64(1), form: row.string(2),
-                                                          at: row.string(3), actor: row.string(4),
-                                                          source: row.string(5))
-        }
-        return out
-    }
-
-    /// Every layout's encoded column names, by id.
-    func encodedLayouts() throws -> [Int64: [UInt8]] {
-        var out: [Int64: [UInt8]] = [:]
-        try database.cachedStatement("SELECT id, fields FROM entry_layouts").forEachRow { row in
-            out[row.int64(0)] = row.blob(1)
-        }
-        return out
-    }
-
     /// Recomputes what every import wrote from `entries` and `entry_versions` in one pass
     /// over both, in entry id and version order, and checks how each entry's versions hang
     /// together (versions 1…n, each replaced by the import that wrote the next).
     func recomputeImports() throws -> ImportRecomputation {
         let key = try auditKey()
-        let headers = try importHeaders()
-        let layouts = try encodedLayouts()
+        let headers = try backend.importHeaders()
+        let layouts = try backend.encodedLayouts()
         var accumulators: [Int64: DataDigests.ImportAccumulator] = [:]
         var problems: [AuditProblem] = []
         // New entries of one import have consecutive ids: once the scan meets another
@@ -68,64 +41,54 @@ extension Store {
             return a
         }
 
-        let versions = try database.makeStatement("""
-            SELECT entry_id, version, layout_id, vals, written_in, replaced_in FROM entry_versions
-            ORDER BY entry_id, version
-            """)
-        defer { versions.reset() }
-        var versionsPending = try versions.step()
-        let entries = try database.makeStatement("""
-            SELECT id, form_id, key, layout_id, vals, version, created_in, updated_in FROM entries ORDER BY id
-            """)
-        defer { entries.reset() }
-        while try entries.step() {
-            let row = Row(handle: entries.handle)
-            let id = row.int64(0), formID = row.int64(1), entryKey = row.optionalString(2)
-            let version = row.int64(5), createdIn = row.int64(6)
-            let writer = row.optionalInt64(7) ?? createdIn
+        // The versions of one entry come together: its earlier ones (held here until its
+        // current one shows they belong to an entry that exists), then its current one.
+        var earlier: [(row: EntryVersionRow, values: [UInt8])] = []
+        func orphans() {
+            if let first = earlier.first {
+                problems.append(.init(area: .entries, message: "entry \(first.row.entryID) has earlier versions, but the entry itself is missing"))
+            }
+            earlier.removeAll()
+        }
+        func feed(_ row: EntryVersionRow, _ values: UnsafeRawBufferPointer) {
+            let entryRow = DataDigests.EntryRow(id: row.entryID, version: row.version, formID: row.formID,
+                                                key: row.key, layoutID: row.layoutID)
+            accumulator(row.writtenIn, version: row.version).add(entryRow, vals: values)
+        }
+        try backend.forEachEntryVersion { row, values in
+            if !row.isCurrent {
+                if let first = earlier.first, first.row.entryID != row.entryID { orphans() }
+                earlier.append((row, Array(values)))
+                return
+            }
+            if let first = earlier.first, first.row.entryID != row.entryID { orphans() }
+            let id = row.entryID, createdIn = row.createdOrReplacedIn
             var expectedVersion: Int64 = 1
-            var previousWriter: Int64? = nil
-            // Earlier versions of this entry (and any left by an entry that is gone).
-            while versionsPending {
-                let v = Row(handle: versions.handle)
-                let entryID = v.int64(0)
-                if entryID > id { break }
-                if entryID < id {
-                    problems.append(.init(area: .entries, message: "entry \(entryID) has earlier versions, but the entry itself is missing"))
-                } else {
-                    let number = v.int64(1), writtenIn = v.int64(4)
-                    if number != expectedVersion {
-                        problems.append(.init(area: .entries, message: "entry \(id): version \(expectedVersion) is missing from its history"))
-                    }
-                    if number == 1 && writtenIn != createdIn {
-                        problems.append(.init(area: .entries, message: "entry \(id): its first version was written by import \(writtenIn), but the entry says import \(createdIn) created it"))
-                    }
-                    if let previousWriter, previousWriter != writtenIn {
-                        problems.append(.init(area: .entries, message: "entry \(id): version \(number - 1) was replaced by import \(previousWriter), but version \(number) says import \(writtenIn) wrote it"))
-                    }
-                    previousWriter = v.int64(5)
-                    expectedVersion = number + 1
-                    let entryRow = DataDigests.EntryRow(id: id, version: number, formID: formID, key: entryKey,
-                                                        layoutID: v.int64(2))
-                    v.withUnsafeBytes(at: 3) { accumulator(writtenIn, version: number).add(entryRow, vals: $0) }
+            var previousReplacedIn: Int64? = nil
+            for (v, bytes) in earlier {
+                if v.version != expectedVersion {
+                    problems.append(.init(area: .entries, message: "entry \(id): version \(expectedVersion) is missing from its history"))
                 }
-                versionsPending = try versions.step()
+                if v.version == 1 && v.writtenIn != createdIn {
+                    problems.append(.init(area: .entries, message: "entry \(id): its first version was written by import \(v.writtenIn), but the entry says import \(createdIn) created it"))
+                }
+                if let previousReplacedIn, previousReplacedIn != v.writtenIn {
+                    problems.append(.init(area: .entries, message: "entry \(id): version \(v.version - 1) was replaced by import \(previousReplacedIn), but version \(v.version) says import \(v.writtenIn) wrote it"))
+                }
+                previousReplacedIn = v.createdOrReplacedIn
+                expectedVersion = v.version + 1
+                bytes.withUnsafeBytes { feed(v, $0) }
             }
-            if version != expectedVersion {
-                problems.append(.init(area: .entries, message: "entry \(id): it is at version \(version), but its history ends at version \(expectedVersion - 1)"))
+            earlier.removeAll()
+            if row.version != expectedVersion {
+                problems.append(.init(area: .entries, message: "entry \(id): it is at version \(row.version), but its history ends at version \(expectedVersion - 1)"))
             }
-            if let previousWriter, previousWriter != writer {
-                problems.append(.init(area: .entries, message: "entry \(id): version \(version - 1) was replaced by import \(previousWriter), but the current version says import \(writer) wrote it"))
+            if let previousReplacedIn, previousReplacedIn != row.writtenIn {
+                problems.append(.init(area: .entries, message: "entry \(id): version \(row.version - 1) was replaced by import \(previousReplacedIn), but the current version says import \(row.writtenIn) wrote it"))
             }
-            let entryRow = DataDigests.EntryRow(id: id, version: version, formID: formID, key: entryKey,
-                                                layoutID: row.int64(3))
-            row.withUnsafeBytes(at: 4) { accumulator(writer, version: version).add(entryRow, vals: $0) }
+            feed(row, values)
         }
-        while versionsPending {
-            let entryID = Row(handle: versions.handle).int64(0)
-            problems.append(.init(area: .entries, message: "entry \(entryID) has earlier versions, but the entry itself is missing"))
-            versionsPending = try versions.step()
-        }
+        orphans()
 
         var imports: [Int64: RecomputedImport] = [:]
         for (id, header) in headers {
@@ -146,34 +109,10 @@ extension Store {
     func recomputeEvents(_ kind: DefinitionKind) throws -> [Int64: (event: DefinitionEvent, digest: String)] {
         let key = try auditKey()
         var out: [Int64: (DefinitionEvent, String)] = [:]
-        let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns), e.id, e.action, e.at, e.actor, e.name FROM \(kind.eventsTable) AS e
-            LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id ORDER BY e.id
-            """)
-        try statement.forEachRow { row in
-            let event = DefinitionEvent(id: row.int64(8), name: row.string(12),
-                                        action: DefinitionEvent.Action(rawValue: row.string(9)) ?? .add,
-                                        version: row.isNull(0) ? nil : Self.version(kind, from: row),
-                                        at: row.string(10), actor: row.string(11))
+        for event in try backend.allEvents(kind) {
             out[event.id] = (event, DataDigests.eventDigest(key: key, kind: kind, event: event))
         }
         return out
-    }
-
-    /// The digest of one event, for the record that adds or retires it.
-    func eventDigest(_ kind: DefinitionKind, eventID: Int64) throws -> String {
-        let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns), e.id, e.action, e.at, e.actor, e.name FROM \(kind.eventsTable) AS e
-            LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id WHERE e.id = ?
-            """)
-        try statement.bind([.integer(eventID)])
-        guard let event = try statement.first({ row in
-            DefinitionEvent(id: row.int64(8), name: row.string(12),
-                            action: DefinitionEvent.Action(rawValue: row.string(9)) ?? .add,
-                            version: row.isNull(0) ? nil : Self.version(kind, from: row),
-                            at: row.string(10), actor: row.string(11))
-        }) else { throw StoreError.corrupt("\(kind.rawValue) event \(eventID) is missing") }
-        return DataDigests.eventDigest(key: try auditKey(), kind: kind, event: event)
     }
 
     // MARK: Runs
@@ -197,23 +136,17 @@ extension Store {
         guard let plan = try runPlan(runID) else { return nil }
         let key = try auditKey()
         let results = DataDigests.ResultsAccumulator()
-        let statement = try database.cachedStatement(
-            "SELECT entry_id, rule_id, entry_version FROM run_results WHERE run_id = ? ORDER BY entry_id, rule_id")
-        try statement.bind([.integer(runID)])
-        try statement.forEachRow { results.add(entryID: $0.int64(0), ruleID: $0.int64(1), entryVersion: $0.int64(2)) }
-        let rules = try database.cachedStatement("""
-            SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
-            WHERE rr.run_id = ? ORDER BY rr.id
-            """)
-        try rules.bind([.integer(runID)])
-        let ruleRows = try rules.map { Self.rule(from: $0, at: 0) }
+        try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
+            results.add(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
+        }
+        let ruleRows = try backend.rules(ofRun: runID, form: nil)
         return (DataDigests.runStartDigest(key: key, plan: plan),
                 DataDigests.runDigest(key: key, plan: plan, rules: ruleRows, results: results.finish()))
     }
 
     /// Ids of every run, ascending.
     func runIDs() throws -> [Int64] {
-        try database.cachedStatement("SELECT id FROM runs ORDER BY id").map { $0.int64(0) }
+        try backend.runIDs()
     }
 }
 
@@ -233,17 +166,12 @@ struct ImportRecomputation {
 extension Store {
     /// Every stored version of a kind, by id.
     func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
-        try database.cachedStatement("SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v ORDER BY v.id")
-            .map { Self.version(kind, from: $0) }
+        try backend.allVersions(kind)
     }
 
     /// Ids of the versions an event or a run refers to.
     func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64] {
-        let runs = kind == .type ? "SELECT type_version_id FROM run_type_versions"
-                                 : "SELECT form_version_id FROM run_forms"
-        return try database.cachedStatement("""
-            SELECT version_id FROM \(kind.eventsTable) WHERE version_id IS NOT NULL UNION \(runs)
-            """).map { $0.int64(0) }
+        try backend.referencedVersionIDs(kind)
     }
 }
 

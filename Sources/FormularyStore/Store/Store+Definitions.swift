@@ -1,5 +1,8 @@
 import FormularyJSON
+import FormularyRules
 
+/// Type and form definitions: versions keyed by the SHA-256 of their canonical source, and
+/// the events that make one current or retire a name, each audited with its digest.
 extension Store {
     /// Stores `source` (the canonical source of a resolved definition) as the current database
     /// version of `name`, keyed by its SHA-256, and audits it (`types.add` / `forms.add`).
@@ -7,22 +10,19 @@ extension Store {
     public func addVersion(_ kind: DefinitionKind, name: String, source: String,
                            actor: String) throws -> AddOutcome {
         try transaction {
-            let previous = try currentVersion(kind, name: name)
+            let previous = try backend.currentVersion(kind, name: name)
             let hash = SHA256.hex(source)
             if let previous, previous.hash == hash { return .unchanged(previous) }
-            let existing = try version(kind, name: name, hash: hash)
+            let existing = try backend.version(kind, name: name, hash: hash)
             let version = try existing ?? insertVersion(kind, name: name, hash: hash, source: source,
                                                         origin: "database", actor: actor)
-            let at = timestamp()
-            try database.execute("INSERT INTO \(kind.eventsTable) (name, action, version_id, at, actor) VALUES (?, 'add', ?, ?, ?)",
-                                 [.text(name), .integer(version.id), .text(at), .text(actor)])
-            let event = database.lastInsertRowID
+            let event = try insertEvent(kind, name: name, action: .add, version: version, actor: actor)
             try appendAudit(actor: actor, action: "\(kind.auditNoun).add", subject: name, details: [
                 "hash": .string(hash),
                 "previous": previous.map { .string($0.hash) } ?? .null,
                 "new_version": .bool(existing == nil),
-                "event": .integer(event),
-                "digest": .string(try eventDigest(kind, eventID: event)),
+                "event": .integer(event.id),
+                "digest": .string(DataDigests.eventDigest(key: try auditKey(), kind: kind, event: event)),
             ])
             return .added(version, isNewVersion: existing == nil, previous: previous)
         }
@@ -35,9 +35,8 @@ extension Store {
                               origin: String, actor: String) throws -> DefinitionVersion {
         try transaction {
             let hash = SHA256.hex(source)
-            if let existing = try version(kind, name: name, hash: hash) { return existing }
-            return try insertVersion(kind, name: name, hash: hash, source: source, origin: origin,
-                                     actor: actor)
+            if let existing = try backend.version(kind, name: name, hash: hash) { return existing }
+            return try insertVersion(kind, name: name, hash: hash, source: source, origin: origin, actor: actor)
         }
     }
 
@@ -46,16 +45,14 @@ extension Store {
     @discardableResult
     public func retire(_ kind: DefinitionKind, name: String, actor: String) throws -> DefinitionVersion {
         try transaction {
-            guard let current = try currentVersion(kind, name: name) else {
+            guard let current = try backend.currentVersion(kind, name: name) else {
                 throw StoreError.notInDatabase(kind: kind, name: name)
             }
-            try database.execute("INSERT INTO \(kind.eventsTable) (name, action, version_id, at, actor) VALUES (?, 'retire', NULL, ?, ?)",
-                                 [.text(name), .text(timestamp()), .text(actor)])
-            let event = database.lastInsertRowID
+            let event = try insertEvent(kind, name: name, action: .retire, version: nil, actor: actor)
             try appendAudit(actor: actor, action: "\(kind.auditNoun).retire", subject: name, details: [
                 "hash": .string(current.hash),
-                "event": .integer(event),
-                "digest": .string(try eventDigest(kind, eventID: event)),
+                "event": .integer(event.id),
+                "digest": .string(DataDigests.eventDigest(key: try auditKey(), kind: kind, event: event)),
             ])
             return current
         }
@@ -64,81 +61,50 @@ extension Store {
     /// The current database definition of every name that is not retired, by name: the
     /// "types added to the database" registry source.
     public func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
-        try database.cachedStatement("""
-            SELECT \(Self.versionColumns) FROM (SELECT max(id) AS last FROM \(kind.eventsTable) GROUP BY name) AS latest
-            JOIN \(kind.eventsTable) AS e ON e.id = latest.last
-            JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
-            WHERE e.action = 'add' ORDER BY v.name
-            """).map { Self.version(kind, from: $0) }
+        try backend.currentVersions(kind)
     }
 
     /// The current database definition of `name`, or nil (never added, or retired).
     public func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion? {
-        let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns) FROM \(kind.eventsTable) AS e
-            LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
-            WHERE e.name = ? ORDER BY e.id DESC LIMIT 1
-            """)
-        try statement.bind([.text(name)])
-        return try statement.first { $0.isNull(0) ? nil : Self.version(kind, from: $0) } ?? nil
+        try backend.currentVersion(kind, name: name)
     }
 
     /// Every stored version of `name` (added or used by a run), oldest first.
     public func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
-        let statement = try database.cachedStatement(
-            "SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v WHERE v.name = ? ORDER BY v.id")
-        try statement.bind([.text(name)])
-        return try statement.map { Self.version(kind, from: $0) }
+        try backend.versions(kind, name: name)
     }
 
     /// The adds and retirements of `name`, oldest first (`types history`).
     public func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent] {
-        let statement = try database.cachedStatement("""
-            SELECT \(Self.versionColumns), e.id, e.action, e.at, e.actor FROM \(kind.eventsTable) AS e
-            LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
-            WHERE e.name = ? ORDER BY e.id
-            """)
-        try statement.bind([.text(name)])
-        return try statement.map { row in
-            DefinitionEvent(id: row.int64(8), name: name,
-                            action: DefinitionEvent.Action(rawValue: row.string(9)) ?? .add,
-                            version: row.isNull(0) ? nil : Self.version(kind, from: row),
-                            at: row.string(10), actor: row.string(11))
-        }
+        try backend.events(kind, name: name)
     }
 
     /// The version of `name` with that hash, if stored.
     public func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion? {
-        let statement = try database.cachedStatement(
-            "SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v WHERE v.name = ? AND v.hash = ?")
-        try statement.bind([.text(name), .text(hash)])
-        return try statement.first { Self.version(kind, from: $0) }
+        try backend.version(kind, name: name, hash: hash)
     }
 
     /// The version with that row id (as referenced by runs).
     public func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion? {
-        let statement = try database.cachedStatement(
-            "SELECT \(Self.versionColumns) FROM \(kind.versionsTable) AS v WHERE v.id = ?")
-        try statement.bind([.integer(id)])
-        return try statement.first { Self.version(kind, from: $0) }
+        try backend.version(kind, id: id)
     }
 
     // MARK: Private
 
-    static let versionColumns = "v.id, v.name, v.hash, v.source, v.origin, v.recorded_at, v.actor, NULL"
-
-    static func version(_ kind: DefinitionKind, from row: Row) -> DefinitionVersion {
-        DefinitionVersion(id: row.int64(0), kind: kind, name: row.string(1), hash: row.string(2),
-                          source: row.string(3), origin: row.string(4), recordedAt: row.string(5),
-                          actor: row.string(6))
-    }
-
     private func insertVersion(_ kind: DefinitionKind, name: String, hash: String, source: String,
                                origin: String, actor: String) throws -> DefinitionVersion {
-        let at = timestamp()
-        try database.execute("INSERT INTO \(kind.versionsTable) (name, hash, source, origin, recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
-                             [.text(name), .text(hash), .text(source), .text(origin), .text(at), .text(actor)])
-        return DefinitionVersion(id: database.lastInsertRowID, kind: kind, name: name, hash: hash,
-                                 source: source, origin: origin, recordedAt: at, actor: actor)
+        var version = DefinitionVersion(id: 0, kind: kind, name: name, hash: hash, source: source, origin: origin,
+                                        recordedAt: timestamp(), actor: actor,
+                                        secure: kind == .type && PluginSource.declaresSecure(typeSource: source,
+                                                                                             file: "type \(name)"))
+        version.id = try backend.insertVersion(version)
+        return version
+    }
+
+    private func insertEvent(_ kind: DefinitionKind, name: String, action: DefinitionEvent.Action,
+                             version: DefinitionVersion?, actor: String) throws -> DefinitionEvent {
+        var event = DefinitionEvent(id: 0, name: name, action: action, version: version, at: timestamp(), actor: actor)
+        event.id = try backend.insertEvent(kind, event)
+        return event
     }
 }

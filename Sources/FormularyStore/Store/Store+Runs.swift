@@ -1,3 +1,4 @@
+import FormularyRules
 import FormularyJSON
 
 /// Validation runs: writing a run (used by `FormularyKit`'s `ValidationRun`) and reading runs,
@@ -16,9 +17,7 @@ extension Store {
     @discardableResult
     public func abandonDeadRuns(actor: String) throws -> [Int64] {
         try transaction {
-            let running = try database.cachedStatement(
-                "SELECT id, host, pid, process_start FROM runs WHERE status = 'running' ORDER BY id")
-                .map { ($0.int64(0), RunProcess(host: $0.string(1), pid: $0.int64(2), start: $0.string(3))) }
+            let running = try backend.runningRuns()
             var abandoned: [Int64] = []
             for (id, process) in running where !process.isAlive {
                 let reason = "its process (pid \(process.pid) on \(process.host)) ended before the run did"
@@ -39,37 +38,21 @@ extension Store {
     /// ``insertRun(actor:today:)`` for another process: tests record a run whose process is gone.
     func insertRun(actor: String, today: String, process: RunProcess) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
         let startedAt = timestamp()
-        let lastImport = try database.scalarInt64("SELECT coalesce(max(id), 0) FROM imports") ?? 0
-        try database.execute("""
-            INSERT INTO runs (started_at, actor, today, last_import, status, host, pid, process_start)
-            VALUES (?, ?, ?, ?, 'running', ?, ?, ?)
-            """, [.text(startedAt), .text(actor), .text(today), .integer(lastImport),
-                  .text(process.host), .integer(process.pid), .text(process.start)])
-        return (database.lastInsertRowID, startedAt, lastImport)
-    }
-
-    /// The lowest and highest entry ids (0, 0 without entries): the id space a run goes
-    /// through. Both ends of the rowid B-tree, so it costs nothing however many entries.
-    public func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
-        // Two subqueries: SQLite answers a lone min() or max() from the B-tree's ends, but
-        // scans the whole table for both in one.
-        let statement = try database.cachedStatement(
-            "SELECT coalesce((SELECT min(id) FROM entries), 0), coalesce((SELECT max(id) FROM entries), 0)")
-        return try statement.first { ($0.int64(0), $0.int64(1)) } ?? (0, 0)
+        let lastImport = try backend.lastImportID()
+        let id = try backend.insertRun(RunRecord(id: 0, startedAt: startedAt, endedAt: nil, actor: actor, today: today,
+                                                 lastImport: lastImport, status: .running, recordedStatus: .running,
+                                                 error: nil, process: process, counts: RunCounts(), forms: []))
+        return (id, startedAt, lastImport)
     }
 
     /// Records that run `runID` judges form `formID` with that form version, up to `lastID`.
     public func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
-        try database.execute("""
-            INSERT INTO run_forms (run_id, form_id, form_version_id, last_id) VALUES (?, ?, ?, ?)
-            """, [.integer(runID), .integer(formID), .integer(formVersionID), .integer(lastID)])
+        try backend.insertRunForm(runID: runID, formID: formID, formVersionID: formVersionID, lastID: lastID)
     }
 
     /// Records the type version that judges `field` of form `formID` in run `runID`.
     public func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws {
-        try database.execute("""
-            INSERT INTO run_type_versions (run_id, form_id, field, type_version_id) VALUES (?, ?, ?, ?)
-            """, [.integer(runID), .integer(formID), .text(field), .integer(typeVersionID)])
+        try backend.insertRunFieldType(runID: runID, formID: formID, field: field, typeVersionID: typeVersionID)
     }
 
     /// Appends the run's `validate.start` audit record: the digest of what it judges with
@@ -97,8 +80,7 @@ extension Store {
 
     private func finishRun(id: Int64, status: RunStatus, error: String?, actor: String, endedAt: String?,
                            written: WrittenResults? = nil) throws {
-        try database.execute("UPDATE runs SET status = ?, ended_at = ?, error = ? WHERE id = ?",
-                             [.text(status.rawValue), .text(endedAt), .text(error), .integer(id)])
+        try backend.endRun(id: id, status: status, endedAt: endedAt, error: error)
         guard let plan = try runPlan(id) else { throw StoreError.corrupt("run \(id) is missing") }
         let run = plan.run
         let digest: String
@@ -137,23 +119,12 @@ extension Store {
 
     /// Runs, newest first; only those that judged `form` when given; at most `limit`.
     public func runs(form: String? = nil, limit: Int? = nil) throws -> [RunRecord] {
-        let statement = try database.cachedStatement("""
-            SELECT \(Self.runColumns) FROM runs AS r
-            WHERE ?1 IS NULL OR EXISTS (SELECT 1 FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
-                                        WHERE rf.run_id = r.id AND f.name = ?1)
-            ORDER BY r.id DESC LIMIT ?2
-            """)
-        try statement.bind([.text(form), .integer(Int64(limit ?? -1))])
-        let rows = try statement.map { Self.runHeader(from: $0) }
-        return try rows.map { try withForms($0) }
+        try backend.runHeaders(form: form, limit: limit).map(withForms)
     }
 
     /// The run with that id, or nil.
     public func run(id: Int64) throws -> RunRecord? {
-        let statement = try database.cachedStatement("SELECT \(Self.runColumns) FROM runs AS r WHERE r.id = ?")
-        try statement.bind([.integer(id)])
-        guard let header = try statement.first({ Self.runHeader(from: $0) }) else { return nil }
-        return try withForms(header)
+        try backend.runHeader(id: id).map(withForms)
     }
 
     /// The newest run (that judged `form`, when given); with `completeOnly`, the newest
@@ -167,21 +138,12 @@ extension Store {
 
     /// The newest run before `runID` that judged `form` (for "newly failing / fixed").
     public func previousRun(before runID: Int64, form: String) throws -> RunRecord? {
-        let id = try database.scalarInt64("""
-            SELECT max(rf.run_id) FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
-            WHERE f.name = ? AND rf.run_id < ?
-            """, [.text(form), .integer(runID)])
-        return try id.flatMap { try run(id: $0) }
+        try backend.previousRunID(before: runID, form: form).flatMap { try run(id: $0) }
     }
 
     /// The distinct failed rules of a run (optionally of one form), by id.
     public func rules(ofRun runID: Int64, form: String? = nil) throws -> [RunRule] {
-        let statement = try database.cachedStatement("""
-            SELECT \(Self.ruleColumns) FROM run_rules AS rr JOIN forms AS f ON f.id = rr.form_id
-            WHERE rr.run_id = ?1 AND (?2 IS NULL OR f.name = ?2) ORDER BY rr.id
-            """)
-        try statement.bind([.integer(runID), .text(form)])
-        return try statement.map { Self.rule(from: $0, at: 0) }
+        try backend.rules(ofRun: runID, form: form)
     }
 
     /// Calls `body` with every result of a run (optionally of one form), in entry id order,
@@ -190,13 +152,9 @@ extension Store {
                               _ body: (RunResult) throws -> Void) throws {
         var ruleByID: [Int64: RunRule] = [:]
         for rule in try self.rules(ofRun: runID, form: form) { ruleByID[rule.id] = rule }
-        let statement = try database.cachedStatement("""
-            SELECT entry_id, entry_version, rule_id FROM run_results WHERE run_id = ? ORDER BY entry_id, rule_id
-            """)
-        try statement.bind([.integer(runID)])
-        try statement.forEachRow { row in
-            guard let rule = ruleByID[row.int64(2)] else { return }   // another form's
-            try body(RunResult(runID: runID, entryID: row.int64(0), entryVersion: row.int(1), rule: rule))
+        try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
+            guard let rule = ruleByID[ruleID] else { return }   // another form's
+            try body(RunResult(runID: runID, entryID: entryID, entryVersion: entryVersion, rule: rule))
         }
     }
 
@@ -249,19 +207,7 @@ extension Store {
 
     /// The type versions that judged each field in a run (optionally of one form).
     public func fieldTypes(ofRun runID: Int64, formID: Int64? = nil) throws -> [RunFieldType] {
-        let statement = try database.cachedStatement("""
-            SELECT rt.form_id, rt.field, \(Self.versionColumns) FROM run_type_versions AS rt
-            JOIN type_versions AS v ON v.id = rt.type_version_id
-            WHERE rt.run_id = ?1 AND (?2 IS NULL OR rt.form_id = ?2) ORDER BY rt.form_id, rt.field
-            """)
-        try statement.bind([.integer(runID), .integer(formID)])
-        return try statement.map { row in
-            RunFieldType(formID: row.int64(0), field: row.string(1),
-                         version: DefinitionVersion(id: row.int64(2), kind: .type, name: row.string(3),
-                                                    hash: row.string(4), source: row.string(5),
-                                                    origin: row.string(6), recordedAt: row.string(7),
-                                                    actor: row.string(8)))
-        }
+        try backend.fieldTypes(ofRun: runID, formID: formID)
     }
 
     /// Every distinct (field, type version) that judged a field of form `name` in any run,
@@ -269,20 +215,13 @@ extension Store {
     /// of the form are secret (a type version that was `secure` when it judged a field
     /// keeps that field masked whatever the registry says later).
     public func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
-        let statement = try database.cachedStatement("""
-            SELECT DISTINCT rt.form_id, rt.field, \(Self.versionColumns) FROM run_type_versions AS rt
-            JOIN forms AS f ON f.id = rt.form_id
-            JOIN type_versions AS v ON v.id = rt.type_version_id
-            WHERE f.name = ?1 ORDER BY rt.field, v.id
-            """)
-        try statement.bind([.text(name)])
-        return try statement.map { row in
-            RunFieldType(formID: row.int64(0), field: row.string(1),
-                         version: DefinitionVersion(id: row.int64(2), kind: .type, name: row.string(3),
-                                                    hash: row.string(4), source: row.string(5),
-                                                    origin: row.string(6), recordedAt: row.string(7),
-                                                    actor: row.string(8)))
-        }
+        try backend.fieldTypes(ofForm: name)
+    }
+
+    /// The ids of the entries of form `formID` that run `runID` found invalid (at least one
+    /// error-severity result), ascending.
+    public func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
+        try backend.invalidEntryIDs(ofRun: runID, formID: formID)
     }
 
     // MARK: Entry verdicts
@@ -313,38 +252,24 @@ extension Store {
     }
 
     private func verdicts(entryID: Int64, latestOnly: Bool) throws -> [EntryRunVerdict] {
-        guard let entry = try database.cachedStatement(
-            "SELECT form_id, version, coalesce(updated_in, created_in) FROM entries WHERE id = ?")
-            .bindingFirst([.integer(entryID)], { ($0.int64(0), $0.int(1), $0.int64(2)) }) else {
+        guard let entry = try backend.entry(id: entryID), let formID = try backend.formID(named: entry.form) else {
             throw StoreError.noSuchEntry(entryID)
         }
-        let (formID, currentVersion, currentWrittenIn) = entry
-        let runIDs = try database.cachedStatement("""
-            SELECT run_id FROM run_forms WHERE form_id = ?1 AND judged_through >= ?2 ORDER BY run_id
-            """).bindingMap([.integer(formID), .integer(entryID)]) { $0.int64(0) }
-        // Earlier versions: (version, written_in, replaced_in).
-        let earlier = try database.cachedStatement(
-            "SELECT version, written_in, replaced_in FROM entry_versions WHERE entry_id = ? ORDER BY version")
-            .bindingMap([.integer(entryID)]) { ($0.int(0), $0.int64(1), $0.int64(2)) }
+        let currentVersion = entry.version, currentWrittenIn = entry.updatedIn ?? entry.createdIn
+        let runIDs = try backend.runIDs(judging: entryID, formID: formID)
+        let earlier = try backend.earlierVersions(entryID: entryID)
         var out: [EntryRunVerdict] = []
         for runID in latestOnly ? Array(runIDs.suffix(1)) : runIDs {
             guard let run = try run(id: runID) else { continue }
-            let results = try database.cachedStatement("""
-                SELECT r.entry_version, \(Self.ruleColumns) FROM run_results AS r
-                JOIN run_rules AS rr ON rr.id = r.rule_id JOIN forms AS f ON f.id = rr.form_id
-                WHERE r.run_id = ? AND r.entry_id = ? ORDER BY r.rule_id
-                """)
-                .bindingMap([.integer(runID), .integer(entryID)]) { row in
-                    RunResult(runID: runID, entryID: entryID, entryVersion: row.int(0),
-                              rule: Self.rule(from: row, at: 1))
-                }
+            let results = try backend.results(ofRun: runID, entryID: entryID)
             let version: Int
             if let first = results.first {
                 version = first.entryVersion
             } else if currentWrittenIn <= run.lastImport {
                 version = currentVersion
             } else {
-                version = earlier.first { $0.1 <= run.lastImport && run.lastImport < $0.2 }?.0 ?? currentVersion
+                version = earlier.first { $0.writtenIn <= run.lastImport && run.lastImport < $0.replacedIn }?.version
+                    ?? currentVersion
             }
             let verdict: EntryVerdict = results.contains { $0.rule.severity == .error } ? .invalid
                 : results.isEmpty ? .valid : .warnings
@@ -357,68 +282,15 @@ extension Store {
 
     // MARK: Private
 
-    static let runColumns = """
-        r.id, r.started_at, r.ended_at, r.actor, r.today, r.last_import, r.status, r.error,
-        r.host, r.pid, r.process_start,
-        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings
-        """
-
-    static let ruleColumns = "rr.id, rr.form_id, f.name, rr.field, rr.type, rr.rule, rr.severity, rr.message"
-
-    static func runHeader(from row: Row) -> RunRecord {
-        let recorded = RunStatus(rawValue: row.string(6)) ?? .incomplete
-        let process = RunProcess(host: row.string(8), pid: row.int64(9), start: row.string(10))
-        var status = recorded
-        var error = row.optionalString(7)
-        if recorded == .running && !process.isAlive {
-            status = .incomplete
-            error = error ?? "its process (pid \(process.pid) on \(process.host)) ended before the run did"
+    /// A run header with its forms, and with the status readers should take: a run recorded
+    /// as `running` whose process is gone reads as incomplete.
+    private func withForms(_ header: RunRecord) throws -> RunRecord {
+        var run = header
+        if run.recordedStatus == .running && !run.process.isAlive {
+            run.status = .incomplete
+            run.error = run.error ?? "its process (pid \(run.process.pid) on \(run.process.host)) ended before the run did"
         }
-        return RunRecord(id: row.int64(0), startedAt: row.string(1), endedAt: row.optionalString(2),
-                         actor: row.string(3), today: row.string(4), lastImport: row.int64(5),
-                         status: status, recordedStatus: recorded, error: error, process: process,
-                         counts: counts(from: row, at: 11), forms: [])
-    }
-
-    static func counts(from row: Row, at column: Int) -> RunCounts {
-        RunCounts(entriesChecked: row.int(column), entriesInvalid: row.int(column + 1),
-                  entriesWarned: row.int(column + 2), errors: row.int(column + 3),
-                  warnings: row.int(column + 4))
-    }
-
-    static func rule(from row: Row, at c: Int) -> RunRule {
-        RunRule(id: row.int64(c), formID: row.int64(c + 1), form: row.string(c + 2),
-                field: row.optionalString(c + 3), type: row.optionalString(c + 4), rule: row.string(c + 5),
-                severity: ResultSeverity(rawValue: row.string(c + 6)) ?? .error, message: row.string(c + 7))
-    }
-
-    private func withForms(_ run: RunRecord) throws -> RunRecord {
-        var run = run
-        let statement = try database.cachedStatement("""
-            SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
-                   rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings
-            FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
-            JOIN form_versions AS fv ON fv.id = rf.form_version_id
-            WHERE rf.run_id = ? ORDER BY f.name
-            """)
-        try statement.bind([.integer(run.id)])
-        run.forms = try statement.map { row in
-            RunFormRecord(formID: row.int64(0), form: row.string(1), formVersionID: row.int64(2),
-                          formVersionHash: row.string(3), lastID: row.int64(4),
-                          judgedThrough: row.int64(5), counts: Self.counts(from: row, at: 6))
-        }
+        run.forms = try backend.runForms(runID: run.id)
         return run
-    }
-}
-
-extension Statement {
-    fileprivate func bindingFirst<T>(_ values: [SQLValue], _ transform: (Row) throws -> T) throws -> T? {
-        try bind(values)
-        return try first(transform)
-    }
-
-    fileprivate func bindingMap<T>(_ values: [SQLValue], _ transform: (Row) throws -> T) throws -> [T] {
-        try bind(values)
-        return try map(transform)
     }
 }

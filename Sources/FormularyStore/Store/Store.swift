@@ -1,56 +1,82 @@
 import Foundation
 import FormularyJSON
+import FormularyRules
 
-/// Formulary's database: the typed façade the commands use.
+/// Formulary's database: the typed façade the application layer uses.
 ///
-/// Opening a store does not change its schema: call ``migrate()`` (the `init` and `migrate`
-/// commands) or ``requireCurrentSchema()`` (every other command) first. Methods that change
-/// registered types or forms append their own audit record in the same transaction; for
-/// imports and validation runs the caller wraps its work and one ``appendAudit(actor:action:subject:details:)``
-/// in ``transaction(_:)``.
+/// A store keeps its rows in a ``StoreBackend`` (today ``SQLiteBackend``, one SQLite file) and
+/// adds what must behave the same on every backend: the audit chain and its hashes, the data
+/// digests and their verification, what adding a version or ending a run records, and how a
+/// run's verdict on an entry is derived.
 ///
-/// A store is one connection: use it from one thread at a time, and open another `Store` (or
-/// ``Database``) per worker thread.
+/// Opening a store does not change its schema: call ``migrate(actor:)`` (the `init` and
+/// `migrate` commands) or ``requireCurrentSchema()`` (every other command) first. Methods that
+/// change registered types or forms append their own audit record in the same transaction;
+/// imports and validation runs append theirs through their writers.
+///
+/// A store is one connection: use it from one thread at a time; validation workers read
+/// through ``beginEntrySnapshots(count:)``.
 public final class Store {
-    /// The connection, for queries the façade does not offer (issue 4's runs and reports).
-    public let database: Database
+    /// Where the rows are kept.
+    let backend: any StoreBackend
     /// Where "now" comes from, for timestamps; tests fix it.
     public var clock: @Sendable () -> Date = { Date() }
-    let migrator: Migrator
     var layoutIDs: [[String]: Int64] = [:]
     var layoutFieldsByID: [Int64: [String]] = [:]
     /// The data-digest key, read once (it never changes: triggers refuse it).
     var cachedAuditKey: AuditKey?
 
-    /// Opens (creating the file if needed) the database at `path`.
+    /// Opens (creating the file if needed) the SQLite database at `path`.
     public init(path: String, configuration: Database.Configuration = .init(),
                 migrations: [Migration] = Migration.embedded) throws {
-        database = try Database(path: path, configuration: configuration)
-        migrator = try Migrator(migrations: migrations)
+        backend = try SQLiteBackend(path: path, configuration: configuration, migrations: migrations)
+    }
+
+    /// A store over any backend.
+    public init(backend: any StoreBackend) {
+        self.backend = backend
+    }
+
+    /// The SQLite connection, for tests that look at rows or change them from outside.
+    var database: Database {
+        guard let sqlite = backend as? SQLiteBackend else { preconditionFailure("not an SQLite store") }
+        return sqlite.database
     }
 
     // MARK: Schema
 
     /// Applies pending migrations; returns those applied by this call.
     ///
-    /// When migration 3 (data digests) comes to a database that already holds data, the same
-    /// transaction appends an `audit.seal` record by `actor` with the digests of everything
-    /// written before (see ``sealExistingData(actor:)``).
+    /// The data steps that come with a schema change run in the same transaction: migration 4
+    /// fills `secure` for the type versions stored before it, and migration 3 (data digests),
+    /// on a database that already holds data, appends an `audit.seal` record by `actor` with the
+    /// digests of everything written before (see ``sealExistingData(actor:)``).
     @discardableResult
     public func migrate(actor: String = "formulary") throws -> [AppliedMigration] {
-        try migrator.migrate(database, now: clock) { applied in
-            if applied.contains(where: { $0.id == Self.dataDigestsMigration }) {
-                try sealExistingData(actor: actor)
-            }
+        try backend.applyMigrations(now: clock) { applied in
+            let ids = Set(applied.map(\.id))
+            // The flags first: the seal digests the versions with them.
+            if ids.contains(Self.secureFlagMigration) { try fillSecureFlags() }
+            if ids.contains(Self.dataDigestsMigration) { try sealExistingData(actor: actor) }
         }
     }
 
     /// The migration that brings data digests (`migrations/0003_audit_integrity.sql`).
     static let dataDigestsMigration = 3
+    /// The migration that adds `type_versions.secure` (`migrations/0004_type_version_secure.sql`).
+    static let secureFlagMigration = 4
+
+    /// Sets each stored type version's `secure` from its source (migration 4's data step).
+    func fillSecureFlags() throws {
+        for version in try backend.allVersions(.type)
+        where PluginSource.declaresSecure(typeSource: version.source, file: "type \(version.name)") {
+            try backend.setSecure(typeVersionID: version.id, true)
+        }
+    }
 
     /// Applied and pending migrations (`migrate --status`).
     public func migrationStatus() throws -> [MigrationStatus] {
-        try migrator.status(of: database)
+        try backend.migrationStatus()
     }
 
     /// Throws unless every migration of this executable is applied and none was changed.
@@ -75,7 +101,7 @@ public final class Store {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction (a savepoint when nested).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try database.transaction(.immediate, body)
+            return try backend.transaction(.immediate, body)
         } catch {
             // Rows created in the rolled-back work are gone; so must be their cached ids.
             clearLayoutCache()
@@ -85,7 +111,7 @@ public final class Store {
 
     /// Runs `body` in a deferred (read) transaction: a consistent snapshot for reports.
     public func read<T>(_ body: () throws -> T) throws -> T {
-        try database.transaction(.deferred, body)
+        try backend.transaction(.deferred, body)
     }
 
     /// The current time as stored (UTC ISO 8601 with milliseconds).
@@ -97,19 +123,19 @@ public final class Store {
     @discardableResult
     public func appendAudit(actor: String, action: String, subject: String,
                             details: JSONValue = .object([:])) throws -> AuditRecord {
-        try AuditLog.append(database, actor: actor, action: action, subject: subject,
+        try AuditLog.append(backend, actor: actor, action: action, subject: subject,
                             details: details, at: clock())
     }
 
     /// Audit records in order; see ``AuditLog/records(_:since:actor:limit:)``.
     public func auditRecords(since: String? = nil, actor: String? = nil,
                              limit: Int? = nil) throws -> [AuditRecord] {
-        try AuditLog.records(database, since: since, actor: actor, limit: limit)
+        try backend.auditRecords(since: since, actor: actor, limit: limit)
     }
 
     /// Recomputes the audit chain (`audit verify`).
     public func verifyAudit() throws -> AuditVerification {
-        try AuditLog.verify(database)
+        try AuditLog.verify(backend)
     }
 }
 

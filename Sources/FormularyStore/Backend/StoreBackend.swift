@@ -1,0 +1,233 @@
+import Foundation
+
+/// What a storage engine gives ``Store``: its schema, its transactions, and the rows of each
+/// kind of record, in the domain's terms — versions, events, entries, imports, runs, results,
+/// audit records — never in SQL, statements or row positions.
+///
+/// This is the seam between Formulary and a database. ``SQLiteBackend`` is the one in use;
+/// another (PostgreSQL) implements the same requirements in its own dialect, with its own
+/// migrations. What must come out the same on every backend lives above it, in ``Store``:
+/// the audit chain's hashing, the data digests and their verification, what adding a version
+/// or ending a run means, and how a run's verdict on an entry is derived. A backend only keeps
+/// and finds rows.
+///
+/// A backend is one connection: used from one thread at a time, like the store that owns it.
+public protocol StoreBackend: AnyObject {
+    // MARK: Schema and transactions
+
+    /// The database as the user named it (a path), for messages.
+    var location: String { get }
+
+    /// Applies the pending migrations in one transaction with their bookkeeping, then runs
+    /// `afterApplying` (the data steps of ``Store/migrate(actor:)``) in it.
+    func applyMigrations(now: () -> Date,
+                         afterApplying: ([AppliedMigration]) throws -> Void) throws -> [AppliedMigration]
+
+    /// Applied and pending migrations; throws when an applied one is unknown or changed.
+    func migrationStatus() throws -> [MigrationStatus]
+
+    /// Runs `body` in a transaction (`.immediate` for writes, `.deferred` for a consistent
+    /// read), or in a savepoint inside one: committed when it returns, undone when it throws.
+    func transaction<T>(_ kind: Database.TransactionKind, _ body: () throws -> T) throws -> T
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { get }
+
+    /// Runs `body` in a read transaction that ends with a rollback: for `audit verify`, which
+    /// writes nothing, on a file whose damage can fail even a read transaction's commit.
+    func inspect<T>(_ body: () throws -> T) throws -> T
+
+    // MARK: The audit log
+
+    /// The key data digests are made with (32 bytes).
+    func auditKeyBytes() throws -> [UInt8]
+
+    /// The head the log keeps of its newest record (`seq` 0 and 64 zeros before the first).
+    func auditHead() throws -> (seq: Int64, hash: String)?
+
+    /// Appends a record whose hashes the store computed; it must follow the head.
+    func insertAuditRecord(_ record: AuditRecord) throws
+
+    /// Records in order, from `since` (a date or time, compared as text) and by `actor`.
+    func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord]
+
+    /// Every record in order, without holding them all.
+    func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws
+
+    /// The newest record, if any.
+    func lastAuditRecord() throws -> AuditRecord?
+
+    /// The storage's checks of itself, for `audit verify`: its own integrity check, references
+    /// between tables, and a schema that differs from the one its migrations create. At most
+    /// `limit` lines from the integrity check.
+    func storageProblems(limit: Int) throws -> [AuditProblem]
+
+    // MARK: Type and form definitions
+
+    func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
+    func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion?
+    func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion]
+    func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
+    func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion?
+    func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion?
+    /// Stores a version (its `id` is ignored) and returns its id.
+    func insertVersion(_ version: DefinitionVersion) throws -> Int64
+    /// Sets whether a stored type version is secure (migration 4's data step).
+    func setSecure(typeVersionID: Int64, _ secure: Bool) throws
+    /// Stores an event (its `id` is ignored; `version` only by its id) and returns its id.
+    func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64
+    func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent]
+    func event(_ kind: DefinitionKind, id: Int64) throws -> DefinitionEvent?
+    func allEvents(_ kind: DefinitionKind) throws -> [DefinitionEvent]
+    /// Ids of the versions an event or a run refers to.
+    func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64]
+
+    // MARK: Forms, layouts and imports
+
+    func formID(named name: String) throws -> Int64?
+    func insertForm(named name: String) throws -> Int64
+    /// Names entries are (or were) filed under, sorted.
+    func formNames() throws -> [String]
+    func hasEntries(formID: Int64) throws -> Bool
+    /// The id of a layout by its encoded column names (``EntryValues``), if stored.
+    func layoutID(encodedFields: [UInt8]) throws -> Int64?
+    func insertLayout(encodedFields: [UInt8]) throws -> Int64
+    func encodedLayout(id: Int64) throws -> [UInt8]?
+    func encodedLayouts() throws -> [Int64: [UInt8]]
+    func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64
+    func importHeaders() throws -> [Int64: ImportHeader]
+    /// The newest import's id, 0 without imports.
+    func lastImportID() throws -> Int64
+
+    // MARK: Entries
+
+    /// A writer of one import's entries, with whatever it prepares once.
+    func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting
+    func entry(id: Int64) throws -> EntryRecord?
+    func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord]
+    func entryCount(form: String?) throws -> Int
+    /// The earlier versions of an entry, oldest first.
+    func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord]
+    func entryKeys(_ ids: [Int64]) throws -> [Int64: String]
+    func hasKeyedEntries(formID: Int64) throws -> Bool
+    /// The lowest and highest entry ids (0, 0 without entries).
+    func entryIDBounds() throws -> (firstID: Int64, lastID: Int64)
+    /// Every stored version of every entry, earlier ones included, in (entry id, version)
+    /// order, each with its values: what import digests are recomputed from.
+    func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws
+    /// `count` readers that see the entries as of now, each for one thread.
+    func beginEntryScans(count: Int) throws -> [any EntryScanning]
+    /// Runs `body` while long-lived readers are open (the storage may defer maintenance).
+    func withLongReaders<T>(_ body: () throws -> T) throws -> T
+
+    // MARK: Validation runs
+
+    func insertRun(_ run: RunRecord) throws -> Int64
+    func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws
+    func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws
+    func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws
+    /// Runs recorded as running, with their processes.
+    func runningRuns() throws -> [(id: Int64, process: RunProcess)]
+    /// Runs newest first (only those that judged `form`), without their forms.
+    func runHeaders(form: String?, limit: Int?) throws -> [RunRecord]
+    func runHeader(id: Int64) throws -> RunRecord?
+    func runForms(runID: Int64) throws -> [RunFormRecord]
+    func runIDs() throws -> [Int64]
+    func previousRunID(before runID: Int64, form: String) throws -> Int64?
+    /// Ids of the runs that judged entry `entryID` of form `formID`, ascending.
+    func runIDs(judging entryID: Int64, formID: Int64) throws -> [Int64]
+    func rules(ofRun runID: Int64, form: String?) throws -> [RunRule]
+    /// Results of a run as (entry id, entry version, rule id), by entry then rule.
+    func forEachResultRow(ofRun runID: Int64,
+                          _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws
+    func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult]
+    func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64]
+    func fieldTypes(ofRun runID: Int64, formID: Int64?) throws -> [RunFieldType]
+    func fieldTypes(ofForm name: String) throws -> [RunFieldType]
+    /// A writer of one run's failed rules, results and progress.
+    func makeRunResultRowWriter(runID: Int64) throws -> any RunResultRowWriting
+}
+
+/// An `imports` row with its form's name.
+public struct ImportHeader: Sendable, Hashable {
+    public var id: Int64
+    public var formID: Int64
+    public var form: String
+    public var at: String
+    public var actor: String
+    public var source: String
+}
+
+/// An entry as stored: its values still encoded (``EntryValues``), its layout by id.
+public struct EntryRecord: Sendable, Hashable {
+    public var id: Int64
+    public var form: String
+    public var key: String?
+    public var layoutID: Int64
+    public var values: [UInt8]
+    public var version: Int
+    public var createdAt: String
+    public var updatedAt: String
+    public var createdIn: Int64
+    public var updatedIn: Int64?
+}
+
+/// An earlier version of an entry as stored.
+public struct EarlierVersionRecord: Sendable, Hashable {
+    public var entryID: Int64
+    public var version: Int
+    public var layoutID: Int64
+    public var values: [UInt8]
+    public var writtenIn: Int64
+    public var replacedIn: Int64
+    /// When the imports that wrote and replaced it ran.
+    public var writtenAt: String
+    public var replacedAt: String
+}
+
+/// One stored version of an entry, current or earlier, as digests read it.
+public struct EntryVersionRow: Sendable, Hashable {
+    public var entryID: Int64
+    public var version: Int64
+    public var formID: Int64
+    public var key: String?
+    public var layoutID: Int64
+    /// The import that wrote this version.
+    public var writtenIn: Int64
+    /// For the current version: the import that created the entry. For an earlier one: the
+    /// import that replaced it.
+    public var createdOrReplacedIn: Int64
+    public var isCurrent: Bool
+}
+
+/// Writes the entries of one import, as ``EntryWriter`` asks.
+public protocol EntryRowWriting: AnyObject {
+    /// Stores a new entry and returns its id.
+    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer) throws -> Int64
+    /// The entry of the form with that key: its id, layout, whether its values are `values`,
+    /// and its version.
+    func find(key: String, layoutID: Int64, values: UnsafeRawBufferPointer) throws
+        -> (id: Int64, sameValues: Bool, version: Int)?
+    /// Keeps the entry's current version in its history (replaced by this import) and stores
+    /// the new values as its next version.
+    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer) throws
+}
+
+/// Reads entries for one validation worker, from a fixed snapshot.
+public protocol EntryScanning: AnyObject {
+    func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws
+    /// Ends the snapshot.
+    func end()
+}
+
+/// Writes one run's failed rules, results and progress, as ``RunResultWriter`` asks.
+public protocol RunResultRowWriting: AnyObject {
+    /// Stores a failed rule of the run (its `id` is ignored) and returns its id.
+    func insertRule(_ rule: RunRule) throws -> Int64
+    /// Stores one result; a writer may hold results back until ``progress(formID:judgedThrough:counts:)``.
+    /// A repeated (entry, rule) keeps the first.
+    func addResult(entryID: Int64, ruleID: Int64, entryVersion: Int64) throws
+    /// Writes any results held back, then moves the form's progress marker and adds the
+    /// batch's counts to the form's and the run's.
+    func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws
+}
