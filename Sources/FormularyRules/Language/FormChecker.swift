@@ -12,10 +12,12 @@ public enum FormChecker {
                              knownTypes: [String] = [],
                              lookup: (String) -> FieldTypeDefinition?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        func report(_ id: DiagnosticID, _ message: String, _ location: SourceLocation) {
+        func report(_ id: LanguageDiagnostic, _ message: String, _ location: SourceLocation,
+                    fixIt: Diagnostic.FixIt? = nil, note: Diagnostic.Note? = nil) {
             let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
-            diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
-                                          location: location, sourceLine: line))
+            diagnostics.append(Diagnostic(id.message(message, fixIts: fixIt.map { [$0] } ?? [],
+                                                     notes: note.map { [$0] } ?? []),
+                                          at: location, sourceLine: line))
         }
 
         var declared: [String: Int] = [:]
@@ -27,9 +29,8 @@ public enum FormChecker {
                 declared[field.key] = field.location.line
             }
             guard let definition = lookup(field.type.name) else {
-                report(.unknownType,
-                       "unknown type '\(field.type.name)'\(Suggestion.hint(for: field.type.name, in: knownTypes))",
-                       field.type.location)
+                report(.unknownType, "unknown type '\(field.type.name)'", field.type.location,
+                       fixIt: Suggestion.fixIt(for: field.type.name, in: knownTypes, replacing: field.type.location))
                 continue
             }
             if case .failure(let failure) = ParameterBinding.bind(definition.parameters,
@@ -46,9 +47,10 @@ public enum FormChecker {
             case .require(let fields, let trigger): fields + [trigger]
             }
             for name in named where declared[name] == nil {
+                // The rule's location is its keyword, not the name: a note, not a fix-it.
                 report(.undeclaredField,
-                       "'\(rule.options.name)' names '\(name)', which the form does not declare\(Suggestion.hint(for: name, in: keys))",
-                       rule.options.location)
+                       "'\(rule.options.name)' names '\(name)', which the form does not declare",
+                       rule.options.location, note: Suggestion.note(for: name, in: keys))
             }
         }
         return diagnostics

@@ -98,10 +98,12 @@ extension LineParser {
         var seen: Set<String> = []
         while let token = cursor.peek {
             guard let word = token.word, word == "required" || word == "label" else {
-                let hint = token.word.map { Suggestion.hint(for: $0, in: ["required", "label"]) } ?? ""
+                let fixIt = token.word.flatMap {
+                    Suggestion.fixIt(for: $0, in: ["required", "label"], replacing: token.location)
+                }
                 throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected 'required' or 'label \"…\"'\(hint)",
-                            at: token.location)
+                            "unexpected \(token.displayName); expected 'required' or 'label \"…\"'",
+                            at: token.location, fixIt: fixIt)
             }
             guard seen.insert(word).inserted else {
                 throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)

@@ -23,7 +23,7 @@ public enum Lexer {
         if bytes.count >= 2, let encoding = bytes[0] == 0xFF && bytes[1] == 0xFE ? "UTF-16LE"
                                           : bytes[0] == 0xFE && bytes[1] == 0xFF ? "UTF-16BE" : nil {
             let diagnostic = Diagnostic(
-                id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
+                id: LanguageDiagnostic.invalidUTF8.id, severity: .error,
                 message: "the file is \(encoding) (it starts with a \(encoding) byte-order mark); plugin files must be UTF-8 text: convert it, e.g. with iconv -f \(encoding) -t UTF-8",
                 location: SourceLocation(file: file, line: 1, column: 1), sourceLine: "")
             return LexedSource(source: SourceLines(file: file, lines: []), lines: [], diagnostics: [diagnostic])
@@ -61,7 +61,7 @@ public enum Lexer {
                 let column = String(decoding: bytes[range.lowerBound..<bad], as: UTF8.self).count + 1
                 let hex = String(bytes[bad], radix: 16, uppercase: true)
                 diagnostics.append(Diagnostic(
-                    id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
+                    id: LanguageDiagnostic.invalidUTF8.id, severity: .error,
                     message: "invalid UTF-8: byte 0x\(hex.count < 2 ? "0" + hex : hex) is not part of a valid sequence; plugin files must be UTF-8 text",
                     location: SourceLocation(file: file, line: lineNumber, column: column),
                     sourceLine: text))

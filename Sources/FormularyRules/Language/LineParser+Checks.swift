@@ -94,11 +94,12 @@ extension LineParser {
                 case "punctuation": classes.append(.punctuation)
                 case "alphanumerics": classes.append(.alphanumerics)
                 default:
-                    let hint = Suggestion.nearest(to: word, in: Self.charsetClasses + Self.modifierWords)
-                        .map { "did you mean '\($0)'?" }
-                        ?? "expected \(Suggestion.list(Self.charsetClasses)) or a quoted string of characters"
-                    throw error(.unknownCharsetClass, "unknown charset class '\(word)'; \(hint)",
-                                at: token.location)
+                    let fixIt = Suggestion.fixIt(for: word, in: Self.charsetClasses + Self.modifierWords,
+                                                 replacing: token.location)
+                    let note = "expected \(Suggestion.list(Self.charsetClasses)) or a quoted string of characters"
+                    throw source.diagnostic(.unknownCharsetClass, .error, "unknown charset class '\(word)'",
+                                            at: token.location, fixIts: fixIt.map { [$0] } ?? [],
+                                            notes: fixIt == nil ? [Diagnostic.Note(note)] : [])
                 }
             } else {
                 break

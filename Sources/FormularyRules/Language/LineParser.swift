@@ -28,8 +28,9 @@ struct LineParser {
         self.directive = nil
     }
 
-    func error(_ id: DiagnosticID, _ message: String, at location: SourceLocation) -> Diagnostic {
-        source.diagnostic(id, .error, message, at: location)
+    func error(_ id: LanguageDiagnostic, _ message: String, at location: SourceLocation,
+               fixIt: Diagnostic.FixIt? = nil) -> Diagnostic {
+        source.diagnostic(id, .error, message, at: location, fixIts: fixIt.map { [$0] } ?? [])
     }
 
     /// "expected X after 'kw'" at the end of the line, or "…, found Y" at the token.
@@ -67,23 +68,25 @@ struct LineParser {
     }
 
     /// A word from a fixed vocabulary, with a "did you mean" when it is not one of them.
-    mutating func expectChoice(_ choices: [String], what: String, id: DiagnosticID)
+    mutating func expectChoice(_ choices: [String], what: String, id: LanguageDiagnostic)
         throws(Diagnostic) -> (String, Token) {
         guard let token = cursor.peek, let word = token.word else {
             throw expected("\(what) (\(Suggestion.list(choices)))")
         }
         cursor.advance()
         guard choices.contains(word) else {
-            throw error(id, unknownMessage(what, word, choices), at: token.location)
+            throw unknownChoice(id, what, word, choices, at: token.location)
         }
         return (word, token)
     }
 
-    func unknownMessage(_ what: String, _ word: String, _ choices: [String]) -> String {
-        if let suggestion = Suggestion.nearest(to: word, in: choices) {
-            return "unknown \(what) '\(word)'; did you mean '\(suggestion)'?"
-        }
-        return "unknown \(what) '\(word)'; expected \(Suggestion.list(choices))"
+    /// `unknown WHAT 'word'` with a "did you mean" fix-it, or a note listing the choices.
+    func unknownChoice(_ id: LanguageDiagnostic, _ what: String, _ word: String, _ choices: [String],
+                       at location: SourceLocation) -> Diagnostic {
+        let fixIt = Suggestion.fixIt(for: word, in: choices, replacing: location)
+        return source.diagnostic(id, .error, "unknown \(what) '\(word)'", at: location,
+                                 fixIts: fixIt.map { [$0] } ?? [],
+                                 notes: fixIt == nil ? [Diagnostic.Note("expected \(Suggestion.list(choices))")] : [])
     }
 
     func expectEnd() throws(Diagnostic) {
@@ -102,9 +105,11 @@ struct LineParser {
         references.append(.init(name: name, location: location, allowedKinds: kinds,
                                  declaredEarlier: declared))
         if !declared && !hasBase {
-            diagnostics.append(error(.unknownParameter,
-                                     "unknown parameter '$\(name)'\(Suggestion.hint(for: name, in: knownParameters.keys.sorted())); declare it above with 'param \(name) = …'",
-                                     at: location))
+            diagnostics.append(source.diagnostic(
+                .unknownParameter, .error, "unknown parameter '$\(name)'", at: location,
+                fixIts: Suggestion.fixIt(for: name, in: knownParameters.keys.sorted(), replacing: location, prefix: "$")
+                    .map { [$0] } ?? [],
+                notes: [Diagnostic.Note("declare it above with 'param \(name) = …'")]))
         }
     }
 
@@ -121,12 +126,12 @@ struct LineParser {
         let allowed = allowFinal ? Self.modifierWords : Self.modifierWords.filter { $0 != "final" }
         while let token = cursor.peek {
             guard let word = token.word, allowed.contains(word) else {
-                let hint = token.word.map { Suggestion.hint(for: $0, in: allowed) } ?? ""
+                let fixIt = token.word.flatMap { Suggestion.fixIt(for: $0, in: allowed, replacing: token.location) }
                 let list = allowFinal ? "'as NAME', 'message \"…\"', 'warning' or 'final'"
                                       : "'as NAME', 'message \"…\"' or 'warning'"
                 throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected a rule modifier: \(list)\(hint)",
-                            at: token.location)
+                            "unexpected \(token.displayName); expected a rule modifier: \(list)",
+                            at: token.location, fixIt: fixIt)
             }
             if seen[word] != nil {
                 throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)

@@ -60,8 +60,8 @@ struct LineScanner {
         tokens.append(Token(kind: kind, text: slice(start, i), location: location(start, i)))
     }
 
-    mutating func error(_ id: DiagnosticID, _ message: String, _ start: Int, _ end: Int) {
-        diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
+    mutating func error(_ id: LanguageDiagnostic, _ message: String, _ start: Int, _ end: Int) {
+        diagnostics.append(Diagnostic(id: id.id, severity: .error, message: message,
                                       location: location(start, max(end, start + 1)),
                                       sourceLine: text))
     }

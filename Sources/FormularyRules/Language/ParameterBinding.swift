@@ -18,10 +18,11 @@ public enum ParameterBinding {
         var diagnostics: [Diagnostic] = []
         var given: Set<String> = []
 
-        func report(_ id: DiagnosticID, _ message: String, _ location: SourceLocation) {
+        func report(_ id: LanguageDiagnostic, _ message: String, _ location: SourceLocation,
+                    fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = []) {
             let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
-            diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
-                                          location: location, sourceLine: line))
+            diagnostics.append(Diagnostic(id.message(message, fixIts: fixIts, notes: notes),
+                                          at: location, sourceLine: line))
         }
 
         for argument in arguments {
@@ -31,10 +32,14 @@ public enum ParameterBinding {
             }
             guard let parameter = parameters.first(where: { $0.name == argument.name }) else {
                 let names = parameters.map(\.name)
-                let hint = Suggestion.nearest(to: argument.name, in: names).map { "; did you mean '\($0)'?" }
-                    ?? (names.isEmpty ? "; it takes no parameters" : "; its parameters are \(Suggestion.list(names))")
-                report(.unknownParameter, "type '\(typeName)' has no parameter '\(argument.name)'\(hint)",
-                       argument.location)
+                // The argument's location spans `name: value`; the fix-it replaces the name.
+                var nameRange = argument.location
+                nameRange.length = argument.name.count
+                let fixIt = Suggestion.fixIt(for: argument.name, in: names, replacing: nameRange)
+                let note = names.isEmpty ? "it takes no parameters" : "its parameters are \(Suggestion.list(names))"
+                report(.unknownParameter, "type '\(typeName)' has no parameter '\(argument.name)'",
+                       argument.location, fixIts: fixIt.map { [$0] } ?? [],
+                       notes: fixIt == nil ? [Diagnostic.Note(note)] : [])
                 continue
             }
             switch (parameter.defaultValue.kind, argument.value) {

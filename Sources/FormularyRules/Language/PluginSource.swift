@@ -43,14 +43,15 @@ public enum PluginSource {
             if let header {
                 let known = kind == "form" ? FormParser.directives : FieldParser.directives
                 let isDirective = header.word.map(known.contains) ?? false
-                let hint = header.word.flatMap { Suggestion.nearest(to: $0, in: ["field", "form"]) }
-                    .map { "; did you mean '\($0)'?" } ?? ""
+                let fixIt = header.word.flatMap {
+                    Suggestion.fixIt(for: $0, in: ["field", "form"], replacing: header.location)
+                }
                 diagnostics.append(source.diagnostic(
                     .missingHeader, .error,
-                    "expected 'field NAME' or 'form NAME' as the first directive, found \(header.displayName)\(hint)",
-                    at: header.location))
+                    "expected 'field NAME' or 'form NAME' as the first directive, found \(header.displayName)",
+                    at: header.location, fixIts: fixIt.map { [$0] } ?? []))
                 // The line is reported; parse it as a directive only if it is one.
-                if !isDirective || hint != "" { lines.removeFirst() }
+                if !isDirective || fixIt != nil { lines.removeFirst() }
             } else if lexed.diagnostics.isEmpty {
                 diagnostics.append(source.diagnostic(
                     .missingHeader, .error,

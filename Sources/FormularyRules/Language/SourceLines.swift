@@ -16,11 +16,17 @@ public struct SourceLines: Sendable, Hashable {
         number >= 1 && number <= lines.count ? lines[number - 1] : ""
     }
 
-    /// A diagnostic pointing at `location` in this file, with its source line filled in.
-    public func diagnostic(_ id: DiagnosticID, _ severity: Diagnostic.Severity = .error,
-                           _ message: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(id: id.rawValue, severity: severity, message: message, location: location,
-                   sourceLine: location.file == file ? text(ofLine: location.line) : "")
+    /// A language diagnostic pointing at `location` in this file, with its source line
+    /// filled in; a "did you mean" goes into `fixIts` (or `notes`), not into `message`.
+    public func diagnostic(_ id: LanguageDiagnostic, _ severity: Diagnostic.Severity = .error,
+                           _ message: String, at location: SourceLocation,
+                           fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = []) -> Diagnostic {
+        diagnostic(id.message(message, fixIts: fixIts, notes: notes, severity: severity), at: location)
+    }
+
+    /// A catalogue message pointing at `location` in this file, with its source line filled in.
+    public func diagnostic(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(message, at: location, sourceLine: location.file == file ? text(ofLine: location.line) : "")
     }
 
     /// The keyword a directive line starts with, or nil after reporting why the line is not
@@ -47,11 +53,12 @@ public struct SourceLines: Sendable, Hashable {
             return nil
         }
         guard directives.contains(keyword) else {
-            let hint = misplaced[keyword].map { "; \($0)" }
-                ?? Suggestion.nearest(to: keyword, in: directives + [header]).map { "; did you mean '\($0)'?" }
-                ?? "; expected \(expected)"
-            diagnostics.append(diagnostic(.unknownDirective, .error,
-                                          "unknown directive '\(keyword)'\(hint)", at: first.location))
+            let fixIt = misplaced[keyword] == nil
+                ? Suggestion.fixIt(for: keyword, in: directives + [header], replacing: first.location) : nil
+            let note = misplaced[keyword] ?? (fixIt == nil ? "expected \(expected)" : nil)
+            diagnostics.append(diagnostic(.unknownDirective, .error, "unknown directive '\(keyword)'",
+                                          at: first.location, fixIts: fixIt.map { [$0] } ?? [],
+                                          notes: note.map { [Diagnostic.Note($0)] } ?? []))
             return nil
         }
         return keyword

@@ -59,10 +59,11 @@ extension TypeResolver {
                 } else if let index = definition.checks.firstIndex(where: { $0.options.name == rule }) {
                     definition.checks.remove(at: index)
                 } else {
-                    let hint = Suggestion.hint(for: rule, in: Self.ruleNames(of: definition))
+                    // The line's location is its keyword, so the suggestion is a note.
+                    let note = Suggestion.note(for: rule, in: Self.ruleNames(of: definition))
                     diagnostics.append(source.diagnostic(
-                        .unknownRule, .error, "cannot drop '\(rule)': \(baseText) has no rule of that name\(hint)",
-                        at: line.location))
+                        .unknownRule, .error, "cannot drop '\(rule)': \(baseText) has no rule of that name",
+                        at: line.location, notes: note.map { [$0] } ?? []))
                 }
             case .example(let example):
                 ownExamples.append(example)
@@ -84,10 +85,12 @@ extension TypeResolver {
                 guard decl.base != nil else { continue }
                 guard baseParameters[reference.name] != nil else {
                     let names = Array(baseParameters.keys).sorted()
+                    let fixIt = Suggestion.fixIt(for: reference.name, in: names, replacing: reference.location,
+                                                 prefix: "$")
                     diagnostics.append(decl.source.diagnostic(
-                        .unknownParameter, .error,
-                        "unknown parameter '$\(reference.name)'\(Suggestion.hint(for: reference.name, in: names)); declare it with 'param \(reference.name) = …' above its use or in a base type",
-                        at: reference.location))
+                        .unknownParameter, .error, "unknown parameter '$\(reference.name)'", at: reference.location,
+                        fixIts: fixIt.map { [$0] } ?? [],
+                        notes: [Diagnostic.Note("declare it with 'param \(reference.name) = …' above its use or in a base type")]))
                     continue
                 }
             }
@@ -115,10 +118,11 @@ extension TypeResolver {
         for example in definition.examples {
             guard case .reject(let rules) = example.expectation else { continue }
             for rule in rules where !names.contains(rule) {
+                // The example's location is the whole line, so the suggestion is a note.
+                let suggestion = Suggestion.note(for: rule, in: names).map { [$0] } ?? []
                 diagnostics.append(source.diagnostic(
-                    .unknownRule, .error,
-                    "'\(rule)' is not a rule of type '\(definition.name)'\(Suggestion.hint(for: rule, in: names)); its rules are \(names.isEmpty ? "none" : Suggestion.list(names))",
-                    at: example.location))
+                    .unknownRule, .error, "'\(rule)' is not a rule of type '\(definition.name)'", at: example.location,
+                    notes: suggestion + [Diagnostic.Note("its rules are \(names.isEmpty ? "none" : Suggestion.list(names))")]))
             }
         }
         return diagnostics

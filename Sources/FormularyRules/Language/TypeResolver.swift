@@ -196,9 +196,14 @@ public final class TypeResolver {
         }
         let suggestion = nearest == decl.name
             ? Suggestion.nearest(to: baseName, in: knownNames.lazy.filter { $0 != decl.name }) : nearest
-        let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        // A fix-it needs the base name's own place; without it the suggestion is a note.
+        let location = decl.baseLocation ?? decl.location
+        let fixIts = decl.baseLocation == nil ? [] : suggestion.map {
+            [Diagnostic.FixIt(Suggestion.didYouMean($0), replacing: location, with: $0)]
+        } ?? []
+        let notes = decl.baseLocation != nil ? [] : suggestion.map { [Diagnostic.Note(Suggestion.didYouMean($0))] } ?? []
         return Resolution(decl, nil, [decl.source.diagnostic(
-            .unknownBase, .error, "unknown base type '\(baseName)'\(hint)", at: decl.baseLocation ?? decl.location)])
+            .unknownBase, .error, "unknown base type '\(baseName)'", at: location, fixIts: fixIts, notes: notes)])
     }
 
     private func inCycle(_ decl: FieldTypeDecl, _ cycle: InheritanceCycle) -> Resolution {
