@@ -68,6 +68,47 @@ import Testing
         }
     }
 
+    /// The language catalogue's typed builders: their ids and the wording printed before
+    /// suggestions moved out of messages.
+    @Test func languageBuildersRenderWithTheirIDs() {
+        let at = SourceLocation(file: "t.field", line: 2, column: 1, length: 5)
+        let samples: [(DiagnosticMessage, LanguageDiagnostic, String)] = [
+            (LanguageDiagnostic.invalidUTF8(byte: 0x9), .invalidUTF8,
+             "invalid UTF-8: byte 0x09 is not part of a valid sequence; plugin files must be UTF-8 text"),
+            (LanguageDiagnostic.expected("a number", after: "length", found: nil), .missingArgument,
+             "expected a number after 'length'"),
+            (LanguageDiagnostic.expected("a number", after: nil, found: "'x'"), .unexpectedToken, "expected a number, found 'x'"),
+            (LanguageDiagnostic.parameterNotAllowed(expected: "a regex", after: "pattern"), .parameterNotAllowed,
+             "expected a regex after 'pattern'; a parameter reference cannot stand here"),
+            (LanguageDiagnostic.expectedEndOfLine(found: "'x'", after: "secure"), .unexpectedToken,
+             "unexpected 'x' after 'secure'; expected the end of the line"),
+            (LanguageDiagnostic.unknownChoice(.unknownKeyboard, what: "keyboard", word: "emial", choices: ["email", "url"], at: at),
+             .unknownKeyboard, "unknown keyboard 'emial'; did you mean 'email'?"),
+            (LanguageDiagnostic.unknownChoice(.unknownChecksum, what: "checksum algorithm", word: "zz", choices: ["luhn"], at: at),
+             .unknownChecksum, "unknown checksum algorithm 'zz'; expected 'luhn'"),
+            (LanguageDiagnostic.noSuchArgument("a", ofType: "x", parameters: [], at: at), .unknownParameter,
+             "type 'x' has no parameter 'a'; it takes no parameters"),
+            (LanguageDiagnostic.unknownBase("crad", suggestion: "card", at: nil), .unknownBase,
+             "unknown base type 'crad'; did you mean 'card'?"),
+            (LanguageDiagnostic.notARule("lunh", ofType: "card", rules: ["luhn"]), .unknownRule,
+             "'lunh' is not a rule of type 'card'; did you mean 'luhn'?; its rules are 'luhn'"),
+            (LanguageDiagnostic.duplicateRule("length", earlierLine: 3), .duplicateRule,
+             "rule 'length' is already defined on line 3; name one of them differently with 'as NAME'"),
+            (LanguageDiagnostic.baseInCycle("a", cycle: "a extends b extends a", isPart: true), .inheritanceCycle,
+             "base type 'a' is part of an inheritance cycle: a extends b extends a"),
+            (LanguageDiagnostic.extendsTooDeep(start: "d0", depth: 65, maximum: 64, type: "d65"), .extendsTooDeep,
+             "'extends' goes too deep: the chain that starts at 'd0' reaches 65 levels here, and at most 64 are allowed; 'd65' and every type that extends it cannot be used"),
+        ]
+        for (message, id, text) in samples {
+            #expect(message.id == id.id, "\(text)")
+            #expect(Diagnostic(message, at: at, sourceLine: "").text == text)
+            #expect(!message.text.contains("did you mean"), "a suggestion inside the message: \(message.text)")
+        }
+        // A suggestion with a known range is a fix-it; without one, a note.
+        #expect(LanguageDiagnostic.unknownBase("crad", suggestion: "card", at: at).fixIts.map(\.replacement) == ["card"])
+        #expect(LanguageDiagnostic.unknownBase("crad", suggestion: "card", at: nil).fixIts.isEmpty)
+    }
+
     @Test func idStringsAreUniqueAndKebabCase() {
         let all = LanguageDiagnostic.allCases.map(\.rawValue) + CompilerDiagnostic.allCases.map(\.rawValue)
         #expect(Set(all).count == all.count, "an id string is listed twice")

@@ -12,25 +12,21 @@ public enum FormChecker {
                              knownTypes: [String] = [],
                              lookup: (String) -> FieldTypeDefinition?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        func report(_ id: LanguageDiagnostic, _ message: String, _ location: SourceLocation,
-                    fixIt: Diagnostic.FixIt? = nil, note: Diagnostic.Note? = nil) {
+        func report(_ message: DiagnosticMessage, _ location: SourceLocation) {
             let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
-            diagnostics.append(Diagnostic(id.message(message, fixIts: fixIt.map { [$0] } ?? [],
-                                                     notes: note.map { [$0] } ?? []),
-                                          at: location, sourceLine: line))
+            diagnostics.append(Diagnostic(message, at: location, sourceLine: line))
         }
 
         var declared: [String: Int] = [:]
         for field in form.fields {
             if let earlier = declared[field.key] {
-                report(.duplicateField, "field '\(field.key)' is already declared on line \(earlier)",
-                       field.location)
+                report(LanguageDiagnostic.duplicateField(field.key, earlierLine: earlier), field.location)
             } else {
                 declared[field.key] = field.location.line
             }
             guard let definition = lookup(field.type.name) else {
-                report(.unknownType, "unknown type '\(field.type.name)'", field.type.location,
-                       fixIt: Suggestion.fixIt(for: field.type.name, in: knownTypes, replacing: field.type.location))
+                report(LanguageDiagnostic.unknownType(field.type.name, knownTypes: knownTypes, at: field.type.location),
+                       field.type.location)
                 continue
             }
             if case .failure(let failure) = ParameterBinding.bind(definition.parameters,
@@ -47,10 +43,8 @@ public enum FormChecker {
             case .require(let fields, let trigger): fields + [trigger]
             }
             for name in named where declared[name] == nil {
-                // The rule's location is its keyword, not the name: a note, not a fix-it.
-                report(.undeclaredField,
-                       "'\(rule.options.name)' names '\(name)', which the form does not declare",
-                       rule.options.location, note: Suggestion.note(for: name, in: keys))
+                report(LanguageDiagnostic.undeclaredField(name, rule: rule.options.name, fields: keys),
+                       rule.options.location)
             }
         }
         return diagnostics

@@ -106,7 +106,7 @@ extension LineParser {
                             at: token.location, fixIt: fixIt)
             }
             guard seen.insert(word).inserted else {
-                throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)
+                throw source.diagnostic(LanguageDiagnostic.duplicateModifier(word), at: token.location)
             }
             cursor.advance()
             if word == "required" {

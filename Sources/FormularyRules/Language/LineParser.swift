@@ -35,17 +35,16 @@ struct LineParser {
 
     /// "expected X after 'kw'" at the end of the line, or "…, found Y" at the token.
     func expected(_ what: String, after: String? = nil) -> Diagnostic {
-        let context = (after ?? directive?.text).map { " after '\($0)'" } ?? ""
+        let after = after ?? directive?.text
         if let token = cursor.peek {
             if case .parameter = token.kind {
-                return error(.parameterNotAllowed,
-                             "expected \(what)\(context); a parameter reference cannot stand here",
-                             at: token.location)
+                return source.diagnostic(LanguageDiagnostic.parameterNotAllowed(expected: what, after: after),
+                                         at: token.location)
             }
-            return error(.unexpectedToken, "expected \(what)\(context), found \(token.displayName)",
-                         at: token.location)
+            return source.diagnostic(LanguageDiagnostic.expected(what, after: after, found: token.displayName),
+                                     at: token.location)
         }
-        return error(.missingArgument, "expected \(what)\(context)", at: cursor.endLocation)
+        return source.diagnostic(LanguageDiagnostic.expected(what, after: after, found: nil), at: cursor.endLocation)
     }
 
     mutating func expectString(_ what: String = "a string in double quotes", after: String? = nil)
@@ -75,25 +74,17 @@ struct LineParser {
         }
         cursor.advance()
         guard choices.contains(word) else {
-            throw unknownChoice(id, what, word, choices, at: token.location)
+            throw source.diagnostic(LanguageDiagnostic.unknownChoice(id, what: what, word: word, choices: choices,
+                                                                     at: token.location),
+                                    at: token.location)
         }
         return (word, token)
     }
 
-    /// `unknown WHAT 'word'` with a "did you mean" fix-it, or a note listing the choices.
-    func unknownChoice(_ id: LanguageDiagnostic, _ what: String, _ word: String, _ choices: [String],
-                       at location: SourceLocation) -> Diagnostic {
-        let fixIt = Suggestion.fixIt(for: word, in: choices, replacing: location)
-        return source.diagnostic(id, .error, "unknown \(what) '\(word)'", at: location,
-                                 fixIts: fixIt.map { [$0] } ?? [],
-                                 notes: fixIt == nil ? [Diagnostic.Note("expected \(Suggestion.list(choices))")] : [])
-    }
-
     func expectEnd() throws(Diagnostic) {
         if let token = cursor.peek {
-            throw error(.unexpectedToken,
-                        "unexpected \(token.displayName)\(directive.map { " after '\($0.text)'" } ?? ""); expected the end of the line",
-                        at: token.location)
+            throw source.diagnostic(LanguageDiagnostic.expectedEndOfLine(found: token.displayName, after: directive?.text),
+                                    at: token.location)
         }
     }
 
@@ -106,10 +97,9 @@ struct LineParser {
                                  declaredEarlier: declared))
         if !declared && !hasBase {
             diagnostics.append(source.diagnostic(
-                .unknownParameter, .error, "unknown parameter '$\(name)'", at: location,
-                fixIts: Suggestion.fixIt(for: name, in: knownParameters.keys.sorted(), replacing: location, prefix: "$")
-                    .map { [$0] } ?? [],
-                notes: [Diagnostic.Note("declare it above with 'param \(name) = …'")]))
+                LanguageDiagnostic.unknownParameterReference(name, known: knownParameters.keys.sorted(), at: location,
+                                                             declare: "declare it above with 'param \(name) = …'"),
+                at: location))
         }
     }
 
@@ -134,7 +124,7 @@ struct LineParser {
                             at: token.location, fixIt: fixIt)
             }
             if seen[word] != nil {
-                throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)
+                throw source.diagnostic(LanguageDiagnostic.duplicateModifier(word), at: token.location)
             }
             seen[word] = token
             cursor.advance()

@@ -18,16 +18,14 @@ public enum ParameterBinding {
         var diagnostics: [Diagnostic] = []
         var given: Set<String> = []
 
-        func report(_ id: LanguageDiagnostic, _ message: String, _ location: SourceLocation,
-                    fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = []) {
+        func report(_ message: DiagnosticMessage, _ location: SourceLocation) {
             let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
-            diagnostics.append(Diagnostic(id.message(message, fixIts: fixIts, notes: notes),
-                                          at: location, sourceLine: line))
+            diagnostics.append(Diagnostic(message, at: location, sourceLine: line))
         }
 
         for argument in arguments {
             guard given.insert(argument.name).inserted else {
-                report(.duplicateArgument, "argument '\(argument.name)' is given twice", argument.location)
+                report(LanguageDiagnostic.duplicateArgument(argument.name), argument.location)
                 continue
             }
             guard let parameter = parameters.first(where: { $0.name == argument.name }) else {
@@ -35,11 +33,9 @@ public enum ParameterBinding {
                 // The argument's location spans `name: value`; the fix-it replaces the name.
                 var nameRange = argument.location
                 nameRange.length = argument.name.count
-                let fixIt = Suggestion.fixIt(for: argument.name, in: names, replacing: nameRange)
-                let note = names.isEmpty ? "it takes no parameters" : "its parameters are \(Suggestion.list(names))"
-                report(.unknownParameter, "type '\(typeName)' has no parameter '\(argument.name)'",
-                       argument.location, fixIts: fixIt.map { [$0] } ?? [],
-                       notes: fixIt == nil ? [Diagnostic.Note(note)] : [])
+                report(LanguageDiagnostic.noSuchArgument(argument.name, ofType: typeName, parameters: names,
+                                                         at: nameRange),
+                       argument.location)
                 continue
             }
             switch (parameter.defaultValue.kind, argument.value) {
@@ -55,8 +51,7 @@ public enum ParameterBinding {
                 }
                 let wanted = parameter.defaultValue.kind == .decimal ? "a number"
                     : TypeResolver.article(parameter.defaultValue.kind)
-                report(.argumentKind,
-                       "parameter '\(parameter.name)' of type '\(typeName)' takes \(wanted); found \(found)",
+                report(LanguageDiagnostic.argumentKind(parameter.name, ofType: typeName, takes: wanted, found: found),
                        argument.location)
             }
         }

@@ -56,9 +56,8 @@ public struct SourceLines: Sendable, Hashable {
             let fixIt = misplaced[keyword] == nil
                 ? Suggestion.fixIt(for: keyword, in: directives + [header], replacing: first.location) : nil
             let note = misplaced[keyword] ?? (fixIt == nil ? "expected \(expected)" : nil)
-            diagnostics.append(diagnostic(.unknownDirective, .error, "unknown directive '\(keyword)'",
-                                          at: first.location, fixIts: fixIt.map { [$0] } ?? [],
-                                          notes: note.map { [Diagnostic.Note($0)] } ?? []))
+            diagnostics.append(diagnostic(LanguageDiagnostic.unknownDirective(keyword, fixIt: fixIt, note: note),
+                                          at: first.location))
             return nil
         }
         return keyword

@@ -60,10 +60,9 @@ extension TypeResolver {
                     definition.checks.remove(at: index)
                 } else {
                     // The line's location is its keyword, so the suggestion is a note.
-                    let note = Suggestion.note(for: rule, in: Self.ruleNames(of: definition))
                     diagnostics.append(source.diagnostic(
-                        .unknownRule, .error, "cannot drop '\(rule)': \(baseText) has no rule of that name",
-                        at: line.location, notes: note.map { [$0] } ?? []))
+                        LanguageDiagnostic.cannotDrop(rule, base: baseText, rules: Self.ruleNames(of: definition)),
+                        at: line.location))
                 }
             case .example(let example):
                 ownExamples.append(example)
@@ -85,12 +84,11 @@ extension TypeResolver {
                 guard decl.base != nil else { continue }
                 guard baseParameters[reference.name] != nil else {
                     let names = Array(baseParameters.keys).sorted()
-                    let fixIt = Suggestion.fixIt(for: reference.name, in: names, replacing: reference.location,
-                                                 prefix: "$")
                     diagnostics.append(decl.source.diagnostic(
-                        .unknownParameter, .error, "unknown parameter '$\(reference.name)'", at: reference.location,
-                        fixIts: fixIt.map { [$0] } ?? [],
-                        notes: [Diagnostic.Note("declare it with 'param \(reference.name) = …' above its use or in a base type")]))
+                        LanguageDiagnostic.unknownParameterReference(
+                            reference.name, known: names, at: reference.location,
+                            declare: "declare it with 'param \(reference.name) = …' above its use or in a base type"),
+                        at: reference.location))
                     continue
                 }
             }
@@ -119,10 +117,8 @@ extension TypeResolver {
             guard case .reject(let rules) = example.expectation else { continue }
             for rule in rules where !names.contains(rule) {
                 // The example's location is the whole line, so the suggestion is a note.
-                let suggestion = Suggestion.note(for: rule, in: names).map { [$0] } ?? []
                 diagnostics.append(source.diagnostic(
-                    .unknownRule, .error, "'\(rule)' is not a rule of type '\(definition.name)'", at: example.location,
-                    notes: suggestion + [Diagnostic.Note("its rules are \(names.isEmpty ? "none" : Suggestion.list(names))")]))
+                    LanguageDiagnostic.notARule(rule, ofType: definition.name, rules: names), at: example.location))
             }
         }
         return diagnostics
