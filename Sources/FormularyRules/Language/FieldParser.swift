@@ -54,8 +54,9 @@ struct FieldParser {
                 baseLocation = baseToken.location
             } else if let token = parser.cursor.peek, let word = token.word,
                       Suggestion.nearest(to: word, in: ["extends"]) != nil {
-                throw parser.error(.unexpectedToken, "unexpected '\(word)'", at: token.location,
-                                   fixIt: Suggestion.fixIt(for: word, in: ["extends"], replacing: token.location))
+                throw parser.error(LanguageDiagnostic.unexpectedWord(
+                    word, fixIt: Suggestion.fixIt(for: word, in: ["extends"], replacing: token.location)),
+                                   at: token.location)
             }
             try parser.expectEnd()
         } catch {

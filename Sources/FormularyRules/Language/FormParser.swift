@@ -55,8 +55,8 @@ struct FormParser {
                 let label = try parser.expectString()
                 try parser.expectEnd()
                 if let earlier = labelLine {
-                    throw parser.error(.duplicateDirective,
-                                       "'label' is already given on line \(earlier); it may be given once",
+                    throw parser.error(LanguageDiagnostic.duplicateDirective("label", earlierLine: earlier,
+                                                                             why: "it may be given once"),
                                        at: first.location)
                 }
                 labelLine = first.location.line
@@ -101,9 +101,9 @@ extension LineParser {
                 let fixIt = token.word.flatMap {
                     Suggestion.fixIt(for: $0, in: ["required", "label"], replacing: token.location)
                 }
-                throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected 'required' or 'label \"…\"'",
-                            at: token.location, fixIt: fixIt)
+                throw error(LanguageDiagnostic.expectedModifier(found: token.displayName,
+                                                                expected: "'required' or 'label \"…\"'", fixIt: fixIt),
+                            at: token.location)
             }
             guard seen.insert(word).inserted else {
                 throw source.diagnostic(LanguageDiagnostic.duplicateModifier(word), at: token.location)

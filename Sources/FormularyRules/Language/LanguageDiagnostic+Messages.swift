@@ -2,9 +2,7 @@
 /// written once, here, and the places that find a problem pass only its particulars.
 /// "Did you mean" is a fix-it on the misspelled token (`Suggestion.fixIt`) or, when the
 /// token's place is not known, a note; hints such as "declare it with …" are notes.
-///
-/// Messages peculiar to one spot of the lexer or the parser (a malformed literal, a range
-/// written wrongly) are built there with `message(_:)` and this catalogue's id.
+/// What the lexer and the parser find inside a line is in `LanguageDiagnostic+Syntax.swift`.
 extension LanguageDiagnostic {
     // MARK: Encoding
 

@@ -4,8 +4,9 @@
 ///
 /// The raw values are what `Diagnostic.id.rawValue` holds: tests, JSON output and
 /// documentation rely on them, so a case may be added but never renamed. Every id is an
-/// error by default. Emit sites build messages with `message(_:fixIts:notes:severity:)`
-/// or the typed builders below (in `LanguageDiagnostic+Messages.swift`).
+/// error by default. Emit sites build their messages with the typed builders of
+/// `LanguageDiagnostic+Messages.swift` and `LanguageDiagnostic+Syntax.swift`, so each
+/// wording is written once.
 public enum LanguageDiagnostic: String, DiagnosticCatalog {
     // Lexical
     case invalidUTF8 = "invalid-utf8"

@@ -28,9 +28,9 @@ struct LineParser {
         self.directive = nil
     }
 
-    func error(_ id: LanguageDiagnostic, _ message: String, at location: SourceLocation,
-               fixIt: Diagnostic.FixIt? = nil) -> Diagnostic {
-        source.diagnostic(id, .error, message, at: location, fixIts: fixIt.map { [$0] } ?? [])
+    /// A catalogue message at `location` of this line's file.
+    func error(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
+        source.diagnostic(message, at: location)
     }
 
     /// "expected X after 'kw'" at the end of the line, or "…, found Y" at the token.
@@ -61,7 +61,7 @@ struct LineParser {
         guard let token = cursor.peek, let word = token.word else { throw expected(what, after: after) }
         cursor.advance()
         guard NameRules.isValid(word) else {
-            throw error(.invalidName, "'\(word)' \(NameRules.problem(with: word))", at: token.location)
+            throw error(LanguageDiagnostic.invalidName(word, problem: NameRules.problem(with: word)), at: token.location)
         }
         return (word, token)
     }
@@ -119,9 +119,9 @@ struct LineParser {
                 let fixIt = token.word.flatMap { Suggestion.fixIt(for: $0, in: allowed, replacing: token.location) }
                 let list = allowFinal ? "'as NAME', 'message \"…\"', 'warning' or 'final'"
                                       : "'as NAME', 'message \"…\"' or 'warning'"
-                throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected a rule modifier: \(list)",
-                            at: token.location, fixIt: fixIt)
+                throw error(LanguageDiagnostic.expectedModifier(found: token.displayName, expected: "a rule modifier: \(list)",
+                                                                fixIt: fixIt),
+                            at: token.location)
             }
             if seen[word] != nil {
                 throw source.diagnostic(LanguageDiagnostic.duplicateModifier(word), at: token.location)

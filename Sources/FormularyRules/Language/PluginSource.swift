@@ -47,16 +47,11 @@ public enum PluginSource {
                     Suggestion.fixIt(for: $0, in: ["field", "form"], replacing: header.location)
                 }
                 diagnostics.append(source.diagnostic(
-                    .missingHeader, .error,
-                    "expected 'field NAME' or 'form NAME' as the first directive, found \(header.displayName)",
-                    at: header.location, fixIts: fixIt.map { [$0] } ?? []))
+                    LanguageDiagnostic.missingHeader(found: header.displayName, fixIt: fixIt), at: header.location))
                 // The line is reported; parse it as a directive only if it is one.
                 if !isDirective || fixIt != nil { lines.removeFirst() }
             } else if lexed.diagnostics.isEmpty {
-                diagnostics.append(source.diagnostic(
-                    .missingHeader, .error,
-                    "empty file: expected 'field NAME' or 'form NAME' as the first directive",
-                    at: start))
+                diagnostics.append(source.diagnostic(LanguageDiagnostic.emptyFile(), at: start))
             }
         }
 
@@ -86,10 +81,9 @@ public enum PluginSource {
         let lexed = Lexer.lex(text, file: file)
         if !lexed.diagnostics.isEmpty { return .failure(DiagnosticList(lexed.diagnostics)) }
         guard lexed.lines.count == 1, let line = lexed.lines.first else {
-            let message = lexed.lines.isEmpty ? "expected a type name, such as age or age(min: 18)"
-                                              : "a type reference must be written on one line"
             return .failure(DiagnosticList([lexed.source.diagnostic(
-                .missingArgument, .error, message, at: SourceLocation(file: file, line: 1, column: 1))]))
+                LanguageDiagnostic.typeReferenceShape(isEmpty: lexed.lines.isEmpty),
+                at: SourceLocation(file: file, line: 1, column: 1))]))
         }
         var parser = LineParser(bareTokens: line.tokens, source: lexed.source)
         do throws(Diagnostic) {

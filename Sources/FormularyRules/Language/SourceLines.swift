@@ -16,15 +16,8 @@ public struct SourceLines: Sendable, Hashable {
         number >= 1 && number <= lines.count ? lines[number - 1] : ""
     }
 
-    /// A language diagnostic pointing at `location` in this file, with its source line
-    /// filled in; a "did you mean" goes into `fixIts` (or `notes`), not into `message`.
-    public func diagnostic(_ id: LanguageDiagnostic, _ severity: Diagnostic.Severity = .error,
-                           _ message: String, at location: SourceLocation,
-                           fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = []) -> Diagnostic {
-        diagnostic(id.message(message, fixIts: fixIts, notes: notes, severity: severity), at: location)
-    }
-
-    /// A catalogue message pointing at `location` in this file, with its source line filled in.
+    /// A catalogue message (`LanguageDiagnostic.unknownDirective(_:fixIt:note:)`, …)
+    /// pointing at `location` in this file, with its source line filled in.
     public func diagnostic(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
         Diagnostic(message, at: location, sourceLine: location.file == file ? text(ofLine: location.line) : "")
     }
@@ -40,16 +33,12 @@ public struct SourceLines: Sendable, Hashable {
                           someDirectives: String, expected: String, misplaced: [String: String] = [:],
                           into diagnostics: inout [Diagnostic]) -> String? {
         guard let keyword = first.word else {
-            diagnostics.append(diagnostic(
-                .unexpectedToken, .error,
-                "expected a directive such as \(someDirectives), found \(first.displayName)", at: first.location))
+            diagnostics.append(diagnostic(LanguageDiagnostic.expectedDirective(someDirectives, found: first.displayName),
+                                          at: first.location))
             return nil
         }
         if keyword == header {
-            diagnostics.append(diagnostic(
-                .duplicateHeader, .error,
-                "a .\(header) file declares one \(noun): '\(header)' may only be its first directive",
-                at: first.location))
+            diagnostics.append(diagnostic(LanguageDiagnostic.duplicateHeader(header, noun: noun), at: first.location))
             return nil
         }
         guard directives.contains(keyword) else {
