@@ -18,11 +18,12 @@ import FormularyRules
     @Test func everyRegistryEntryRenders() {
         let samples = RegistryDiagnostic.DeclarationKind.allCases.map {
             RegistryDiagnostic.duplicateDeclaration($0, named: "zip", alsoIn: "mine/zip.field")
-        }
+        } + [RegistryDiagnostic.unreadableFile("mine/x.field", reason: "cannot open the file (Permission denied)")]
         #expect(Set(samples.map(\.id)) == Set(RegistryDiagnostic.allCases.map(\.id)))
         #expect(samples.map(\.text) == [
             "type 'zip' is also declared in mine/zip.field; a folder may declare each type once",
             "form 'zip' is also declared in mine/zip.field; a folder may declare each form once",
+            "mine/x.field: cannot open the file (Permission denied)",
         ])
         let diagnostic = Diagnostic(samples[0], at: SourceLocation(file: "mine/zip2.field", line: 1, column: 7, length: 3),
                                     sourceLine: "field zip")

@@ -1,7 +1,7 @@
 import Testing
 @testable import FormularyRules
 
-/// The language and compiler catalogues: every id is listed once, has its domain and
+/// The language, compiler and registry catalogues: every id is listed once, has its domain and
 /// default severity, and every typed builder renders.
 @Suite struct DiagnosticCatalogTests {
     /// One message of each compiler builder, covering every compiler id.
@@ -111,6 +111,7 @@ import Testing
 
     @Test func idStringsAreUniqueAndKebabCase() {
         let all = LanguageDiagnostic.allCases.map(\.rawValue) + CompilerDiagnostic.allCases.map(\.rawValue)
+            + RegistryDiagnostic.allCases.map(\.rawValue)
         #expect(Set(all).count == all.count, "an id string is listed twice")
         for id in all {
             #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } && !id.hasPrefix("-"), "\(id)")

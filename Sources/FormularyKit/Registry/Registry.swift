@@ -158,8 +158,9 @@ public final class Registry {
         if let hit = compiled[key] { return .success(hit) }
         guard let found = definition(named: reference.name) else {
             let line = source?.text(ofLine: reference.location.line) ?? ""
-            return .failure(DiagnosticList([Diagnostic(Registry.unknownType(reference, in: typeNames),
-                                                       at: reference.location, sourceLine: line)]))
+            let message = LanguageDiagnostic.unknownType(reference.name, knownTypes: typeNames, at: reference.location,
+                                                         otherwise: "'formulary types list' shows the types there are")
+            return .failure(DiagnosticList([Diagnostic(message, at: reference.location, sourceLine: line)]))
         }
         let definition: FieldTypeDefinition
         switch found {

@@ -6,8 +6,8 @@ public enum DiagnosticDomain: String, Sendable, Hashable, CaseIterable {
     /// Compiling a resolved type with its arguments: contradictions, masks, regexes
     /// (`CompilerDiagnostic`).
     case compiler
-    /// Putting files together into a registry: names declared twice (`RegistryDiagnostic`,
-    /// in FormularyKit).
+    /// Putting files together into a registry or a catalog: names declared twice,
+    /// unreadable files (`RegistryDiagnostic`).
     case registry
 }
 

@@ -59,11 +59,17 @@ extension LanguageDiagnostic {
                           notes: fixIt == nil ? [Diagnostic.Note("expected \(Suggestion.list(choices))")] : [])
     }
 
-    /// `unknown type 'emial'` in a form, with a fix-it on the name at `range`.
-    public static func unknownType(_ name: String, knownTypes: [String], at range: SourceLocation) -> DiagnosticMessage {
-        LanguageDiagnostic.unknownType.message(
-            "unknown type '\(name)'",
-            fixIts: Suggestion.fixIt(for: name, in: knownTypes, replacing: range).map { [$0] } ?? [])
+    /// `unknown type 'emial'`, with a fix-it on the name at `range` (its first
+    /// `name.count` characters: a reference's location may cover its arguments too); with no
+    /// near name, `otherwise` (where to look) as a note.
+    public static func unknownType(_ name: String, knownTypes: [String], at range: SourceLocation,
+                                   otherwise: String? = nil) -> DiagnosticMessage {
+        var range = range
+        range.length = max(1, min(range.length, name.count))
+        let fixIt = Suggestion.fixIt(for: name, in: knownTypes, replacing: range)
+        return LanguageDiagnostic.unknownType.message(
+            "unknown type '\(name)'", fixIts: fixIt.map { [$0] } ?? [],
+            notes: fixIt == nil ? otherwise.map { [Diagnostic.Note($0)] } ?? [] : [])
     }
 
     /// `unknown parameter '$mni'` at the reference `range`: a fix-it to a near name of

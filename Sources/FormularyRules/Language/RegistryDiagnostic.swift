@@ -1,13 +1,14 @@
-import FormularyRules
-
 /// The catalogue of the registry domain: problems that appear only when files are put
-/// together into a registry (each file on its own is fine).
+/// together (FormularyKit's `Registry`, or a catalog of a folder's files): each file on its
+/// own may be fine.
 ///
-/// A type reference naming no type of the registry is the language's `unknown-type`
-/// (`Registry.unknownType(_:in:source:)` builds it), as it is in a form.
+/// A type reference naming no type there is the language's `unknown-type`
+/// (`LanguageDiagnostic.unknownType(_:knownTypes:at:otherwise:)`), as it is in a form.
 public enum RegistryDiagnostic: String, DiagnosticCatalog {
     /// A type or form declared twice by files of the same source (one plugin folder).
     case duplicateDeclaration = "duplicate-declaration"
+    /// A file or folder that could not be read.
+    case unreadableFile = "unreadable-file"
 
     /// `.registry`.
     public static var domain: DiagnosticDomain { .registry }
@@ -28,17 +29,9 @@ extension RegistryDiagnostic {
         RegistryDiagnostic.duplicateDeclaration.message(
             "\(kind.rawValue) '\(name)' is also declared in \(file); a folder may declare each \(kind.rawValue) once")
     }
-}
 
-extension Registry {
-    /// `unknown type 'x'` (the language's id) for a reference naming no type of the
-    /// registry: "did you mean" as a fix-it on the name, else a note on where to look.
-    public static func unknownType(_ reference: TypeReference, in typeNames: [String]) -> DiagnosticMessage {
-        var range = reference.location
-        range.length = max(1, reference.name.count)
-        let fixIt = Suggestion.fixIt(for: reference.name, in: typeNames, replacing: range)
-        return LanguageDiagnostic.unknownType.message(
-            "unknown type '\(reference.name)'", fixIts: fixIt.map { [$0] } ?? [],
-            notes: fixIt == nil ? [Diagnostic.Note("'formulary types list' shows the types there are")] : [])
+    /// `PATH: why it could not be read`.
+    public static func unreadableFile(_ path: String, reason: String) -> DiagnosticMessage {
+        RegistryDiagnostic.unreadableFile.message("\(path): \(reason)")
     }
 }
