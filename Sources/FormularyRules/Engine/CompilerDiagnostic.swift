@@ -33,7 +33,12 @@ public enum CompilerDiagnostic: String, DiagnosticCatalog {
 extension CompilerDiagnostic {
     /// Which kind of range is empty, for `emptyRange(_:)`.
     public enum RangeKind: String, Sendable, CaseIterable {
-        case length, number, date
+        /// `length`, counted in the rule's unit.
+        case length
+        /// `range`, or `integer`/`decimal` bounds.
+        case number
+        /// `date` bounds.
+        case date
     }
 
     /// `the length range is empty: no value can satisfy it` (and the number and date forms).
@@ -99,7 +104,12 @@ extension CompilerDiagnostic {
 
     /// What a parameter use needs, for `parameterKind(_:needs:found:)`.
     public enum ParameterNeed: String, Sendable, CaseIterable {
-        case integer, number, date
+        /// An integer (`places`, `length` bounds).
+        case integer
+        /// An integer or a decimal (`range` bounds).
+        case number
+        /// A date bound such as `2000-01-31` or `today-18y` (`date` bounds).
+        case date
     }
 
     /// A parameter whose value does not suit the place it is used (`found` as written).

@@ -12,6 +12,7 @@ public struct DiagnosticFormatter: Sendable {
     /// Show the source line and the caret under the token (when the source line is known).
     public var showsSourceLine: Bool
 
+    /// A formatter; `showsSourceLine: false` prints only the `file:line:column:` lines.
     public init(showsSourceLine: Bool = true) {
         self.showsSourceLine = showsSourceLine
     }

@@ -169,7 +169,12 @@ extension LanguageDiagnostic {
 
     /// The directives whose ranges have bounds of their own kind, for `boundKind(_:found:)`.
     public enum BoundDirective: String, Sendable, CaseIterable {
-        case length, range, date
+        /// `length`: whole numbers from 0.
+        case length
+        /// `range`: numbers.
+        case range
+        /// `date`: dates.
+        case date
     }
 
     /// A mask pattern that cannot be one (`mask` as written, `problem` why).

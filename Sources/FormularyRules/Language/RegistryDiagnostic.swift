@@ -20,7 +20,10 @@ public enum RegistryDiagnostic: String, DiagnosticCatalog {
 extension RegistryDiagnostic {
     /// What was declared twice, for `duplicateDeclaration(_:named:alsoIn:)`.
     public enum DeclarationKind: String, Sendable, CaseIterable {
-        case type, form
+        /// A field type (`.field`).
+        case type
+        /// A form (`.form`).
+        case form
     }
 
     /// `type 'x' is also declared in FILE; a folder may declare each type once`.

@@ -6,6 +6,7 @@ public struct SourceLines: Sendable, Hashable {
     /// Every physical line, without its line break. Invalid UTF-8 is shown as U+FFFD.
     public var lines: [String]
 
+    /// The lines of `file`, as the lexer split them.
     public init(file: String, lines: [String]) {
         self.file = file
         self.lines = lines

@@ -8,7 +8,12 @@
 public struct Diagnostic: Sendable, Hashable, Error {
     /// How bad a diagnostic is: an error makes the file unusable, a warning does not.
     public enum Severity: String, Sendable, Hashable, Codable {
-        case error, warning, note
+        /// The file (or the type) cannot be used.
+        case error
+        /// Worth fixing; the type still works.
+        case warning
+        /// A remark.
+        case note
     }
 
     /// The id, from its domain's catalogue (`LanguageDiagnostic`, `CompilerDiagnostic`,
