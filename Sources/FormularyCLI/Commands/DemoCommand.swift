@@ -3,7 +3,6 @@ import Glibc
 #endif
 import FormularyKit
 import FormularyRules
-import FormularyStore
 
 /// `formulary demo`
 struct DemoCommand: Command {

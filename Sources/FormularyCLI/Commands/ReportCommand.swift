@@ -1,5 +1,4 @@
 import FormularyKit
-import FormularyStore
 
 /// `formulary report [--run ID] [--form NAME] [--by rule|field|type|entry]`
 struct ReportCommand: Command {
@@ -52,14 +51,7 @@ struct ReportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let report: RunReport
-        do {
-            report = try RunReport.load(run: runID, form: form, from: store,
-                                        secureFields: try context.secureFields(store: store))
-        } catch let error as RunReportError {
-            throw CommandFailure(status: .badInput, message: error.description)
-        }
+        let report = try ReportService(workspace: context.workspace).load(run: runID, form: form)
 
         let bytes: [UInt8]
         switch format {
