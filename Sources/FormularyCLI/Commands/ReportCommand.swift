@@ -65,14 +65,7 @@ struct ReportCommand: Command {
             context.stdout.write(bytes: bytes)
             return .success
         }
-        do {
-            try ReportFile.write(bytes, to: path)
-        } catch {
-            throw CommandFailure(status: error.isBadPath ? .badInput : .environment,
-                                 message: "cannot write the report to \(path): \(error.reason); nothing was written there. "
-                                 + error.advice.prefix(1).uppercased() + error.advice.dropFirst()
-                                 + (output == nil ? " (or choose the file with --output PATH)" : ""))
-        }
+        try ReportService.save(bytes, to: path, chosen: output != nil)
         context.stdout.line("Report of run \(report.facts.runID) written to \(path.forTerminal)")
         return .success
     }

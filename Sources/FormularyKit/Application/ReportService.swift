@@ -23,3 +23,22 @@ public struct ReportService {
         }
     }
 }
+
+extension ReportService {
+    /// Writes a rendered report to `path`, whole or not at all.
+    ///
+    /// - Parameter chosen: whether the user named the file (`--output`); when not, the
+    ///   advice says how to choose another.
+    /// - Throws: a ``ServiceError`` saying why nothing was written there: bad input for a
+    ///   path that cannot be a file, an environment failure for a full or failing disk.
+    public static func save(_ bytes: [UInt8], to path: String, chosen: Bool) throws {
+        do {
+            try ReportFile.write(bytes, to: path)
+        } catch {
+            throw ServiceError(error.isBadPath ? .badInput : .environment,
+                               "cannot write the report to \(path): \(error.reason); nothing was written there. "
+                               + error.advice.prefix(1).uppercased() + error.advice.dropFirst()
+                               + (chosen ? "" : " (or choose the file with --output PATH)"))
+        }
+    }
+}
