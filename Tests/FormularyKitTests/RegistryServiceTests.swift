@@ -28,7 +28,7 @@ struct RegistryServiceTests {
         return path
     }
 
-    static let pin = "field pin\npattern /[0-9]{4}/\naccept \"1234\"\nreject \"12\"\n"
+    static let pin = "field pin extends phrase\npattern /[0-9]{4}/\naccept \"1234\"\n"
 
     @Test func aGoodTypeIsStoredAndAddingItAgainChangesNothing() throws {
         let file = try write("pin.field", Self.pin)
@@ -43,7 +43,7 @@ struct RegistryServiceTests {
 
     @Test func aFailingExampleStoresNothingOfAnyFile() throws {
         let good = try write("pin.field", Self.pin)
-        let bad = try write("code.field", "field code\npattern /[0-9]{3}/\naccept \"12\"\n")
+        let bad = try write("code.field", "field code extends phrase\npattern /[0-9]{3}/\naccept \"12\"\n")
         do {
             _ = try RegistryService(workspace: workspace()).addTypes([good, bad], today: today) { _ in }
             Issue.record("a failing example must refuse the files")
@@ -61,7 +61,7 @@ struct RegistryServiceTests {
 
     @Test func aFormUsingAFolderTypeIsRefusedUnlessItsTypesComeAlong() throws {
         _ = try write("plugins/pin.field", Self.pin)
-        let form = try write("signup.form", "form signup\nfield code: pin required\n")
+        let form = try write("signup.form", "form signup\nfield code pin required\n")
         do {
             _ = try RegistryService(workspace: workspace(plugins: true)).addForms([form], addTypes: false, today: today) { _ in }
             Issue.record("a folder type must be refused")
