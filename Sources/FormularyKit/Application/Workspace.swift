@@ -25,7 +25,7 @@ public struct WorkspaceSettings: Sendable {
 }
 
 /// Whether a service only reads the database or also writes it.
-public enum StoreAccess: Sendable {
+enum StoreAccess: Sendable {
     /// Opened read-only (`SQLITE_OPEN_READONLY`): works on a read-only file, folder or file
     /// system, never changes a byte, never turns an empty file into a database.
     case read
