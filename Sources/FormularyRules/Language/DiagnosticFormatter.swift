@@ -12,6 +12,7 @@ public struct DiagnosticFormatter: Sendable {
     /// Show the source line and the caret under the token (when the source line is known).
     public var showsSourceLine: Bool
 
+    /// Makes a formatter; without source lines it prints one line per diagnostic.
     public init(showsSourceLine: Bool = true) {
         self.showsSourceLine = showsSourceLine
     }

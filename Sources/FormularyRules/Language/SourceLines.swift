@@ -6,6 +6,7 @@ public struct SourceLines: Sendable, Hashable {
     /// Every physical line, without its line break. Invalid UTF-8 is shown as U+FFFD.
     public var lines: [String]
 
+    /// Keeps a file's lines under its name.
     public init(file: String, lines: [String]) {
         self.file = file
         self.lines = lines
