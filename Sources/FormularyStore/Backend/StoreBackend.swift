@@ -1,5 +1,15 @@
 import Foundation
 
+/// What a transaction is for, in terms every backend can honour: SQLite maps a write to
+/// `BEGIN IMMEDIATE` (the write lock at once, so no upgrade can deadlock) and a read to
+/// `BEGIN DEFERRED`; a server database maps them to its own isolation levels.
+public enum StoreTransactionKind: Sendable {
+    /// A consistent view for reading; nothing is written.
+    case read
+    /// The transaction writes: it takes the right to write before its first statement.
+    case write
+}
+
 /// What a storage engine gives ``Store``: its schema, its transactions, and the rows of each
 /// kind of record, in the domain's terms — versions, events, entries, imports, runs, results,
 /// audit records — never in SQL, statements or row positions.
@@ -26,9 +36,9 @@ public protocol StoreBackend: AnyObject {
     /// Applied and pending migrations; throws when an applied one is unknown or changed.
     func migrationStatus() throws -> [MigrationStatus]
 
-    /// Runs `body` in a transaction (`.immediate` for writes, `.deferred` for a consistent
-    /// read), or in a savepoint inside one: committed when it returns, undone when it throws.
-    func transaction<T>(_ kind: Database.TransactionKind, _ body: () throws -> T) throws -> T
+    /// Runs `body` in a transaction (`.write` for writes, `.read` for a consistent read), or
+    /// in a savepoint inside one: committed when it returns, undone when it throws.
+    func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T
 
     /// Whether a transaction is open.
     var isInTransaction: Bool { get }
