@@ -1,8 +1,8 @@
 /// The tokens of a whole file, grouped into logical lines, with every lexical diagnostic.
-public struct LexedSource: Sendable, Hashable {
-    public var source: SourceLines
-    public var lines: [LogicalLine]
-    public var diagnostics: [Diagnostic]
+package struct LexedSource: Sendable, Hashable {
+    package var source: SourceLines
+    package var lines: [LogicalLine]
+    package var diagnostics: [Diagnostic]
 }
 
 /// Turns the raw bytes of a `.field` or `.form` file into logical lines of tokens.
@@ -10,12 +10,12 @@ public struct LexedSource: Sendable, Hashable {
 /// The lexer works on bytes so that invalid UTF-8 is reported with its line and column
 /// instead of being silently replaced. It never stops early: every lexical error of the
 /// file is reported, and a line with an error is marked so that the parser skips it.
-public enum Lexer {
+package enum Lexer {
     /// Lexes a whole file. A UTF-8 byte order mark is skipped; `\r\n` line breaks work.
     ///
     /// A line ending in `\` (outside a string, regex or comment) continues on the next
     /// line; a `\` inside a comment is part of the comment, so it does not continue it.
-    public static func lex(_ bytes: [UInt8], file: String) -> LexedSource {
+    package static func lex(_ bytes: [UInt8], file: String) -> LexedSource {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         // A UTF-16 file would otherwise give an error for every other byte (NULs) and echo
@@ -86,7 +86,7 @@ public enum Lexer {
     }
 
     /// Lexes one line of text, e.g. a type reference typed on the command line.
-    public static func lex(_ text: String, file: String) -> LexedSource {
+    package static func lex(_ text: String, file: String) -> LexedSource {
         lex(Array(text.utf8), file: file)
     }
 }

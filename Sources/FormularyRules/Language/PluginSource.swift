@@ -1,5 +1,6 @@
 /// The result of parsing one plugin file: what it declares, and every diagnostic about it.
 public struct ParseOutcome: Sendable, Hashable {
+    /// What a plugin file declares.
     public enum Content: Sendable, Hashable {
         case field(FieldTypeDecl)
         case form(FormDefinition)
@@ -7,12 +8,15 @@ public struct ParseOutcome: Sendable, Hashable {
         case none
     }
 
+    /// What the file declares.
     public var content: Content
     /// Lexical and syntax diagnostics, in file order. `TypeResolver` and `FormChecker` add
     /// the ones that need other files.
     public var diagnostics: [Diagnostic]
+    /// The file's lines, for diagnostics that point into it later.
     public var source: SourceLines
 
+    /// Whether any diagnostic so far is an error (warnings do not count).
     public var hasErrors: Bool { diagnostics.containsErrors }
 }
 

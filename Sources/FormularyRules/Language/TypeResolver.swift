@@ -26,6 +26,7 @@
 /// `extends-too-deep`, and every type below it fails with that same diagnostic instead of
 /// one message each.
 public final class TypeResolver {
+    /// Finds a declaration by type name, or nil when no such type exists.
     public typealias Lookup = @Sendable (String) -> FieldTypeDecl?
 
     /// The most `extends` levels above a type: its `bases` may name at most this many types.
