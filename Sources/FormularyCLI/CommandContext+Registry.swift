@@ -17,7 +17,7 @@ extension CommandContext {
         switch registry.compile(reference, today: try today(), source: source) {
         case .failure(let problems):
             let errors = problems.diagnostics.filter { $0.severity == .error }
-            let first = errors.first?.message ?? "type '\(reference.name)' cannot be used"
+            let first = errors.first?.text ?? "type '\(reference.name)' cannot be used"
             let onCommandLine = errors.count == 1 && errors[0].location.file == "<command line>"
             let message = onCommandLine ? first : "type '\(reference.name)' cannot be used"
             // An error at the start of the reference (an unknown type name) is said in full

@@ -66,9 +66,9 @@ public final class Registry {
                 var diagnostics = outcome.diagnostics
                 let key = "\(file.source)|field|\(decl.name)"
                 if let other = declaredIn[key] {
-                    diagnostics.append(Registry.duplicate(
-                        "type '\(decl.name)' is also declared in \(other); a folder may declare each type once",
-                        at: decl.location, in: outcome.source))
+                    diagnostics.append(outcome.source.diagnostic(
+                        RegistryDiagnostic.duplicateDeclaration(.type, named: decl.name, alsoIn: other),
+                        at: decl.location))
                 }
                 declaredIn[key] = file.path
                 add(TypeEntry(name: decl.name, source: file.source, file: file.path, declaration: decl,
@@ -77,9 +77,9 @@ public final class Registry {
                 var diagnostics = outcome.diagnostics
                 let key = "\(file.source)|form|\(form.name)"
                 if let other = declaredIn[key] {
-                    diagnostics.append(Registry.duplicate(
-                        "form '\(form.name)' is also declared in \(other); a folder may declare each form once",
-                        at: form.location, in: outcome.source))
+                    diagnostics.append(outcome.source.diagnostic(
+                        RegistryDiagnostic.duplicateDeclaration(.form, named: form.name, alsoIn: other),
+                        at: form.location))
                 }
                 declaredIn[key] = file.path
                 add(FormEntry(name: form.name, source: file.source, file: file.path, form: form,
@@ -114,11 +114,6 @@ public final class Registry {
             entry.overrides = hidden.source == entry.source ? hidden.overrides : [hidden.source] + hidden.overrides
         }
         forms[entry.name] = entry
-    }
-
-    static func duplicate(_ message: String, at location: SourceLocation, in source: SourceLines) -> Diagnostic {
-        Diagnostic(id: "duplicate-declaration", severity: .error, message: message,
-                   location: location, sourceLine: source.text(ofLine: location.line))
     }
 
     static func stem(of path: String) -> String {
@@ -162,13 +157,10 @@ public final class Registry {
         let key = "\(reference)@\(today)"
         if let hit = compiled[key] { return .success(hit) }
         guard let found = definition(named: reference.name) else {
-            let hint = Suggestion.nearest(to: reference.name, in: typeNames).map { "; did you mean '\($0)'?" }
-                ?? "; 'formulary types list' shows the types there are"
             let line = source?.text(ofLine: reference.location.line) ?? ""
-            return .failure(DiagnosticList([Diagnostic(
-                id: DiagnosticID.unknownType.rawValue, severity: .error,
-                message: "unknown type '\(reference.name)'\(hint)", location: reference.location,
-                sourceLine: line)]))
+            let message = LanguageDiagnostic.unknownType(reference.name, knownTypes: typeNames, at: reference.location,
+                                                         otherwise: "'formulary types list' shows the types there are")
+            return .failure(DiagnosticList([Diagnostic(message, at: reference.location, sourceLine: line)]))
         }
         let definition: FieldTypeDefinition
         switch found {

@@ -22,10 +22,8 @@ package enum Lexer {
         // its lines as garbage: say once what it is instead.
         if bytes.count >= 2, let encoding = bytes[0] == 0xFF && bytes[1] == 0xFE ? "UTF-16LE"
                                           : bytes[0] == 0xFE && bytes[1] == 0xFF ? "UTF-16BE" : nil {
-            let diagnostic = Diagnostic(
-                id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
-                message: "the file is \(encoding) (it starts with a \(encoding) byte-order mark); plugin files must be UTF-8 text: convert it, e.g. with iconv -f \(encoding) -t UTF-8",
-                location: SourceLocation(file: file, line: 1, column: 1), sourceLine: "")
+            let diagnostic = Diagnostic(LanguageDiagnostic.utf16File(encoding),
+                                        at: SourceLocation(file: file, line: 1, column: 1), sourceLine: "")
             return LexedSource(source: SourceLines(file: file, lines: []), lines: [], diagnostics: [diagnostic])
         }
 
@@ -59,12 +57,9 @@ package enum Lexer {
             let continues: Bool
             if let bad = firstInvalidUTF8Offset(bytes, in: range) {
                 let column = String(decoding: bytes[range.lowerBound..<bad], as: UTF8.self).count + 1
-                let hex = String(bytes[bad], radix: 16, uppercase: true)
-                diagnostics.append(Diagnostic(
-                    id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
-                    message: "invalid UTF-8: byte 0x\(hex.count < 2 ? "0" + hex : hex) is not part of a valid sequence; plugin files must be UTF-8 text",
-                    location: SourceLocation(file: file, line: lineNumber, column: column),
-                    sourceLine: text))
+                diagnostics.append(Diagnostic(LanguageDiagnostic.invalidUTF8(byte: bytes[bad]),
+                                              at: SourceLocation(file: file, line: lineNumber, column: column),
+                                              sourceLine: text))
                 logical.hasLexicalErrors = true
                 let trimmed = bytes[range].reversed().drop { $0 == 0x20 || $0 == 0x09 }
                 continues = trimmed.first == UInt8(ascii: "\\")
