@@ -43,7 +43,7 @@ public struct Importer {
 
     /// What an import did: counts, the records skipped, and what the header check found.
     public struct Summary: Sendable {
-        /// Records read (skipped ones included).
+        /// Well-formed records read (the skipped ones are in ``skipped``).
         public var records = 0
         /// New entries stored.
         public var added = 0
