@@ -10,8 +10,11 @@ import FormularyRules
 public final class Registry {
     /// One type as the registry sees it after overriding.
     public struct TypeEntry: Sendable {
+        /// The type's name.
         public var name: String
+        /// The source the visible file comes from.
         public var source: TypeSource
+        /// The file's path as diagnostics show it.
         public var file: String
         /// The parsed declaration, or nil when the file could not be parsed that far.
         public var declaration: FieldTypeDecl?
@@ -23,16 +26,25 @@ public final class Registry {
 
     /// One form as the registry sees it after overriding.
     public struct FormEntry: Sendable {
+        /// The form's name.
         public var name: String
+        /// The source the visible file comes from.
         public var source: TypeSource
+        /// The file's path as diagnostics show it.
         public var file: String
+        /// The parsed form, or nil when the file could not be parsed that far.
         public var form: FormDefinition?
+        /// The file's lines, for diagnostics found later (when the form's types are checked).
         public var text: SourceLines
+        /// Problems found while parsing this file and placing it in the registry.
         public var diagnostics: [Diagnostic]
+        /// The sources of same-named forms this one hides, nearest first.
         public var overrides: [TypeSource]
     }
 
+    /// Every visible type by name, after overriding.
     public private(set) var types: [String: TypeEntry] = [:]
+    /// Every visible form by name, after overriding.
     public private(set) var forms: [String: FormEntry] = [:]
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
     public private(set) var problems: [Diagnostic] = []
