@@ -243,4 +243,22 @@ struct FieldCatalogTests {
         }
         #expect(types.count == 2)
     }
+
+    /// What an app holds in a `Sendable` context compiles as such (a compile-time check).
+    @Test func theLibraryTypesAreSendable() {
+        func sendable<T: Sendable>(_: T.Type) {}
+        sendable(FieldCatalog.self)
+        sendable(FormValidator.self)
+        sendable(FormResult.self)
+        sendable(FormViolation.self)
+        sendable(EntryVerdict.self)
+        sendable(FormularyError.self)
+        sendable(CompiledFieldType.self)
+        sendable(FieldResult.self)
+        sendable(Stage.self)
+        sendable(Diagnostic.self)
+        sendable(FormDefinition.self)
+        sendable(SelfTests.self)
+        sendable(PluginSource.self)
+    }
 }

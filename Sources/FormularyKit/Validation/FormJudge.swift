@@ -40,7 +40,8 @@ final class FormJudge: Sendable {
     @inline(__always)
     func judge(_ values: UnsafeRawBufferPointer, plan: LayoutPlan, scratch: inout Scratch,
                into violations: inout [FormViolation]) throws {
-        scratch.fit(plan)
+        // Checked here, where it inlines (two loads), rather than by calling `fit` per entry.
+        if scratch.spans.count != plan.columnCount { scratch.fit(plan) }
         try EntryValues.locate(values, into: &scratch.spans)
         core.judge(values, layout: plan, scratch: &scratch, into: &violations)
     }

@@ -56,7 +56,7 @@ extension CompiledFieldType {
 
     /// ``screen(utf8:)`` with the caller's scratch memory, which only the calling thread may
     /// be using.
-    public func screen(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> Screening {
+    package func screen(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> Screening {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(raw) else { return .failing }
         if isBlank(raw) { return .absent }

@@ -10,7 +10,7 @@ public struct LexedSource: Sendable, Hashable {
 /// The lexer works on bytes so that invalid UTF-8 is reported with its line and column
 /// instead of being silently replaced. It never stops early: every lexical error of the
 /// file is reported, and a line with an error is marked so that the parser skips it.
-public enum Lexer {
+public enum Lexer: Sendable {
     /// Lexes a whole file. A UTF-8 byte order mark is skipped; `\r\n` line breaks work.
     ///
     /// A line ending in `\` (outside a string, regex or comment) continues on the next
