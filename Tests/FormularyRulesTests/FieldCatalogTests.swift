@@ -120,6 +120,30 @@ struct FieldCatalogTests {
         #expect(form.description.contains("declares form 'signup', not a field type"))
     }
 
+    @Test func aFolderIsAddedWholeOrNotAtAll() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.visa.write(to: folder.appendingPathComponent("visa.field"), atomically: true, encoding: .utf8)
+        try "field pin\nlength 4\n".write(to: folder.appendingPathComponent("pin.field"), atomically: true, encoding: .utf8)
+        try "not a type".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let catalog = try FieldCatalog.builtin(today: Self.today)
+        let more = try catalog.adding(folder: folder.path)
+        #expect(more.typeNames == (catalog.typeNames + ["pin", "visa"]).sorted())
+        #expect(try more.fieldType("pin").isValid("1234"))
+
+        try "field pin2\nrnage 1...9\n".write(to: folder.appendingPathComponent("pin2.field"), atomically: true, encoding: .utf8)
+        try "field visa\nlength 3\n".write(to: folder.appendingPathComponent("visa2.field"), atomically: true, encoding: .utf8)
+        let broken = try #require(throws: FormularyError.self) { try catalog.adding(folder: folder.path) }
+        #expect(broken.ids == ["unknown-directive", "duplicate-declaration"])
+        #expect(broken.diagnostics[0].location.file == folder.path + "/pin2.field")
+        #expect(broken.diagnostics[1].message.contains("also declared in \(folder.path)/visa.field"))
+
+        let missing = try #require(throws: FormularyError.self) { try catalog.adding(folder: folder.path + "/nope") }
+        #expect(missing.ids == ["unreadable-file"])
+        #expect(missing.description.contains("nope: cannot open the folder"))
+    }
+
     static let signup = """
         form signup
         field name          name            required

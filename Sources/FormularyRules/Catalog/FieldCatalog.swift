@@ -141,7 +141,12 @@ public struct FieldCatalog: Sendable {
 
     /// Parses one `.field` file; its errors (or its being a form) are thrown.
     func parseType(source: String, file: String) throws(FormularyError) -> Entry {
-        let outcome = PluginSource.parse(bytes: Array(source.utf8), file: file)
+        try parseType(bytes: Array(source.utf8), file: file)
+    }
+
+    /// Parses one `.field` file given as bytes (ill-formed UTF-8 is the lexer's to report).
+    func parseType(bytes: [UInt8], file: String) throws(FormularyError) -> Entry {
+        let outcome = PluginSource.parse(bytes: bytes, file: file)
         if outcome.hasErrors { throw FormularyError(outcome.diagnostics) }
         switch outcome.content {
         case .field(let declaration):
