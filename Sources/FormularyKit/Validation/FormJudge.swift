@@ -12,6 +12,9 @@ final class FormJudge: Sendable {
 
     let formID: Int64
     let core: EntryJudge
+    /// `core`, reached per entry without retaining it: worker threads retaining the one
+    /// shared judge would contend on its reference count (`core` keeps it alive).
+    private let coreRef: Unmanaged<EntryJudge>
     let layouts: [Int64: LayoutPlan]
 
     var form: FormDefinition { core.form }
@@ -23,6 +26,7 @@ final class FormJudge: Sendable {
         self.formID = formID
         let core = EntryJudge(form: form, types: types)
         self.core = core
+        coreRef = Unmanaged.passUnretained(core)
         self.layouts = layouts.mapValues { core.layout(columns: $0) }
     }
 
@@ -43,6 +47,6 @@ final class FormJudge: Sendable {
         // Checked here, where it inlines (two loads), rather than by calling `fit` per entry.
         if scratch.spans.count != plan.columnCount { scratch.fit(plan) }
         try EntryValues.locate(values, into: &scratch.spans)
-        core.judge(values, layout: plan, scratch: &scratch, into: &violations)
+        coreRef._withUnsafeGuaranteedRef { $0.judge(values, layout: plan, scratch: &scratch, into: &violations) }
     }
 }
