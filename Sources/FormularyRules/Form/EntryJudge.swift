@@ -128,9 +128,10 @@ package final class EntryJudge: Sendable {
     }
 
     /// Working memory for one thread judging this form's entries; with `rememberValues`,
-    /// it remembers how short values screened (see ``ScreeningMemo``).
-    package func makeScratch(rememberValues: Bool = true) -> Scratch {
-        Scratch(engine: FormularyRules.Scratch(),
+    /// it remembers how short values screened (see ``ScreeningMemo``). `engine` is the
+    /// engine's scratch to screen with (default: a new one, for a worker thread of its own).
+    package func makeScratch(rememberValues: Bool = true, engine: FormularyRules.Scratch? = nil) -> Scratch {
+        Scratch(engine: engine ?? FormularyRules.Scratch(),
                 memo: ScreeningMemo(fieldCount: fields.count, enabled: rememberValues))
     }
 

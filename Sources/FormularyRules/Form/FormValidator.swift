@@ -58,10 +58,15 @@ public struct FormValidator: Sendable {
         }
         buffer.append(0)
         let layout = judge.layout(columns: keys)
-        var scratch = judge.makeScratch(rememberValues: false)
-        scratch.spans = spans
         var found: [FormViolation] = []
-        buffer.withUnsafeBytes { judge.judge($0, layout: layout, scratch: &scratch, into: &found) }
+        // The calling thread's engine scratch (PCRE2 match data and JIT stack made once per
+        // thread, not once per call). The judge uses it only while screening, before it
+        // calls anything that takes the thread's scratch itself.
+        Scratch.withCurrent { engine in
+            var scratch = judge.makeScratch(rememberValues: false, engine: engine)
+            scratch.spans = spans
+            buffer.withUnsafeBytes { judge.judge($0, layout: layout, scratch: &scratch, into: &found) }
+        }
 
         let unknown = layout.unknownColumns.map(\.name)
         var fields: [String: FieldResult] = [:]
