@@ -27,10 +27,8 @@ extension FieldCatalog {
                 let type = entry.declaration.name
                 if let other = declaredIn[type] {
                     let location = entry.declaration.location
-                    problems.append(Diagnostic(
-                        id: "duplicate-declaration", severity: .error,
-                        message: "type '\(type)' is also declared in \(other); a folder may declare each type once",
-                        location: location, sourceLine: entry.source.text(ofLine: location.line)))
+                    problems.append(Diagnostic(RegistryDiagnostic.duplicateDeclaration(.type, named: type, alsoIn: other),
+                                               at: location, sourceLine: entry.source.text(ofLine: location.line)))
                     continue
                 }
                 declaredIn[type] = path
@@ -86,7 +84,7 @@ extension FieldCatalog {
     }
 
     private static func unreadable(_ path: String, reason: String) -> FormularyError {
-        FormularyError([Diagnostic(id: "unreadable-file", severity: .error, message: "\(path): \(reason)",
-                                   location: SourceLocation(file: path, line: 1, column: 1), sourceLine: "")])
+        FormularyError([Diagnostic(RegistryDiagnostic.unreadableFile(path, reason: reason),
+                                   at: SourceLocation(file: path, line: 1, column: 1), sourceLine: "")])
     }
 }

@@ -16,8 +16,9 @@ extension FieldCatalog {
             form = parsed
         case .field(let declaration):
             throw FormularyError([outcome.source.diagnostic(
-                .missingHeader, .error,
-                "'\(file)' declares field type '\(declaration.name)', not a form; add types with FieldCatalog.adding(source:file:)",
+                LanguageDiagnostic.missingHeader.message(
+                    "'\(file)' declares field type '\(declaration.name)', not a form",
+                    notes: [Diagnostic.Note("add types with FieldCatalog.adding(source:file:)")]),
                 at: declaration.location)])
         case .none:
             throw FormularyError(outcome.diagnostics)

@@ -104,9 +104,8 @@ public struct FieldCatalog: Sendable {
         guard entries[reference.name] != nil else {
             let line = source?.text(ofLine: reference.location.line) ?? ""
             throw FormularyError([Diagnostic(
-                id: DiagnosticID.unknownType.rawValue, severity: .error,
-                message: "unknown type '\(reference.name)'\(Suggestion.hint(for: reference.name, in: typeNames))",
-                location: reference.location, sourceLine: line)])
+                LanguageDiagnostic.unknownType(reference.name, knownTypes: typeNames, at: reference.location),
+                at: reference.location, sourceLine: line)])
         }
         let definition = try self.definition(named: reference.name)
         let arguments: [String: ParameterValue]
@@ -125,10 +124,10 @@ public struct FieldCatalog: Sendable {
     /// - Throws: ``FormularyError`` when the catalog has no such type or it does not resolve.
     public func definition(named name: String) throws(FormularyError) -> FieldTypeDefinition {
         guard entries[name] != nil else {
+            let location = SourceLocation(file: "<type reference>", line: 1, column: 1, length: name.count)
             throw FormularyError([Diagnostic(
-                id: DiagnosticID.unknownType.rawValue, severity: .error,
-                message: "unknown type '\(name)'\(Suggestion.hint(for: name, in: typeNames))",
-                location: SourceLocation(file: "<type reference>", line: 1, column: 1), sourceLine: "")])
+                LanguageDiagnostic.unknownType(name, knownTypes: typeNames, at: location),
+                at: location, sourceLine: name)])
         }
         switch cache.resolve(name) {
         case .success(let definition): return definition
@@ -153,8 +152,9 @@ public struct FieldCatalog: Sendable {
             return Entry(declaration: declaration, source: outcome.source, warnings: outcome.diagnostics)
         case .form(let form):
             throw FormularyError([outcome.source.diagnostic(
-                .missingHeader, .error,
-                "'\(file)' declares form '\(form.name)', not a field type; judge forms with FieldCatalog.form(source:file:)",
+                LanguageDiagnostic.missingHeader.message(
+                    "'\(file)' declares form '\(form.name)', not a field type",
+                    notes: [Diagnostic.Note("judge forms with FieldCatalog.form(source:file:)")]),
                 at: form.location)])
         case .none:
             throw FormularyError(outcome.diagnostics)

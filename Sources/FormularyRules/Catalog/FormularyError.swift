@@ -21,7 +21,7 @@ public struct FormularyError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The stable ids of the diagnostics, in order (e.g. `["unknown-type"]`).
-    public var ids: [String] { diagnostics.map(\.id) }
+    public var ids: [String] { diagnostics.map(\.id.rawValue) }
 
     /// The diagnostics as ``DiagnosticFormatter`` renders them, one after the other, without a
     /// trailing newline.
