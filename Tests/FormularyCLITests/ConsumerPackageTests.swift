@@ -82,6 +82,14 @@ struct ConsumerPackageTests {
         try Self.writeIfChanged(Self.program, to: sources.appendingPathComponent("main.swift"))
 
         let scratch = folder.appendingPathComponent("build").path
+        // SwiftPM plans a path dependency's files once per build folder and misses files
+        // added to it later (a merge that adds sources): start afresh when the list changes.
+        let listing = try Self.sourceListing()
+        let listingFile = folder.appendingPathComponent("sources.list")
+        if (try? String(contentsOf: listingFile, encoding: .utf8)) != listing {
+            try? FileManager.default.removeItem(atPath: scratch)
+            try listing.write(to: listingFile, atomically: true, encoding: .utf8)
+        }
         let build = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch])
         try #require(build.status == 0, "swift build of the consumer failed:\n\(build.output)")
         let binPath = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch,
@@ -97,6 +105,17 @@ struct ConsumerPackageTests {
         #expect(ldd.output.contains("libpcre2-8"), "ldd should list PCRE2, the rules' one library:\n\(ldd.output)")
         #expect(!ldd.output.contains("libsqlite3"), "the app links SQLite:\n\(ldd.output)")
         #expect(!ldd.output.contains("libcrypto"), "the app links libcrypto:\n\(ldd.output)")
+    }
+
+    /// The files the consumer's build compiles from this repository, one path a line.
+    static func sourceListing() throws -> String {
+        var paths = ["Package.swift"]
+        for module in ["FormularyRules", "CPCRE2"] {
+            let base = root.appendingPathComponent("Sources/\(module)")
+            let found = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            paths += found.map { "Sources/\(module)/\($0)" }
+        }
+        return paths.sorted().joined(separator: "\n") + "\n"
     }
 
     /// Writes only when the text differs, so that an unchanged package is not rebuilt.

@@ -9,6 +9,7 @@ public struct FormViolation: Sendable, Hashable {
     public var type: String?
     /// The rule's name: a check's keyword or `as` name, `required`, `unknown-field`.
     public var rule: String
+    /// `error` (the entry is invalid) or `warning`.
     public var severity: Severity
     /// The engine's message (a `secure` value is never in it) or the form rule's.
     public var message: String
