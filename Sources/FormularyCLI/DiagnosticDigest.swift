@@ -1,3 +1,4 @@
+import FormularyKit
 import FormularyRules
 
 /// The diagnostics of many types, each said once.
@@ -37,20 +38,12 @@ struct DiagnosticDigest {
             out += formatter.format(diagnostic) + "\n"
             guard types.count > 1 else { continue }
             let what = diagnostic.severity == .error ? "types cannot be used because of this" : "types have this \(diagnostic.severity.rawValue)"
-            out += "note: \(types.count) \(what): \(Self.names(types))\n"
+            out += "note: \(types.count) \(what): \(NameList.quoted(types))\n"
         }
         if let limit, entries.count > limit {
             let rest = entries.count - limit
             out += "… and \(rest) more problem\(rest == 1 ? "" : "s")\(more)\n"
         }
         return out
-    }
-
-    /// `a, b and c`, or the first three and how many more.
-    static func names(_ names: [String], shown: Int = 3) -> String {
-        let quoted = names.prefix(shown).map { "'\($0)'" }
-        if names.count > shown { return quoted.joined(separator: ", ") + " and \(names.count - shown) more" }
-        guard quoted.count > 1 else { return quoted.first ?? "" }
-        return quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
     }
 }

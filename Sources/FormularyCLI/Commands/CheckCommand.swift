@@ -1,4 +1,3 @@
-import FormularyJSON
 import FormularyKit
 import FormularyRules
 
@@ -44,39 +43,14 @@ struct CheckCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let registry = try context.loadRegistry()
-        let type = try context.compiledType(typeText, in: registry)
-        let secure = type.definition.secure
-        let style = context.style
-        var anyInvalid = false
-        var rows: [[TextTable.Cell]] = []
-        for value in values {
-            let result = type.validate(value, stage: stage)
-            if result.verdict == .invalid { anyInvalid = true }
-            let shown = secure ? "•••" : result.formatted
-            switch format {
-            case .json:
-                var w = JSONWriter()
-                w.object { o in
-                    o.field("type", typeText)
-                    o.field("value", secure ? "•••" : value)
-                    o.field("formatted", shown)
-                    o.field("stage", stage.rawValue)
-                    o.field("verdict", result.verdict.rawValue)
-                    o.field("valid", result.verdict == .valid)
-                    o.array("violations") { a in
-                        for v in result.violations {
-                            a.object { vo in
-                                vo.field("rule", v.rule)
-                                vo.field("severity", v.severity.rawValue)
-                                vo.field("message", v.message)
-                            }
-                        }
-                    }
-                }
-                w.newline()
-                context.stdout.write(bytes: w.bytes)
-            default:
+        let report = try CheckService(workspace: context.workspace)
+            .check(typeText, values: values, stage: stage, today: try context.today())
+        if format == .json {
+            context.stdout.write(bytes: report.jsonLines)
+        } else {
+            let style = context.style
+            let rows = report.values.map { checked -> [TextTable.Cell] in
+                let result = checked.result
                 let verdict: TextTable.Cell
                 switch result.verdict {
                 case .valid: verdict = TextTable.Cell("valid", paint: style.green)
@@ -86,12 +60,12 @@ struct CheckCommand: Command {
                 let problems = result.violations.map {
                     ($0.severity == .warning ? "warning " : "") + "\($0.rule): \($0.message)"
                 }.joined(separator: "; ")
-                let display = result.isAbsent ? "(empty: no check runs)" : Self.quoted(shown)
-                rows.append([verdict, TextTable.Cell(display), TextTable.Cell(problems)])
+                let display = result.isAbsent ? "(empty: no check runs)" : Self.quoted(result.formatted)
+                return [verdict, TextTable.Cell(display), TextTable.Cell(problems)]
             }
+            context.stdout.write(TextTable(cells: rows).render())
         }
-        if format == .text { context.stdout.write(TextTable(cells: rows).render()) }
-        return anyInvalid ? .violations : .success
+        return report.anyInvalid ? .violations : .success
     }
 
     /// The value in quotes, with control characters escaped, so that white space and

@@ -24,33 +24,11 @@ struct ExportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let registry = try context.loadRegistry()
-        let export = RegistryExport.make(registry, today: try context.today())
-        // Items left out for the same first problem (every type below an `extends` chain
-        // that goes too deep, say) are named together on one line, not a line each.
-        var groups: [(first: String?, items: [RegistryExport.Unavailable])] = []
-        var groupOf: [String: Int] = [:]
-        for item in export.unavailable {
-            if let first = item.problems.first, let index = groupOf[first] {
-                groups[index].items.append(item)
-            } else {
-                if let first = item.problems.first { groupOf[first] = groups.count }
-                groups.append((item.problems.first, [item]))
-            }
-        }
+        let result = try RegistryService(workspace: context.workspace).export(today: try context.today())
+        // Items left out for the same first problem are named together on one line.
         let warning = "formulary: \(context.errorStyle.yellow("warning")): "
-        for (first, items) in groups {
-            let because = first.map { ": \($0.forTerminal)" } ?? ""
-            if items.count == 1, let item = items.first {
-                context.stderr.line(warning + "\(item.kind.rawValue) '\(item.name.forTerminal)' (\(item.file.forTerminal)) has errors and is left out of the export" + because)
-            } else {
-                let names = DiagnosticDigest.names(items.map(\.name)).forTerminal
-                let kinds = Set(items.map(\.kind))
-                let what = kinds.count > 1 ? "types and forms" : kinds.contains(.form) ? "forms" : "types"
-                context.stderr.line(warning + "\(items.count) \(what) have errors and are left out of the export (\(names))" + because)
-            }
-        }
-        context.stdout.write(bytes: export.bytes)
+        for group in result.leftOut { context.stderr.line(warning + group.warning.forTerminal) }
+        context.stdout.write(bytes: result.export.bytes)
         return .success
     }
 }

@@ -1,4 +1,3 @@
-import FormularyJSON
 import FormularyKit
 import FormularyRules
 
@@ -33,21 +32,12 @@ struct FormatCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let type = try context.compiledType(typeText, in: try context.loadRegistry())
-        for value in values {
-            let formatted = type.definition.secure ? "•••" : type.format(value)
-            if format == .json {
-                var w = JSONWriter()
-                w.object { o in
-                    o.field("type", typeText)
-                    o.field("value", type.definition.secure ? "•••" : value)
-                    o.field("formatted", formatted)
-                }
-                w.newline()
-                context.stdout.write(bytes: w.bytes)
-            } else {
-                context.stdout.line(formatted.forTerminal)
-            }
+        let formatted = try CheckService(workspace: context.workspace)
+            .format(typeText, values: values, today: try context.today())
+        if format == .json {
+            context.stdout.write(bytes: formatted.jsonLines)
+        } else {
+            for value in formatted { context.stdout.line(value.formatted.forTerminal) }
         }
         return .success
     }

@@ -38,3 +38,13 @@ extension Array: JSONRepresentable where Element: JSONObjectRepresentable {
         }
     }
 }
+
+extension Sequence where Element: JSONRepresentable {
+    /// The elements as JSON Lines: each one JSON document on a line of its own, as a
+    /// command that streams its results prints them (`check`, `format`).
+    public var jsonLines: [UInt8] {
+        var bytes: [UInt8] = []
+        for element in self { bytes += element.jsonDocument }
+        return bytes
+    }
+}
