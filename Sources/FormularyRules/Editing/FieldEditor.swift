@@ -57,6 +57,9 @@ public struct FieldEditor: Sendable {
     public let type: CompiledFieldType
     /// What happens to edits that produce a live-invalid text.
     public var policy: EditPolicy
+    /// When ``visibleMessage(after:)`` shows a message: the type's `timing` unless set
+    /// otherwise (a form field's `timing` overrides its type's).
+    public var timing: MessageTiming
     /// What the field shows.
     public private(set) var text: String
     /// The selected characters; empty (`caret..<caret`) when nothing is selected. Typing
@@ -79,6 +82,7 @@ public struct FieldEditor: Sendable {
     public init(type: CompiledFieldType, text: String, caret: Int, policy: EditPolicy = .refuseInvalid) {
         self.type = type
         self.policy = policy
+        self.timing = type.timing
         self.text = text
         let position = min(max(caret, 0), text.count)
         selection = position..<position

@@ -24,6 +24,7 @@ public enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
     case unexpectedToken = "unexpected-token"
     case unknownKeyboard = "unknown-keyboard"
     case unknownAutocapitalize = "unknown-autocapitalize"
+    case unknownTiming = "unknown-timing"
     case unknownNormalizeStep = "unknown-normalize-step"
     case unknownLengthUnit = "unknown-length-unit"
     case unknownCharsetClass = "unknown-charset-class"

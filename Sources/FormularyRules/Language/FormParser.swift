@@ -90,17 +90,18 @@ struct FormParser {
 }
 
 extension LineParser {
-    /// `field KEY TYPE[(PARAMS)] [required] [label "…"]`.
+    /// `field KEY TYPE[(PARAMS)] [required] [label "…"] [timing typing|leaving|submit]`.
     mutating func parseFormField() throws(Diagnostic) -> FormField {
         let (key, keyToken) = try expectName("a field key (the entry's column name)")
         let type = try parseTypeReference()
         var field = FormField(key: key, type: type, location: keyToken.location)
         var seen: Set<String> = []
+        let modifiers = ["required", "label", "timing"]
         while let token = cursor.peek {
-            guard let word = token.word, word == "required" || word == "label" else {
-                let hint = token.word.map { Suggestion.hint(for: $0, in: ["required", "label"]) } ?? ""
+            guard let word = token.word, modifiers.contains(word) else {
+                let hint = token.word.map { Suggestion.hint(for: $0, in: modifiers) } ?? ""
                 throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected 'required' or 'label \"…\"'\(hint)",
+                            "unexpected \(token.displayName); expected 'required', 'label \"…\"' or 'timing typing|leaving|submit'\(hint)",
                             at: token.location)
             }
             guard seen.insert(word).inserted else {
@@ -109,6 +110,8 @@ extension LineParser {
             cursor.advance()
             if word == "required" {
                 field.required = true
+            } else if word == "timing" {
+                field.timing = try parseTiming()
             } else {
                 field.label = try expectString(after: "label")
             }

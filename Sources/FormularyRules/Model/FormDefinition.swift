@@ -16,20 +16,23 @@ public struct FormDefinition: Sendable, Hashable {
     }
 }
 
-/// `field KEY TYPE[(PARAMS)] [required] [label "…"]`.
+/// `field KEY TYPE[(PARAMS)] [required] [label "…"] [timing typing|leaving|submit]`.
 public struct FormField: Sendable, Hashable {
     /// The entry's field name (a column of an imported file).
     public var key: String
     public var type: TypeReference
     public var required: Bool
     public var label: String?
+    /// When the field's messages are shown, overriding its type's `timing`; nil: the type's.
+    public var timing: MessageTiming?
     public var location: SourceLocation
     public init(key: String, type: TypeReference, required: Bool = false, label: String? = nil,
-                location: SourceLocation) {
+                timing: MessageTiming? = nil, location: SourceLocation) {
         self.key = key
         self.type = type
         self.required = required
         self.label = label
+        self.timing = timing
         self.location = location
     }
 }
