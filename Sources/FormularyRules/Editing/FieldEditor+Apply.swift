@@ -2,6 +2,54 @@
 /// scalars stand before it. No normalization step removes or maps it.
 private let caretMark: Unicode.Scalar = "\u{E000}"
 
+/// A text's scalars and where its characters start: edits arrive in `Character`s, the mask
+/// and the normalization work on scalars.
+struct CharacterMap {
+    var scalars: [Unicode.Scalar]
+    /// The first scalar of each character; nil when every character is one scalar (the
+    /// usual ASCII text), so offsets are the same in both.
+    var starts: [Int]?
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+        starts = Self.oneScalarEach(scalars) ? nil : Self.characterStarts(text)
+    }
+
+    /// True when no two scalars can form one character: ASCII without CR (CR LF is one).
+    static func oneScalarEach(_ scalars: [Unicode.Scalar]) -> Bool {
+        !scalars.contains { $0.value >= 0x80 || $0 == "\r" }
+    }
+
+    static func characterStarts(_ text: String) -> [Int] {
+        var starts: [Int] = []
+        var offset = 0
+        for character in text {
+            starts.append(offset)
+            offset += character.unicodeScalars.count
+        }
+        return starts
+    }
+
+    var characterCount: Int { starts?.count ?? scalars.count }
+
+    /// The scalar offset where character `c` starts (the end for `c == characterCount`).
+    func scalarOffset(ofCharacter c: Int) -> Int {
+        guard let starts else { return c }
+        return c < starts.count ? starts[c] : scalars.count
+    }
+
+    /// The index of the character that holds scalar `s`.
+    func character(holding s: Int) -> Int {
+        guard let starts else { return s }
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= s { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+}
+
 extension FieldEditor {
     /// The text, caret and verdict an edit would produce.
     struct Candidate {
@@ -10,90 +58,89 @@ extension FieldEditor {
         var result: FieldResult
     }
 
-    /// For each character of the text, whether the mask put it there as a literal (every
-    /// scalar of it taken as the mask's literal at that place). All false without a mask.
-    func literalFlags(_ characters: [Character]) -> [Bool] {
-        guard let mask = type.mask else { return [Bool](repeating: false, count: characters.count) }
-        let layout = mask.layout(Array(text.unicodeScalars))
-        var flags: [Bool] = []
-        flags.reserveCapacity(characters.count)
-        var offset = 0
-        for character in characters {
-            let n = character.unicodeScalars.count
-            flags.append(n > 0 && (offset..<offset + n).allSatisfy { layout.takenAsLiteral[$0] })
-            offset += n
-        }
-        return flags
+    /// For each scalar of the text, whether the mask put it there as a literal. All false
+    /// without a mask.
+    func literalFlags(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        guard let mask = type.mask else { return [Bool](repeating: false, count: scalars.count) }
+        return mask.layout(scalars).takenAsLiteral
     }
 
-    /// Applies one edit: the characters before `range` as shown, then `replacement`, then
-    /// the characters after `range` without mask literals; the type formats the result.
-    func apply(_ characters: [Character], literals: [Bool], _ range: Range<Int>,
-               _ replacement: String) -> Candidate {
-        var typed = String(characters[..<range.lowerBound])
-        typed += replacement
-        var rest = ""
-        for k in range.upperBound..<characters.count where !literals[k] { rest.append(characters[k]) }
-        let raw = typed + rest
-        if raw.unicodeScalars.allSatisfy(isWhiteSpace) {
+    /// Applies one edit, in scalars of the text: the scalars before `range` as shown, then
+    /// `replacement`, then the scalars after `range` without mask literals; the type
+    /// formats the result.
+    func apply(_ map: CharacterMap, literals: [Bool], _ range: Range<Int>, _ replacement: String) -> Candidate {
+        var typed = String.UnicodeScalarView()
+        typed.append(contentsOf: map.scalars[..<range.lowerBound])
+        typed.append(contentsOf: replacement.unicodeScalars)
+        var rest = String.UnicodeScalarView()
+        for k in range.upperBound..<map.scalars.count where !literals[k] { rest.append(map.scalars[k]) }
+        if typed.allSatisfy(isWhiteSpace) && rest.allSatisfy(isWhiteSpace) {
             // Absent: formatting keeps it as it is.
-            return Candidate(text: raw, caret: typed.count, result: type.validate(raw, stage: .live))
+            let raw = String(typed) + String(rest)
+            return Candidate(text: raw, caret: String(typed).count, result: type.validate(raw, stage: .live))
         }
-        let normalized = Array(type.normalize(raw).unicodeScalars)
-        var marked = Array(type.normalize(typed + String(caretMark) + rest).unicodeScalars)
-        var typedCount: Int
-        var pending: [Unicode.Scalar] = []
-        if let k = marked.firstIndex(of: caretMark) {
-            marked.remove(at: k)
-            typedCount = k
-            if marked.count > normalized.count && type.mask == nil && k == marked.count
-                && replacement.unicodeScalars.allSatisfy(isWhiteSpace)
-                && Array(marked[..<normalized.count]) == normalized
-                && marked[normalized.count...].allSatisfy(isWhiteSpace) {
+        var marked = typed
+        marked.append(caretMark)
+        marked.append(contentsOf: rest)
+        var normalized = type.normalizedScalars(String(marked))
+        let markIndex = normalized.firstIndex(of: caretMark)
+        if let markIndex { normalized.remove(at: markIndex) }
+        var typedCount = markIndex ?? 0
+        var pending: ArraySlice<Unicode.Scalar> = []
+        // Only trim, collapse-spaces and capitalize can treat a value differently for the
+        // mark in it; without them the marked value less the mark is the normalized value.
+        if markIndex == nil || type.normalizationSeesTheMark {
+            var raw = typed
+            raw.append(contentsOf: rest)
+            let plain = type.normalizedScalars(String(raw))
+            if let k = markIndex, type.mask == nil, k == normalized.count, normalized.count > plain.count,
+               replacement.unicodeScalars.allSatisfy(isWhiteSpace),
+               normalized[..<plain.count].elementsEqual(plain),
+               normalized[plain.count...].allSatisfy(isWhiteSpace) {
                 // White space typed at the end that trimming would remove: kept for now.
-                pending = Array(marked[normalized.count...])
-            } else if marked.count != normalized.count {
-                typedCount = min(type.normalize(typed).unicodeScalars.count, normalized.count)
+                pending = normalized[plain.count...]
+            } else if markIndex == nil || normalized.count != plain.count {
+                typedCount = min(type.normalizedScalars(String(typed)).count, plain.count)
             }
-        } else {
-            typedCount = min(type.normalize(typed).unicodeScalars.count, normalized.count)
+            normalized = plain
         }
 
-        var formatted = type.format(raw)
-        var caretScalars: Int
+        // The text is `type.format(raw)`, built from the same walk that places the caret.
+        var output: [Unicode.Scalar]
+        let caretScalars: Int
         if let mask = type.mask {
             let layout = mask.layout(normalized)
+            output = layout.output
             if typedCount > 0 {
                 caretScalars = layout.ends[typedCount - 1]
             } else {
                 caretScalars = normalized.isEmpty ? 0 : layout.ends[0] - 1
             }
-            if !formatted.unicodeScalars.elementsEqual(layout.output) {
-                caretScalars = formatted.unicodeScalars.count   // not expected; stay safe
-            }
         } else {
+            output = normalized
+            output.append(contentsOf: pending)
             caretScalars = typedCount
-            if !pending.isEmpty {
-                formatted.unicodeScalars.append(contentsOf: pending)
-            }
         }
-        return Candidate(text: formatted, caret: Self.characterOffset(in: formatted, scalars: caretScalars),
-                         result: type.validate(formatted, stage: .live))
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: output)
+        let text = String(view)
+        let caret = CharacterMap.oneScalarEach(output) ? caretScalars
+            : Self.characterOffset(in: text, scalars: caretScalars)
+        return Candidate(text: text, caret: caret, result: type.validate(text, stage: .live))
     }
 
-    /// The deletion that removes the typed character next to `range` (which held only
+    /// The deletion that removes the typed character next to `range` (scalars; it held only
     /// literals): after it for a forward delete (the range starts at the caret), else before.
-    func deleteTypedCharacter(_ characters: [Character], literals: [Bool], around range: Range<Int>) -> Candidate {
-        let forward = range.lowerBound == caret && range.upperBound > caret && selection.isEmpty
+    func deleteTypedCharacter(_ map: CharacterMap, literals: [Bool], around range: Range<Int>,
+                              forward: Bool) -> Candidate? {
         if forward {
-            if let k = (range.upperBound..<characters.count).first(where: { !literals[$0] }) {
-                return apply(characters, literals: literals, range.lowerBound..<k + 1, "")
-            }
-        } else if let k = (0..<range.lowerBound).last(where: { !literals[$0] }) {
-            return apply(characters, literals: literals, k..<range.upperBound, "")
+            guard let k = (range.upperBound..<map.scalars.count).first(where: { !literals[$0] }) else { return nil }
+            let end = map.scalarOffset(ofCharacter: map.character(holding: k) + 1)
+            return apply(map, literals: literals, range.lowerBound..<end, "")
         }
-        let position = forward ? range.lowerBound : range.lowerBound
-        return Candidate(text: text, caret: position, result: result)
+        guard let k = (0..<range.lowerBound).last(where: { !literals[$0] }) else { return nil }
+        let start = map.scalarOffset(ofCharacter: map.character(holding: k))
+        return apply(map, literals: literals, start..<range.upperBound, "")
     }
 
     /// The number of characters of `text` that end at or before `scalars` scalars (a caret

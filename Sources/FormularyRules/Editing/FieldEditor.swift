@@ -98,13 +98,16 @@ public struct FieldEditor: Sendable {
     /// range starts at the caret (a forward delete).
     @discardableResult
     public mutating func replace(_ range: Range<Int>, with replacement: String) -> EditOutcome {
-        let characters = Array(text)
-        let lower = min(max(range.lowerBound, 0), characters.count)
-        let upper = min(max(range.upperBound, lower), characters.count)
-        let literals = literalFlags(characters)
-        var candidate = apply(characters, literals: literals, lower..<upper, replacement)
+        let map = CharacterMap(text)
+        let lower = min(max(range.lowerBound, 0), map.characterCount)
+        let upper = min(max(range.upperBound, lower), map.characterCount)
+        let scalars = map.scalarOffset(ofCharacter: lower)..<map.scalarOffset(ofCharacter: upper)
+        let literals = literalFlags(map.scalars)
+        var candidate = apply(map, literals: literals, scalars, replacement)
         if replacement.isEmpty && lower < upper && candidate.text == text {
-            candidate = deleteTypedCharacter(characters, literals: literals, around: lower..<upper)
+            let forward = lower == caret && selection.isEmpty
+            candidate = deleteTypedCharacter(map, literals: literals, around: scalars, forward: forward)
+                ?? Candidate(text: text, caret: lower, result: result)
         }
         if !replacement.isEmpty && policy == .refuseInvalid && candidate.result.verdict == .invalid {
             return EditOutcome(accepted: false, result: candidate.result)

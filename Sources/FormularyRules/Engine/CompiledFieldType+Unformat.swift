@@ -25,6 +25,43 @@ extension CompiledFieldType {
         return String(result)
     }
 
+    /// Whether a normalization step treats a value differently when a foreign scalar (the
+    /// editor's caret mark) stands in it: `trim` (at the ends), `collapse-spaces` (inside a
+    /// run of white space) and `capitalize` (at a word's start) do.
+    var normalizationSeesTheMark: Bool {
+        steps.contains {
+            switch $0 {
+            case .trim, .collapseSpaces, .capitalize: true
+            default: false
+            }
+        }
+    }
+
+    /// ``normalize(_:)`` as scalars, decoded straight from the working buffer.
+    func normalizedScalars(_ value: String) -> [Unicode.Scalar] {
+        var text = value
+        return text.withUTF8 { raw in
+            Scratch.withCurrent { scratch in
+                var current = raw
+                var buffer: Int? = nil
+                for step in steps {
+                    let target = buffer == 0 ? 1 : 0
+                    current = step.apply(current, scratch: scratch, buffer: target)
+                    if case .trim = step {} else { buffer = target }
+                }
+                var scalars: [Unicode.Scalar] = []
+                scalars.reserveCapacity(current.count)
+                var i = 0
+                while i < current.count {
+                    let (s, n) = decodeScalar(current, at: i)
+                    scalars.append(s)
+                    i += n
+                }
+                return scalars
+            }
+        }
+    }
+
     /// The value after the normalization steps alone (no mask, no absent-value rule).
     func normalize(_ value: String) -> String {
         guard !steps.isEmpty else { return value }
