@@ -157,6 +157,30 @@ import Testing
         #expect(field.text == "Zoë" && field.caret == 3)
     }
 
+    @Test func positionsAreCharactersNotScalarsOrUTF16() throws {
+        var field = FieldEditor(type: try builtin("bio"))
+        field.insert("a👍🇳🇿e\u{301}b")
+        #expect(field.text.count == 5 && field.caret == 5)
+        field.moveCaret(to: 3)            // after the flag
+        field.deleteBackward()
+        #expect(field.text == "a👍e\u{301}b" && field.caret == 2)
+        field.replace(2..<3, with: "\r\n")  // CR LF is one character
+        #expect(field.text == "a👍\r\nb" && field.caret == 3 && field.text.count == 4)
+        field.deleteBackward()
+        #expect(field.text == "a👍b" && field.caret == 2)
+    }
+
+    @Test func aLetterSlotTakesNonASCIILetters() throws {
+        let d = definition(mask: "AA-00")
+        var field = FieldEditor(type: try compile(d))
+        field.type("éß12")
+        #expect(field.text == "éß-12" && field.caret == 5 && field.result.verdict == .valid)
+        field.moveCaret(to: 1)
+        field.deleteBackward()
+        #expect(field.text == "ß12" && field.caret == 0)
+        #expect(field.result.verdict == .invalid)   // a digit in a letter slot: deletions still go through
+    }
+
     @Test func restoredStateIsClampedAndJudged() throws {
         let field = FieldEditor(type: try builtin("credit-card"), text: "4111 1", caret: 99)
         #expect(field.caret == 6 && field.result.verdict == .incomplete)
