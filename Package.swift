@@ -7,9 +7,10 @@ import PackageDescription
 //                     compiled field types (PCRE2). No file system, no SQLite.
 //   FormularyStore  — SQLite, migrations, SHA-256, the audit log; it stores the rules'
 //                     domain values (one Severity), so it depends on FormularyRules.
-//   FormularyKit    — the registry (built-in, database and folder sources), import,
-//                     batch validation, reports.
-//   formulary       — the thin command-line executable.
+//   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
+//                     and one service per area (schema, registry and admission, entries,
+//                     history, audit, import, validation, reports) with plain result values.
+//   formulary       — the thin command-line executable: parse, one Kit call, render.
 let package = Package(
     name: "Formulary",
     products: [
@@ -30,7 +31,9 @@ let package = Package(
         .target(name: "FormularyStore", dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
                 dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"]),
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"]),
+        // The CLI reaches the database only through FormularyKit's application services
+        // (LayeringTests keeps it so).
+        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"]),
 
         .executableTarget(name: "FormularyBench",
                          dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"],

@@ -23,7 +23,8 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-4096}
 TARGETS=(plugin csv jsonl)
 # -O with assertions kept in the fuzzed code: a precondition failure is a finding.
-FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6
+# One package name for every module, so the fuzzers reach the `package` hot path as SwiftPM's targets do.
+FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name formulary
        -I "$BUILD" -I Sources/CPCRE2 -I Sources/CSQLite -I Sources/CCrypto)
 LIBS=(-lpcre2-8 -lsqlite3 -lcrypto)
 MODULES=(FormularyJSON FormularyRules FormularyStore FormularyKit)

@@ -17,7 +17,7 @@ extension CommandContext {
         switch registry.compile(reference, today: try today(), source: source) {
         case .failure(let problems):
             let errors = problems.diagnostics.filter { $0.severity == .error }
-            let first = errors.first?.message ?? "type '\(reference.name)' cannot be used"
+            let first = errors.first?.text ?? "type '\(reference.name)' cannot be used"
             let onCommandLine = errors.count == 1 && errors[0].location.file == "<command line>"
             let message = onCommandLine ? first : "type '\(reference.name)' cannot be used"
             // An error at the start of the reference (an unknown type name) is said in full
@@ -30,21 +30,13 @@ extension CommandContext {
         }
     }
 
-    /// Diagnostics as text, `file:line:column: error: …` with the line and a caret.
     /// The plugin files named on the command line (`types lint`, `types add`, `forms add`),
-    /// each of the `--plugins` source of its own folder. A folder named as a file is refused
-    /// with what to do instead.
+    /// each of the `--plugins` source of its own folder.
     func readPluginFiles(_ paths: [String]) throws -> [PluginFile] {
-        try paths.map { path in
-            if FileSystem.isDirectory(path) {
-                throw CommandFailure(status: .badInput, message: "\(path) is a folder, not a plugin file; name the "
-                                     + ".field and .form files in it, or search the folder with --plugins \(path)")
-            }
-            let folder = PluginFolder(path: path.split(separator: "/").dropLast().joined(separator: "/"), origin: .option)
-            return PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20), source: .folder(folder))
-        }
+        try RegistryService.readPluginFiles(paths)
     }
 
+    /// Diagnostics as text, `file:line:column: error: …` with the line and a caret.
     func render(_ diagnostics: [Diagnostic]) -> String {
         DiagnosticFormatter().format(diagnostics)
     }

@@ -16,6 +16,9 @@ final class CommandContext {
     let stderr: OutputStream
     /// The progress line of long work on standard error (drawn only on a capable terminal).
     let progress: ProgressLine
+    /// The database and plugin folders the command works on, through the application
+    /// services of FormularyKit (opened when a service first needs the database).
+    private(set) lazy var workspace = Workspace(settings: workspaceSettings)
 
     init(arguments: ParsedArguments, environment: [String: String],
          stdout: OutputStream, stderr: OutputStream, progress: ProgressLine) {

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FormularyKit
-import FormularyStore
 import FormularyRules
 
 /// The root command: finds the subcommand, runs it, and turns every error into the
@@ -125,41 +124,19 @@ enum Formulary {
         } catch let error as OutputFileError {
             fail("cannot write \(error.path): \(error.reason); " + error.advice)
             return error.isBadPath ? .badInput : .environment
-        } catch let error as StoreError {
-            switch error {
-            case .noSuchEntry:
-                fail(error.description + " (see 'formulary entries list')")
-                return .badInput
-            case let .notInDatabase(kind, name):
-                fail(error.description + Self.notInDatabaseHint(kind: kind, name: name, context: context))
-                return .badInput
-            default:
-                fail(error.description)
-                return .environment
-            }
-        } catch let error as DatabaseError {
-            let failure = DatabaseFailure(error: error, database: context.databasePath, command: command.path)
+        } catch let error as ServiceError {
+            let failure = CommandContext.failure(error)
             fail(failure.message, details: failure.details)
-            return .environment
+            return failure.status
         } catch {
+            // The store's own failures (an unknown entry, SQLite's errors) in the user's words.
+            if let known = context.workspace.serviceError(for: error, command: command.path) {
+                let failure = CommandContext.failure(known)
+                fail(failure.message, details: failure.details)
+                return failure.status
+            }
             fail("\(error)")
             return .environment
-        }
-    }
-
-    /// Why a name is not in the database when it is known elsewhere: a built-in or a plugin
-    /// folder's (`types retire age`), which only their files can change.
-    static func notInDatabaseHint(kind: DefinitionKind, name: String, context: CommandContext) -> String {
-        guard let registry = try? Registry.load(folders: context.pluginFolders) else { return "" }
-        let source = kind == .type ? registry.types[name]?.source : registry.forms[name]?.source
-        switch source {
-        case .builtin?:
-            return "; it is a built-in \(kind.rawValue), which cannot be retired (a database \(kind.rawValue) of that name, "
-                + "added with 'formulary \(kind.rawValue)s add', can)"
-        case .folder(let folder)?:
-            return "; it comes from the plugin folder \(folder.path): remove its file there instead"
-        default:
-            return "; 'formulary \(kind.rawValue)s list' shows where each one comes from"
         }
     }
 

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FormularyKit
-import FormularyStore
 import Synchronization
 
 /// The fault-injection test hook, `FORMULARY_TEST_FAULT`:
@@ -53,7 +52,7 @@ enum TestFault: Equatable {
         let calls = CallCounter()
         switch fault {
         case let .step(target, code):
-            Database.defaultStepHook = { _ in calls.next() == target ? code : nil }
+            StoreTestHooks.failSteps { calls.next() == target ? code : nil }
         case let .write(target, code):
             OutputFile.faultHook = { _ in calls.next() == target ? code : nil }
         }

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FormularyStore
+import FormularyKit
 
 /// The lock-wait test hook: with `FORMULARY_TEST_WAIT_LOG=PATH`, each time a connection of
 /// the process starts waiting for another process's database lock, the process appends a
@@ -21,7 +21,7 @@ enum TestWaitLog {
     static func install(from environment: [String: String]) {
         guard let path = environment[variable], !path.isEmpty else { return }
         let line = Array("waiting \(getpid())\n".utf8)
-        Database.waitObserver = {
+        StoreTestHooks.observeLockWaits {
             // One short write with O_APPEND: lines from several processes never interleave.
             let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { return }

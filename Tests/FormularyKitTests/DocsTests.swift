@@ -251,7 +251,7 @@ struct DocsTests {
             return nil
         }())
         let diagnostics = Self.registry(with: broken, ext: "field").lint(type: decl.name, today: Self.today)
-        #expect(diagnostics.contains { $0.severity == .error && $0.id == "empty-range" })
+        #expect(diagnostics.contains { $0.severity == .error && $0.id.rawValue == "empty-range" })
 
         let failing = Block(document: "x.md", line: 1, kind: "field",
                             text: "field failing\nmask \"000\"\nreject \"123\" mask\n")

@@ -33,18 +33,18 @@ import Testing
         guard case .failure(let failure) = try bind("age(mni: 1, max: 2.5, unit: 3, min: \"x\", max: 3)") else {
             Issue.record("bound"); return
         }
-        #expect(failure.diagnostics.map(\.id) == ["unknown-parameter", "argument-kind", "argument-kind",
+        #expect(failure.diagnostics.map(\.id.rawValue) == ["unknown-parameter", "argument-kind", "argument-kind",
                                                   "argument-kind", "duplicate-argument"])
-        #expect(failure.diagnostics[0].message == "type 'age' has no parameter 'mni'; did you mean 'min'?")
+        #expect(failure.diagnostics[0].text == "type 'age' has no parameter 'mni'; did you mean 'min'?")
         #expect(failure.diagnostics[1].message == "parameter 'max' of type 'age' takes an integer; found the decimal 2.5")
         #expect(failure.diagnostics[1].location.column == 13)
         #expect(DiagnosticFormatter.caretLine(for: failure.diagnostics[1]) == "            ^~~~~~~~")
         #expect(failure.diagnostics[2].message.contains("takes a string; found the integer 3"))
         let none = ParameterBinding.bind([], arguments: try arguments("x(a: 1)"), typeName: "x")
         guard case .failure(let noParameters) = none else { Issue.record("bound"); return }
-        #expect(noParameters.diagnostics[0].message == "type 'x' has no parameter 'a'; it takes no parameters")
+        #expect(noParameters.diagnostics[0].text == "type 'x' has no parameter 'a'; it takes no parameters")
         guard case .failure(let far) = try bind("age(zzzzzz: 1)") else { Issue.record("bound"); return }
-        #expect(far.diagnostics[0].message.hasSuffix("its parameters are 'min', 'max', 'scale' or 'unit'"))
+        #expect(far.diagnostics[0].text.hasSuffix("its parameters are 'min', 'max', 'scale' or 'unit'"))
     }
 
     @Test func typeReferenceParsing() throws {
@@ -61,7 +61,7 @@ import Testing
 
         func failure(_ text: String) -> [String] {
             guard case .failure(let failure) = PluginSource.parseTypeReference(text) else { return [] }
-            return failure.diagnostics.map(\.id)
+            return failure.diagnostics.map(\.id.rawValue)
         }
         #expect(failure("") == ["missing-argument"])
         #expect(failure("Age") == ["invalid-name"])

@@ -42,7 +42,7 @@ import Testing
                         Example(value: "4111 11", live: false, expectation: .accept(formats: nil), location: at(11))]
         let d = definition(normalize: [.strip(" ")], mask: "0000 0000", examples: examples)
         let diagnostics = FieldCompiler.compile(d, arguments: [:], today: testToday).diagnostics
-        #expect(diagnostics.map(\.id) == ["accept-unformattable"])
+        #expect(diagnostics.map(\.id.rawValue) == ["accept-unformattable"])
         #expect(diagnostics.first?.location.line == 11)
     }
 
@@ -67,7 +67,7 @@ import Testing
     @Test func unboundAndWrongKindReferences() {
         let unbound = definition(checks: [check(.length(RangeSpec(lower: .parameter("nope", at(5)), upper: nil, upperInclusive: false), .graphemes))])
         let diagnostics = FieldCompiler.compile(unbound, arguments: [:], today: testToday).diagnostics
-        #expect(diagnostics.map(\.id) == ["unknown-parameter"])
+        #expect(diagnostics.map(\.id.rawValue) == ["unknown-parameter"])
         #expect(diagnostics.first?.location.line == 5)
         let wrongKind = definition(checks: [check(.length(RangeSpec(lower: .parameter("p", at(5)), upper: nil, upperInclusive: false), .graphemes))],
                                    parameters: [Parameter(name: "p", defaultValue: .decimal("1.5"), location: at(1))])

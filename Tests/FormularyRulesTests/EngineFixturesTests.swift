@@ -42,7 +42,7 @@ func compile(_ d: FieldTypeDefinition, _ arguments: [String: ParameterValue] = [
 }
 
 func diagnosticIDs(_ d: FieldTypeDefinition, _ arguments: [String: ParameterValue] = [:]) -> [String] {
-    FieldCompiler.compile(d, arguments: arguments, today: testToday).diagnostics.map(\.id)
+    FieldCompiler.compile(d, arguments: arguments, today: testToday).diagnostics.map(\.id.rawValue)
 }
 
 func compileType(normalize: [NormalizeStep] = [], mask: String? = nil, _ checks: CheckRule...) throws

@@ -76,7 +76,7 @@ import Testing
         #expect(formIDs("field") == ["missing-argument"])
         #expect(formIDs("field a") == ["missing-argument"])
         #expect(formIDs("field a email requird") == ["unexpected-token"])
-        #expect(parseText("form f\nfield a email requird", file: "f.form").diagnostics[0].message
+        #expect(parseText("form f\nfield a email requird", file: "f.form").diagnostics[0].text
                     .contains("did you mean 'required'?"))
         #expect(formIDs("field a email required required") == ["duplicate-modifier"])
         #expect(formIDs("field a email label") == ["missing-argument"])
@@ -99,7 +99,7 @@ import Testing
     /// A word that is a directive somewhere else gets its own hint, never a "did you mean"
     /// that would send the writer the wrong way (`date` is two letters from `same`).
     @Test func misplacedDirectivesSayWhereTheyBelong() {
-        func formMessage(_ line: String) -> String? { parseText("form f\n" + line, file: "f.form").diagnostics.first?.message }
+        func formMessage(_ line: String) -> String? { parseText("form f\n" + line, file: "f.form").diagnostics.first?.text }
         #expect(formMessage("rule same a b") == "unknown directive 'rule'; a cross-field rule starts with its kind: "
                 + "'same A B' or 'require A… when B' (name it with 'as NAME')")
         for word in ["date", "pattern", "length", "mask", "accept"] {
@@ -108,7 +108,7 @@ import Testing
         }
         #expect(formMessage("required a") == "unknown directive 'required'; did you mean 'require'?")
         #expect(formMessage("feild a email") == "unknown directive 'feild'; did you mean 'field'?")
-        func fieldMessage(_ line: String) -> String? { parseText("field x\n" + line).diagnostics.first?.message }
+        func fieldMessage(_ line: String) -> String? { parseText("field x\n" + line).diagnostics.first?.text }
         #expect(fieldMessage("rule length 1...3") == "unknown directive 'rule'; a check starts with its kind "
                 + "('length', 'pattern', 'range'…), and 'as NAME' names it")
         #expect(fieldMessage("same a b") == "unknown directive 'same'; 'same' is a cross-field rule of forms (.form files); a type judges one value")
@@ -129,9 +129,9 @@ import Testing
         #expect(outcome.diagnostics == [])
         guard case .form(let f) = outcome.content else { Issue.record("no form"); return }
         let diagnostics = FormChecker.check(f, source: outcome.source, knownTypes: Self.names, lookup: Self.lookup)
-        #expect(diagnostics.map(\.id) == ["unknown-type", "unknown-parameter", "argument-kind", "duplicate-field",
+        #expect(diagnostics.map(\.id.rawValue) == ["unknown-type", "unknown-parameter", "argument-kind", "duplicate-field",
                                           "undeclared-field", "undeclared-field"])
-        #expect(diagnostics[0].message == "unknown type 'emial'; did you mean 'email'?")
+        #expect(diagnostics[0].text == "unknown type 'emial'; did you mean 'email'?")
         #expect(DiagnosticFormatter().format(diagnostics[0]) == """
             f.form:2:13: error: unknown type 'emial'; did you mean 'email'?
             field email emial

@@ -9,7 +9,7 @@ import Testing
     }
 
     func lexIDs(_ text: String) -> [String] {
-        Lexer.lex(text, file: "t").diagnostics.map(\.id)
+        Lexer.lex(text, file: "t").diagnostics.map(\.id.rawValue)
     }
 
     @Test func rangesInEverySpelling() {
@@ -112,7 +112,7 @@ import Testing
         bytes += [0xFF, 0x22, 0x0A]
         bytes += Array("help \"ok\"\n".utf8)
         let lexed = Lexer.lex(bytes, file: "bad.field")
-        #expect(lexed.diagnostics.map(\.id) == ["invalid-utf8"])
+        #expect(lexed.diagnostics.map(\.id.rawValue) == ["invalid-utf8"])
         let location = lexed.diagnostics[0].location
         #expect((location.line, location.column) == (2, 9))
         #expect(lexed.diagnostics[0].message.contains("0xFF"))
@@ -121,13 +121,13 @@ import Testing
         #expect(lexed.lines[1].hasLexicalErrors)
         #expect(lexed.lines[2].tokens.first?.text == "help")
         // Overlong encodings and surrogates are invalid too.
-        #expect(Lexer.lex([0xC0, 0x80], file: "t").diagnostics.map(\.id) == ["invalid-utf8"])
-        #expect(Lexer.lex([0xED, 0xA0, 0x80], file: "t").diagnostics.map(\.id) == ["invalid-utf8"])
-        #expect(Lexer.lex([0xF4, 0x90, 0x80, 0x80], file: "t").diagnostics.map(\.id) == ["invalid-utf8"])
-        #expect(Lexer.lex([0xE2, 0x82], file: "t").diagnostics.map(\.id) == ["invalid-utf8"])
+        #expect(Lexer.lex([0xC0, 0x80], file: "t").diagnostics.map(\.id.rawValue) == ["invalid-utf8"])
+        #expect(Lexer.lex([0xED, 0xA0, 0x80], file: "t").diagnostics.map(\.id.rawValue) == ["invalid-utf8"])
+        #expect(Lexer.lex([0xF4, 0x90, 0x80, 0x80], file: "t").diagnostics.map(\.id.rawValue) == ["invalid-utf8"])
+        #expect(Lexer.lex([0xE2, 0x82], file: "t").diagnostics.map(\.id.rawValue) == ["invalid-utf8"])
         // Valid but stray characters are one run, reported once.
         let stray = Lexer.lex(Array("a €𝄞 b".utf8), file: "t").diagnostics
-        #expect(stray.map(\.id) == ["unexpected-character"])
+        #expect(stray.map(\.id.rawValue) == ["unexpected-character"])
         #expect(stray.first?.message == "unexpected characters '€𝄞'")
         #expect(stray.first?.location == SourceLocation(file: "t", line: 1, column: 3, length: 2))
     }
@@ -144,7 +144,7 @@ import Testing
     @Test func columnsCountCharacters() {
         // "é" as e + combining accent is one character; the emoji family is one too.
         let lexed = Lexer.lex("\"e\u{301}\" 👨‍👩‍👧 x", file: "t")
-        #expect(lexed.diagnostics.map(\.id) == ["unexpected-character"])
+        #expect(lexed.diagnostics.map(\.id.rawValue) == ["unexpected-character"])
         #expect(lexed.diagnostics[0].location.column == 5)
         let tokens = lexed.lines[0].tokens
         #expect(tokens.map(\.location.column) == [1, 7])

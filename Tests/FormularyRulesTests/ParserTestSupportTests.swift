@@ -38,7 +38,7 @@ func checks(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLoc
 
 /// Diagnostic ids of a text, in order.
 func ids(_ text: String, file: String = "t.field") -> [String] {
-    parseText(text, file: file).diagnostics.map(\.id)
+    parseText(text, file: file).diagnostics.map(\.id.rawValue)
 }
 
 /// A resolver over several `.field` texts (which must parse cleanly).

@@ -179,7 +179,7 @@ import Testing
         #expect(def?.mask?.options == RuleOptions(name: "mask", severity: .warning, location: noLocation))
         #expect(ids("field x\ninteger warning warning") == ["duplicate-modifier"])
         #expect(ids("field x\ninteger mesage \"x\"") == ["unexpected-token"])
-        #expect(parseText("field x\ninteger mesage \"x\"").diagnostics.first?.message.contains("did you mean 'message'?") == true)
+        #expect(parseText("field x\ninteger mesage \"x\"").diagnostics.first?.text.contains("did you mean 'message'?") == true)
         #expect(ids("field x\ninteger as Bad") == ["invalid-name"])
         #expect(ids("field x\ninteger message") == ["missing-argument"])
     }
@@ -219,7 +219,7 @@ import Testing
         #expect(ids("field x\nlength $n...") == ["unknown-parameter"])
         #expect(ids("field x\nlength $n...\nparam n = 3") == ["unknown-parameter"])
         #expect(ids("field x\nparam min = 1\nlength $mni...") == ["unknown-parameter"])
-        #expect(parseText("field x\nparam min = 1\nlength $mni...").diagnostics.first?.message
+        #expect(parseText("field x\nparam min = 1\nlength $mni...").diagnostics.first?.text
                     .contains("did you mean 'min'?") == true)
         #expect(ids("field x\nparam n = 3\nlength $n...") == [])
         #expect(ids("field x\nparam m = \"x\"\nlabel $m") == ["parameter-not-allowed"])
@@ -281,7 +281,7 @@ import Testing
     }
 
     @Test func messagesSayWhatWasExpected() {
-        func message(_ line: String) -> String? { parseText("field x\n" + line).diagnostics.first?.message }
+        func message(_ line: String) -> String? { parseText("field x\n" + line).diagnostics.first?.text }
         #expect(message("lenght 1") == "unknown directive 'lenght'; did you mean 'length'?")
         #expect(message("length 1 graphems") == "unknown length unit 'graphems'; did you mean 'graphemes'?")
         #expect(message("normalize trm") == "unknown normalization step 'trm'; did you mean 'trim'?")
@@ -311,12 +311,12 @@ import Testing
         #expect(ids("# only a comment\n") == ["missing-header"])
         #expect(ids("label \"x\"\nrnage 1") == ["missing-header", "unknown-directive"])
         #expect(ids("feild x\nlabel \"x\"") == ["missing-header"])
-        #expect(parseText("feild x").diagnostics.first?.message.contains("did you mean 'field'?") == true)
+        #expect(parseText("feild x").diagnostics.first?.text.contains("did you mean 'field'?") == true)
         if case .none = parseText("label \"x\"").content {} else { Issue.record("expected no content") }
         #expect(ids("same a b", file: "f.form") == ["missing-header"])
         // A broken first line does not hide the header after it.
         let outcome = PluginSource.parse(bytes: [0x23, 0xFF, 0x0A] + Array("field x\nlabel \"X\"".utf8), file: "u.field")
-        #expect(outcome.diagnostics.map(\.id) == ["invalid-utf8"])
+        #expect(outcome.diagnostics.map(\.id.rawValue) == ["invalid-utf8"])
         if case .field(let decl) = outcome.content { #expect(decl.name == "x") } else { Issue.record("no decl") }
     }
 
@@ -330,7 +330,7 @@ import Testing
             length 1...3 graphems
             normalize trim "x"
             """)
-        #expect(outcome.diagnostics.map(\.id) == [
+        #expect(outcome.diagnostics.map(\.id.rawValue) == [
             "unknown-directive", "unknown-directive", "unknown-keyboard", "unknown-length-unit",
             "unexpected-token",
         ])
@@ -344,7 +344,7 @@ import Testing
 
     @Test func lexicalErrorsSkipOnlyTheirLine() {
         let outcome = parseText("field x\nlabel \"bad \\q\"\nrnage 1\nhelp \"ok\"")
-        #expect(outcome.diagnostics.map(\.id) == ["invalid-escape", "unknown-directive"])
+        #expect(outcome.diagnostics.map(\.id.rawValue) == ["invalid-escape", "unknown-directive"])
         guard case .field(let decl) = outcome.content else { Issue.record("no decl"); return }
         #expect(decl.lines.map(\.directive) == [.help("ok")])
     }

@@ -82,7 +82,7 @@ import Testing
     @Test func catastrophicBacktrackingStopsWithPatternBudget() throws {
         let d = definition(checks: [check(.pattern(source: "(a+)+$", flags: []))])
         let (compiled, diagnostics) = FieldCompiler.compile(d, arguments: [:], today: testToday)
-        #expect(diagnostics.map(\.id) == ["regex-backtracking"])
+        #expect(diagnostics.map(\.id.rawValue) == ["regex-backtracking"])
         #expect(diagnostics.first?.severity == .warning)
         let type = try #require(compiled)
         let value = String(repeating: "a", count: 30) + "!"
@@ -121,7 +121,7 @@ import Testing
         let diagnostics = FieldCompiler.compile(d, arguments: [:], today: testToday).diagnostics
         #expect(diagnostics.count == 1)
         let diagnostic = diagnostics[0]
-        #expect(diagnostic.id == "invalid-regex")
+        #expect(diagnostic.id.rawValue == "invalid-regex")
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.location.line == 7)
         #expect(diagnostic.message.contains("missing closing parenthesis"))

@@ -78,7 +78,7 @@ import Testing
         let def = try #require(resolved("x", ["field x\nmask \"AA00\"\ndrop mask\nreject \"1\" mask"]))
         guard case .failure(let failure) = def else { Issue.record("expected failure"); return }
         // `mask` is no longer a rule, so the example cannot name it.
-        #expect(failure.diagnostics.map(\.id) == ["unknown-rule"])
+        #expect(failure.diagnostics.map(\.id.rawValue) == ["unknown-rule"])
         let ok = try #require(resolved("x", ["field x\nmask \"AA00\"\ndrop mask"])).get()
         #expect(ok.mask?.pattern == "AA00")
         #expect(ok.mask?.checksFill == false)
@@ -89,8 +89,8 @@ import Testing
         guard case .failure(let failure)? = resolved("x", [Self.base, "field x extends card\ndrop lunh"]) else {
             Issue.record("expected failure"); return
         }
-        #expect(failure.diagnostics.map(\.id) == ["unknown-rule"])
-        #expect(failure.diagnostics[0].message.contains("did you mean 'luhn'?"))
+        #expect(failure.diagnostics.map(\.id.rawValue) == ["unknown-rule"])
+        #expect(failure.diagnostics[0].text.contains("did you mean 'luhn'?"))
         #expect((failure.diagnostics[0].location.line, failure.diagnostics[0].location.column) == (2, 1))
         #expect(failure.diagnostics[0].sourceLine == "drop lunh")
     }
@@ -99,7 +99,7 @@ import Testing
         guard case .failure(let failure)? = resolved("x", [Self.base, "field x extends card\ndrop luhn"]) else {
             Issue.record("expected failure"); return
         }
-        #expect(failure.diagnostics.map(\.id) == ["unknown-rule"])
+        #expect(failure.diagnostics.map(\.id.rawValue) == ["unknown-rule"])
     }
 
     @Test func cyclesAndUnknownBases() {
@@ -107,19 +107,19 @@ import Testing
                           "field self extends self", "field d extends a", "field e extends crd",
                           "field crd"])
         guard case .failure(let a)? = r.resolve("a") else { Issue.record("a resolved"); return }
-        #expect(a.diagnostics.map(\.id) == ["inheritance-cycle"])
+        #expect(a.diagnostics.map(\.id.rawValue) == ["inheritance-cycle"])
         #expect(a.diagnostics[0].message == "inheritance cycle: a extends b extends c extends a")
         #expect(a.diagnostics[0].location == SourceLocation(file: "f0.field", line: 1, column: 17, length: 1))
         #expect(a.diagnostics[0].sourceLine == "field a extends b")
         guard case .failure(let me)? = r.resolve("self") else { Issue.record("self resolved"); return }
         #expect(me.diagnostics[0].message == "inheritance cycle: self extends self")
         guard case .failure(let d)? = r.resolve("d") else { Issue.record("d resolved"); return }
-        #expect(d.diagnostics.map(\.id) == ["inheritance-cycle"])
+        #expect(d.diagnostics.map(\.id.rawValue) == ["inheritance-cycle"])
         #expect(d.diagnostics[0].message.contains("base type 'a' is part of an inheritance cycle"))
         let unknown = resolver(["field e extends crad", "field card"]).resolve("e")
         guard case .failure(let e)? = unknown else { Issue.record("e resolved"); return }
-        #expect(e.diagnostics.map(\.id) == ["unknown-base"])
-        #expect(e.diagnostics[0].message == "unknown base type 'crad'; did you mean 'card'?")
+        #expect(e.diagnostics.map(\.id.rawValue) == ["unknown-base"])
+        #expect(e.diagnostics[0].text == "unknown base type 'crad'; did you mean 'card'?")
         #expect(e.diagnostics[0].location.column == 17)
         #expect(r.resolve("nope") == nil)
     }
@@ -133,7 +133,7 @@ import Testing
         guard case .failure(let failure) = TypeResolver(declarations: ["broken": broken]).resolve(derived) else {
             Issue.record("resolved"); return
         }
-        #expect(failure.diagnostics.map(\.id) == ["invalid-base"])
+        #expect(failure.diagnostics.map(\.id.rawValue) == ["invalid-base"])
     }
 
     @Test func parametersAcrossInheritance() {
@@ -142,7 +142,7 @@ import Testing
         #expect((try? resolved("d", [base, "field d extends base\ndate \"yyyy\" $from...today"])?.get()) != nil)
         func failureIDs(_ text: String) -> [String] {
             guard case .failure(let failure)? = resolved("d", [base, text]) else { return [] }
-            return failure.diagnostics.map(\.id)
+            return failure.diagnostics.map(\.id.rawValue)
         }
         #expect(failureIDs("field d extends base\nlength $mni...") == ["unknown-parameter"])
         #expect(failureIDs("field d extends base\nlength $max...") == ["parameter-kind"])
@@ -155,18 +155,18 @@ import Testing
         guard case .failure(let own)? = resolved("x", ["field x\nparam s = \"a\"\nlength $s..."]) else {
             Issue.record("resolved"); return
         }
-        #expect(own.diagnostics.map(\.id) == ["parameter-kind"])
+        #expect(own.diagnostics.map(\.id.rawValue) == ["parameter-kind"])
     }
 
     @Test func ruleNameClashesWithTheMask() {
         guard case .failure(let f1)? = resolved("x", ["field b\nmask \"00\"", "field x extends b\npattern /a/ as mask"]) else {
             Issue.record("resolved"); return
         }
-        #expect(f1.diagnostics.map(\.id) == ["duplicate-rule"])
+        #expect(f1.diagnostics.map(\.id.rawValue) == ["duplicate-rule"])
         guard case .failure(let f2)? = resolved("x", ["field b\nlength 1 as fill", "field x extends b\nmask \"00\" as fill"]) else {
             Issue.record("resolved"); return
         }
-        #expect(f2.diagnostics.map(\.id) == ["duplicate-rule"])
+        #expect(f2.diagnostics.map(\.id.rawValue) == ["duplicate-rule"])
     }
 
     @Test func lookupClosure() throws {

@@ -1,6 +1,4 @@
-import FormularyJSON
 import FormularyKit
-import FormularyStore
 
 /// `formulary audit [--since DATE] [--actor NAME]`
 struct AuditCommand: Command {
@@ -35,26 +33,9 @@ struct AuditCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let records = try store.auditRecords(since: since, actor: actor)
+        let records = try AuditService(workspace: context.workspace).records(since: since, actor: actor)
         if format == .json {
-            var w = JSONWriter()
-            w.array { a in
-                for r in records {
-                    a.object { o in
-                        o.field("seq", Int(r.seq))
-                        o.field("at", r.at)
-                        o.field("actor", r.actor)
-                        o.field("action", r.action)
-                        o.field("subject", r.subject)
-                        o.field("details", (try? JSONValue(parsing: r.details)) ?? .string(r.details))
-                        o.field("prev_hash", r.prevHash)
-                        o.field("hash", r.hash)
-                    }
-                }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: records.jsonDocument)
         } else {
             context.stdout.write(TextTable(header: ["SEQ", "WHEN", "ACTOR", "ACTION", "SUBJECT", "DETAILS"], rows: records.map {
                 // Actors come from the environment and subjects from files: no raw escapes.
@@ -102,47 +83,13 @@ struct AuditVerifyCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let report = try store.auditReport(expectedHead: head)
+        let report = try AuditService(workspace: context.workspace).verify(expectedHead: head)
         if format == .json {
-            context.stdout.write(bytes: json(report))
+            context.stdout.write(bytes: report.jsonDocument)
         } else {
             text(report)
         }
         return report.isValid ? .success : .violations
-    }
-
-    private func json(_ report: AuditReport) -> [UInt8] {
-        var w = JSONWriter()
-        w.object { o in
-            o.field("valid", report.isValid)
-            o.field("verified", report.chain.verifiedCount)
-            o.field("head_seq", Int(report.headSeq))
-            o.field("head_hash", report.headHash)
-            if let f = report.chain.failure {
-                o.field("first_bad_seq", Int(f.seq))
-                o.field("problem", f.description)
-            }
-            o.array("problems") { a in
-                for p in report.problems {
-                    a.object { po in
-                        po.field("area", p.area.rawValue)
-                        po.field("message", p.message)
-                        if let seq = p.seq { po.field("seq", Int(seq)) }
-                    }
-                }
-            }
-            o.array("notes") { a in for n in report.notes { a.value(n) } }
-            o.object("covered") { c in
-                c.field("imports", report.covered.imports)
-                c.field("entry_versions", report.covered.entryVersions)
-                c.field("type_events", report.covered.typeEvents)
-                c.field("form_events", report.covered.formEvents)
-                c.field("runs", report.covered.runs)
-            }
-        }
-        w.newline()
-        return w.bytes
     }
 
     private func text(_ report: AuditReport) {
@@ -194,15 +141,9 @@ struct AuditHeadCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let head = try context.openStore().auditHead()
+        let head = try AuditService(workspace: context.workspace).head()
         if format == .json {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("seq", Int(head.seq))
-                o.field("hash", head.hash)
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: head.jsonDocument)
         } else {
             context.stdout.line("\(head.seq) \(head.hash)")
         }

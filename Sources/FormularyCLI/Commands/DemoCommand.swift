@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FormularyKit
 import FormularyRules
-import FormularyStore
 
 /// `formulary demo`
 struct DemoCommand: Command {
@@ -29,7 +25,7 @@ struct DemoCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let folder = try Self.makeTemporaryFolder(environment: context.environment)
+        let folder = try Demo.makeFolder(in: context.environment["TMPDIR"])
         let out = context.stdout
         let style = context.style
         out.line(style.bold("Formulary demo") + " — a throw-away database in \(folder.forTerminal)")
@@ -59,18 +55,5 @@ struct DemoCommand: Command {
         out.line("  formulary \(db) history ID")
         out.line("  formulary \(db) audit")
         return .success
-    }
-
-    /// A new private folder under TMPDIR (or /tmp).
-    static func makeTemporaryFolder(environment: [String: String]) throws -> String {
-        var base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
-        var template = Array((base + "/formulary-demo-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else {
-            throw CommandFailure(status: .environment,
-                                 message: "cannot create a temporary folder in \(base): \(String(cString: strerror(errno))); set TMPDIR to a writable folder")
-        }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,7 +1,5 @@
-import FormularyJSON
 import FormularyKit
 import FormularyRules
-import FormularyStore
 
 /// `formulary entries list [--form NAME] [--failing] [--limit N]`
 struct EntriesListCommand: Command {
@@ -37,61 +35,18 @@ struct EntriesListCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        var rows: [[String]] = []
-        var w = JSONWriter()
-        let keys = SecureKeys(context: context, store: store)
-        func add(_ entry: StoredEntry, _ verdict: EntryRunVerdict?, to a: inout JSONArrayWriter) throws {
-            let key = try keys.shownKey(of: entry)
-            rows.append([String(entry.id), entry.form, key.map(ReportEscaping.terminal) ?? "", entry.createdAt, entry.updatedAt,
-                         verdict?.summary ?? "not validated"])
-            a.object { o in
-                o.field("id", Int(entry.id))
-                o.field("form", entry.form)
-                if let k = key { o.field("key", k) } else { o.nullField("key") }
-                o.field("created_at", entry.createdAt)
-                o.field("updated_at", entry.updatedAt)
-                if let v = verdict { o.field("verdict", v.verdict.rawValue) } else { o.nullField("verdict") }
-                if let v = verdict { o.field("run", Int(v.run.id)) } else { o.nullField("run") }
-            }
-        }
-        var shown = 0
-        var total: Int?   // set when the limit cut the list short
-        try w.array { a in
-            if failing {
-                // The newest run of each form names its failing entries: no need to look at the rest.
-                let ids = try store.failingEntryIDs(form: form)
-                for id in ids.prefix(limit > 0 ? limit : Int.max) {
-                    guard let entry = try store.entry(id: id) else { continue }
-                    try add(entry, try store.latestVerdict(entryID: id), to: &a)
-                    shown += 1
-                }
-                if limit > 0 && ids.count > limit { total = ids.count }
-                return
-            }
-            var after: Int64 = 0
-            scan: while true {
-                let page = try store.entries(form: form, afterID: after, limit: 1000)
-                if page.isEmpty { break }
-                for entry in page {
-                    after = entry.id
-                    try add(entry, try store.latestVerdict(entryID: entry.id), to: &a)
-                    shown += 1
-                    if limit > 0 && shown >= limit { break scan }
-                }
-            }
-            if limit > 0 && shown >= limit {
-                let count = try store.entryCount(form: form)
-                if count > shown { total = count }
-            }
-        }
+        let listing = try EntriesService(workspace: context.workspace).list(form: form, failing: failing, limit: limit)
         if format == .json {
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: listing.jsonDocument)
         } else {
+            let rows = listing.rows.map { row in
+                [String(row.entry.id), row.entry.form, row.key.map(ReportEscaping.terminal) ?? "", row.entry.createdAt,
+                 row.entry.updatedAt, row.verdict?.summary ?? "not validated"]
+            }
             context.stdout.write(TextTable(header: ["ID", "FORM", "KEY", "ADDED", "CHANGED", "LATEST VERDICT"], rows: rows).render())
         }
-        if let total {
+        let shown = listing.rows.count
+        if let total = listing.total {
             // On standard error, in both formats: standard output keeps its shape (a table,
             // a JSON array) for whatever reads it.
             let what = (failing ? "failing entries" : "entries") + (form.map { " of form \($0.forTerminal)" } ?? "")
@@ -122,33 +77,12 @@ struct EntriesShowCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        guard let entry = try store.entry(id: id) else { throw StoreError.noSuchEntry(id) }
-        let secure = try context.secureFields(store: store).of(form: entry.form)
-        let key = secure.shownKey(of: entry)
-        let verdict = try store.latestVerdict(entryID: id)
-        let values = zip(entry.fields, entry.values).map { field, value in (field, secure.shown(value, field: field)) }
+        let detail = try EntriesService(workspace: context.workspace).show(id: id)
         if format == .json {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("id", Int(entry.id))
-                o.field("form", entry.form)
-                if let k = key { o.field("key", k) } else { o.nullField("key") }
-                o.field("version", entry.version)
-                o.field("created_at", entry.createdAt)
-                o.field("updated_at", entry.updatedAt)
-                o.object("values") { vo in
-                    for (field, value) in values {
-                        if let value { vo.field(field, value) } else { vo.nullField(field) }
-                    }
-                }
-                if let v = verdict { o.field("verdict", v.verdict.rawValue) } else { o.nullField("verdict") }
-                if let v = verdict { o.field("run", Int(v.run.id)) } else { o.nullField("run") }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: detail.jsonDocument)
             return .success
         }
+        let (entry, key, verdict, values) = (detail.entry, detail.key, detail.verdict, detail.values)
         var rows: [[String]] = [["id", String(entry.id)], ["form", entry.form]]
         if let k = key { rows.append(["key", ReportEscaping.terminal(k)]) }
         rows += [["added", entry.createdAt], ["changed", "\(entry.updatedAt) (version \(entry.version))"],
@@ -159,24 +93,5 @@ struct EntriesShowCommand: Command {
             [$0.0, $0.1.map { CheckCommand.quoted($0) } ?? "(absent)"]
         }).render())
         return .success
-    }
-}
-
-/// Masks the keys of entries of many forms (``SecureFields``), loading the registries only
-/// when an entry has a key: most listings have none.
-final class SecureKeys {
-    private let context: CommandContext
-    private let store: Store
-    private var secureFields: SecureFields?
-
-    init(context: CommandContext, store: Store) {
-        self.context = context
-        self.store = store
-    }
-
-    func shownKey(of entry: StoredEntry) throws -> String? {
-        guard let key = entry.key, !key.isEmpty else { return entry.key }
-        if secureFields == nil { secureFields = try context.secureFields(store: store) }
-        return try secureFields!.of(form: entry.form).shownKey(of: entry)
     }
 }

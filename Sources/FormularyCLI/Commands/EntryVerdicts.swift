@@ -1,4 +1,4 @@
-import FormularyStore
+import FormularyKit
 
 /// The latest verdict on an entry, as `entries list` and `entries show` print it.
 extension EntryRunVerdict {

@@ -1,7 +1,5 @@
-import FormularyJSON
 import FormularyKit
 import FormularyRules
-import FormularyStore
 
 /// `formulary forms list`
 struct FormsListCommand: Command {
@@ -20,31 +18,14 @@ struct FormsListCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = context.databaseExists ? try context.openStore() : nil
-        let registry = try context.loadRegistry(store: store)
-        var rows: [[String]] = []
-        var w = JSONWriter()
-        w.array { a in
-            for name in registry.forms.keys.sorted() {
-                let entry = registry.forms[name]!
-                let version = entry.form.map { Registry.version(of: $0) }
-                let count = (try? store?.entryCount(form: name)) ?? 0
-                rows.append([name, version.map { String($0.prefix(12)) } ?? "broken", entry.source.description,
-                             String(entry.form?.fields.count ?? 0), String(count)])
-                a.object { o in
-                    o.field("name", name)
-                    if let version { o.field("version", version) } else { o.nullField("version") }
-                    o.field("source", entry.source.kind)
-                    o.field("location", entry.source.description)
-                    o.field("fields", entry.form?.fields.count ?? 0)
-                    o.field("entries", count)
-                }
-            }
-        }
+        let forms = try RegistryService(workspace: context.workspace).forms()
         if format == .json {
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: forms.jsonDocument)
         } else {
+            let rows = forms.map { form in
+                [form.name, form.version.map { String($0.prefix(12)) } ?? "broken", form.source.description,
+                 String(form.fields), String(form.entries)]
+            }
             context.stdout.write(TextTable(header: ["NAME", "VERSION", "SOURCE", "FIELDS", "ENTRIES"], rows: rows).render())
         }
         return .success
@@ -70,42 +51,12 @@ struct FormsShowCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = context.databaseExists ? try context.openStore() : nil
-        let registry = try context.loadRegistry(store: store)
-        guard let entry = registry.forms[name] else {
-            throw CommandFailure(status: .badInput, message: "unknown form '\(name)'"
-                + (Suggestion.nearest(to: name, in: registry.forms.keys.sorted())
-                    .map { "; did you mean '\($0)'?" } ?? "; 'formulary forms list' shows the forms there are"))
-        }
-        guard let form = entry.form, !entry.diagnostics.containsErrors else {
-            throw CommandFailure(status: .badInput, message: "form '\(name)' has errors",
-                                 details: context.render(entry.diagnostics))
-        }
-        let version = Registry.version(of: form)
+        let description = try RegistryService(workspace: context.workspace).describe(form: name)
         if format == .json {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("name", name)
-                o.field("version", version)
-                o.field("source", entry.source.kind)
-                o.field("location", entry.source.description)
-                o.fieldIfPresent("label", form.label)
-                o.array("fields") { a in
-                    for f in form.fields {
-                        a.object { fo in
-                            fo.field("key", f.key)
-                            fo.field("type", f.type.description)
-                            fo.field("required", f.required)
-                            fo.fieldIfPresent("label", f.label)
-                        }
-                    }
-                }
-                o.field("definition", form.canonicalSource)
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: description.jsonDocument)
             return .success
         }
+        let (entry, form, version) = (description.entry, description.form, description.version)
         context.stdout.write(TextTable(rows: [
             ["name", name], ["version", version], ["source", "\(entry.source) (\(entry.file))"],
         ] + (form.label.map { [["label", $0]] } ?? [])).render())

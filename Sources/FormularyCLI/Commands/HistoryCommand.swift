@@ -1,6 +1,4 @@
-import FormularyJSON
 import FormularyKit
-import FormularyStore
 
 /// `formulary history ENTRY`
 struct HistoryCommand: Command {
@@ -28,58 +26,12 @@ struct HistoryCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let (entry, history) = try store.read { () throws -> (StoredEntry?, [EntryRunVerdict]) in
-            guard let entry = try store.entry(id: id) else { return (nil, []) }
-            return (entry, try store.runHistory(entryID: id))
-        }
-        guard let entry else { throw StoreError.noSuchEntry(id) }
-        let key = try SecureKeys(context: context, store: store).shownKey(of: entry)
+        let result = try HistoryService(workspace: context.workspace).history(entry: id)
         if format == .json {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("entry", Int(entry.id))
-                o.field("form", entry.form)
-                o.fieldIfPresent("key", key)
-                o.field("current_version", entry.version)
-                o.array("runs") { a in
-                    for h in history {
-                        a.object { ro in
-                            ro.field("run", Int(h.run.id))
-                            ro.field("started_at", h.run.startedAt)
-                            ro.field("status", h.run.status.rawValue)
-                            ro.field("today", h.run.today)
-                            ro.field("entry_version", h.entryVersion)
-                            ro.field("is_current_version", h.isCurrentVersion)
-                            ro.field("verdict", h.verdict.rawValue)
-                            ro.array("failures") { fa in
-                                for r in h.results {
-                                    fa.object { fo in
-                                        if let f = r.rule.field { fo.field("field", f) } else { fo.nullField("field") }
-                                        fo.field("rule", r.rule.rule)
-                                        fo.field("severity", r.rule.severity.rawValue)
-                                        fo.field("message", r.rule.message)
-                                    }
-                                }
-                            }
-                            ro.array("types") { ta in
-                                for t in h.types {
-                                    ta.object { to in
-                                        to.field("field", t.field)
-                                        to.field("type", t.version.name)
-                                        to.field("version", t.version.hash)
-                                        to.field("origin", t.version.origin)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: result.jsonDocument)
             return .success
         }
+        let (entry, key, history) = (result.entry, result.key, result.runs)
 
         let style = context.style
         var title = "Entry \(entry.id) of form \(entry.form.forTerminal)"

@@ -1,7 +1,4 @@
-import FormularyJSON
 import FormularyKit
-import FormularyRules
-import FormularyStore
 
 /// `formulary import --form NAME FILE|- [--key FIELD]`
 struct ImportCommand: Command {
@@ -67,40 +64,14 @@ struct ImportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore(.write)
-        let registry = try context.loadRegistry(store: store)
-        guard registry.forms[form] != nil else {
-            throw CommandFailure(status: .badInput, message: "unknown form '\(form)'"
-                + Suggestion.hint(for: form, in: registry.forms.keys.sorted())
-                + "; add it with 'formulary forms add FILE' or put it in a plugin folder")
-        }
-        let source: FileByteSource
-        do {
-            source = file == "-" ? FileByteSource.standardInput() : try FileByteSource(path: file)
-        } catch {
-            throw CommandFailure(status: .badInput, message: error.description)
-        }
-        let reader = input.makeReader(source: source, fileName: file)
-        let fields = registry.forms[form]?.form?.fields.map { Importer.FieldInfo(key: $0.key, required: $0.required) }
-        let importer = Importer(options: .init(form: form, keyField: key, skipBad: skipBad, actor: context.actor,
-                                               fields: fields))
         let progress = context.progress
-        // A share of the file when its size is known (a regular file, also on standard
-        // input); a count of records for a pipe.
-        let size = progress.isEnabled ? source.regularFileSize : nil
-        let summary: Importer.Summary
-        do {
-            summary = try importer.run(reader, into: store) { count in
-                progress.show(Self.progressText(file: file, records: count, bytesRead: source.bytesRead, size: size))
-            }
-        } catch let error as RecordReadError {
-            throw CommandFailure(status: .badInput, message: "\(error.description); nothing was imported"
-                + (error.isRecoverable ? " (use --skip-bad to skip such lines)" : ""))
-        } catch let error as ImportError {
-            var message = "\(error.description); nothing was imported"
-            if case .noFormFields = error { message += ". Check that the file and --form \(form) go together" }
-            throw CommandFailure(status: .badInput, message: message)
-        }
+        let file = self.file
+        let outcome = try ImportService(workspace: context.workspace).run(
+            file: file, format: input, form: form, key: key, skipBad: skipBad,
+            progress: progress.isEnabled ? { p in
+                progress.show(Self.progressText(file: file, records: p.records, bytesRead: p.bytesRead, size: p.size))
+            } : nil)
+        let summary = outcome.summary
         for bad in summary.skipped {
             context.stderr.line("formulary: warning: \(ReportEscaping.terminal(bad.description)); line skipped")
         }
@@ -117,33 +88,7 @@ struct ImportCommand: Command {
                                 + "'validate' will find \(one ? "it" : "them") missing in every entry")
         }
         if context.arguments.value("format") == "json" {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("form", form)
-                o.field("records", summary.records)
-                o.field("added", summary.added)
-                o.field("updated", summary.updated)
-                o.field("unchanged", summary.unchanged)
-                o.array("skipped") { a in
-                    for bad in summary.skipped {
-                        a.object { so in
-                            so.field("line", bad.line)
-                            so.field("message", bad.message)
-                        }
-                    }
-                }
-                o.array("unknown_columns") { a in
-                    for column in summary.unknownColumns {
-                        a.object { co in
-                            co.field("column", column.name)
-                            if let suggestion = column.suggestion { co.field("did_you_mean", suggestion) } else { co.nullField("did_you_mean") }
-                        }
-                    }
-                }
-                o.array("missing_required") { a in for name in summary.missingRequired { a.value(name) } }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: outcome.jsonDocument)
         } else {
             var parts = ["\(summary.added) added"]
             if key != nil { parts += ["\(summary.updated) updated", "\(summary.unchanged) unchanged"] }

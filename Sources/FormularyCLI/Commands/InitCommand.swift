@@ -1,6 +1,4 @@
-import FormularyJSON
 import FormularyKit
-import FormularyStore
 
 /// `formulary init`
 struct InitCommand: Command {
@@ -24,25 +22,14 @@ struct InitCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        // An empty file (made by `touch`, or left by an init that failed) is created, not migrated.
-        let existed = context.databaseExists
-            && (try? FileSystem.prefix(of: context.databasePath, count: 1))?.isEmpty == false
-        let store = try context.openStore(.write, create: true, requireSchema: false)
-        let applied = try store.migrate(actor: context.actor)
-        let path = context.databasePath
+        let result = try SchemaService(workspace: context.workspace).initialize()
+        let path = result.database
         if context.arguments.value("format") == "json" {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("database", path)
-                o.field("created", !existed)
-                o.array("applied") { a in for m in applied { a.value(m.name) } }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
-        } else if applied.isEmpty {
+            context.stdout.write(bytes: result.jsonDocument)
+        } else if result.applied.isEmpty {
             context.stdout.line("\(path.forTerminal) is up to date.")
         } else {
-            context.stdout.line("\(existed ? "Migrated" : "Created") \(path.forTerminal): applied \(applied.map(\.name).joined(separator: ", ")).")
+            context.stdout.line("\(result.created ? "Created" : "Migrated") \(path.forTerminal): applied \(result.applied.joined(separator: ", ")).")
         }
         return .success
     }
@@ -73,41 +60,19 @@ struct MigrateCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore(status ? .read : .write, requireSchema: false)
+        let schema = SchemaService(workspace: context.workspace)
         if !status {
-            let applied = try store.migrate(actor: context.actor)
+            let applied = try schema.migrate()
             context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.databasePath.forTerminal) is up to date."
-                                                : "Applied \(applied.map(\.name).joined(separator: ", ")).")
+                                                : "Applied \(applied.joined(separator: ", ")).")
             return .success
         }
-        let rows = try store.migrationStatus()
+        let rows = try schema.migrationStatus()
         if format == .json {
-            var w = JSONWriter()
-            w.array { a in
-                for row in rows {
-                    a.object { o in
-                        o.field("id", row.id)
-                        o.field("name", row.name)
-                        switch row {
-                        case .applied(let m):
-                            o.field("status", "applied")
-                            o.field("sha256", m.sha256)
-                            o.field("applied_at", m.appliedAt)
-                        case .pending(let m):
-                            o.field("status", "pending")
-                            o.field("sha256", m.sha256)
-                        }
-                    }
-                }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: rows.jsonDocument)
         } else {
             let table = TextTable(header: ["ID", "NAME", "STATUS", "APPLIED"], rows: rows.map { row in
-                switch row {
-                case .applied(let m): [String(m.id), m.name, "applied", m.appliedAt]
-                case .pending(let m): [String(m.id), m.name, "pending", ""]
-                }
+                [String(row.id), row.name, row.isApplied ? "applied" : "pending", row.appliedAt ?? ""]
             })
             context.stdout.write(table.render())
         }

@@ -1,5 +1,4 @@
 import FormularyKit
-import FormularyStore
 
 /// `formulary report [--run ID] [--form NAME] [--by rule|field|type|entry]`
 struct ReportCommand: Command {
@@ -52,14 +51,7 @@ struct ReportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore()
-        let report: RunReport
-        do {
-            report = try RunReport.load(run: runID, form: form, from: store,
-                                        secureFields: try context.secureFields(store: store))
-        } catch let error as RunReportError {
-            throw CommandFailure(status: .badInput, message: error.description)
-        }
+        let report = try ReportService(workspace: context.workspace).load(run: runID, form: form)
 
         let bytes: [UInt8]
         switch format {
@@ -73,14 +65,7 @@ struct ReportCommand: Command {
             context.stdout.write(bytes: bytes)
             return .success
         }
-        do {
-            try ReportFile.write(bytes, to: path)
-        } catch {
-            throw CommandFailure(status: error.isBadPath ? .badInput : .environment,
-                                 message: "cannot write the report to \(path): \(error.reason); nothing was written there. "
-                                 + error.advice.prefix(1).uppercased() + error.advice.dropFirst()
-                                 + (output == nil ? " (or choose the file with --output PATH)" : ""))
-        }
+        try ReportService.save(bytes, to: path, chosen: output != nil)
         context.stdout.line("Report of run \(report.facts.runID) written to \(path.forTerminal)")
         return .success
     }

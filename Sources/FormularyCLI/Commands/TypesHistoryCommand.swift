@@ -1,6 +1,4 @@
-import FormularyJSON
 import FormularyKit
-import FormularyStore
 
 /// `formulary types history NAME`
 struct TypesHistoryCommand: Command {
@@ -56,79 +54,24 @@ struct TypesRetireCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore(.write)
-        let retired = try store.retire(.type, name: name, actor: context.actor)
+        let retired = try RegistryService(workspace: context.workspace).retire(.type, name: name)
         context.stdout.line("\(name.forTerminal): retired (its last version was \(retired.shortHash))")
         return .success
     }
 }
 
-/// `types history` and `forms show`'s list of versions.
+/// `types history`'s listing.
 enum DefinitionHistory {
     static func print(_ kind: DefinitionKind, name: String, context: CommandContext,
                       format: OutputFormat) throws -> ExitStatus {
-        let store = try context.openStore()
-        let versions = try store.versions(kind, name: name)
-        let events = try store.events(kind, name: name)
-        guard !versions.isEmpty || !events.isEmpty else {
-            throw CommandFailure(status: .badInput,
-                                 message: "the database has no history for \(kind.rawValue) '\(name)'; only types added with 'types add' or used by a validation run have one")
-        }
-        // Rows: every event, plus versions only recorded by runs (no event names them).
-        struct Row { var at, actor, action, hash, origin, change: String }
-        var rows: [Row] = []
-        var previousSource: String?
-        var eventVersionIDs = Set<Int64>()
-        for event in events {
-            if let v = event.version { eventVersionIDs.insert(v.id) }
-            let change: String
-            if let v = event.version {
-                change = previousSource.map { Self.change(from: $0, to: v.source) } ?? "first version"
-                previousSource = v.source
-            } else {
-                change = "hidden from the registry"
-            }
-            rows.append(Row(at: event.at, actor: event.actor, action: event.action.rawValue,
-                            hash: event.version?.hash ?? "", origin: event.version?.origin ?? "", change: change))
-        }
-        for v in versions where !eventVersionIDs.contains(v.id) {
-            rows.append(Row(at: v.recordedAt, actor: v.actor, action: "used", hash: v.hash, origin: v.origin,
-                            change: "recorded by a validation run"))
-        }
-        rows.sort { $0.at < $1.at }
+        let rows = try HistoryService(workspace: context.workspace).history(kind, name: name)
         if format == .json {
-            var w = JSONWriter()
-            w.array { a in
-                for r in rows {
-                    a.object { o in
-                        o.field("at", r.at)
-                        o.field("actor", r.actor)
-                        o.field("action", r.action)
-                        if r.hash.isEmpty { o.nullField("hash") } else { o.field("hash", r.hash) }
-                        o.field("origin", r.origin)
-                        o.field("change", r.change)
-                    }
-                }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: rows.jsonDocument)
         } else {
             let table = TextTable(header: ["WHEN", "BY", "ACTION", "VERSION", "ORIGIN", "CHANGE"],
                                   rows: rows.map { [$0.at, $0.actor, $0.action, String($0.hash.prefix(12)), $0.origin, $0.change] })
             context.stdout.write(table.render())
         }
         return .success
-    }
-
-    /// "+2 −1 lines" between two canonical sources (a multiset difference of lines).
-    static func change(from old: String, to new: String) -> String {
-        var counts: [Substring: Int] = [:]
-        for line in old.split(separator: "\n") { counts[line, default: 0] += 1 }
-        var added = 0
-        for line in new.split(separator: "\n") {
-            if let c = counts[line], c > 0 { counts[line] = c - 1 } else { added += 1 }
-        }
-        let removed = counts.values.reduce(0, +)
-        return added == 0 && removed == 0 ? "same definition" : "+\(added) −\(removed) lines"
     }
 }

@@ -86,12 +86,41 @@ struct TypesLintCommand: Command {
         }
     }
 
+    /// One diagnostic as JSON. `message` is the text as printed (suggestions included, as
+    /// it always was); `fix_its` and `notes` give the suggestions and hints apart, a fix-it
+    /// with the range it replaces (`line`, `column`, `length` in characters) and its
+    /// `replacement`.
     static func write(_ d: Diagnostic, to o: inout JSONObjectWriter) {
-        o.field("id", d.id)
+        o.field("id", d.id.rawValue)
+        o.field("domain", d.id.domain.rawValue)
         o.field("severity", d.severity.rawValue)
-        o.field("message", d.message)
+        o.field("message", d.text)
         o.field("file", d.location.file)
         o.field("line", d.location.line)
         o.field("column", d.location.column)
+        o.array("fix_its") { a in
+            for fixIt in d.fixIts {
+                a.object { f in
+                    f.field("message", fixIt.message)
+                    f.field("file", fixIt.range.file)
+                    f.field("line", fixIt.range.line)
+                    f.field("column", fixIt.range.column)
+                    f.field("length", fixIt.range.length)
+                    f.field("replacement", fixIt.replacement)
+                }
+            }
+        }
+        o.array("notes") { a in
+            for note in d.notes {
+                a.object { n in
+                    n.field("message", note.message)
+                    if let location = note.location {
+                        n.field("file", location.file)
+                        n.field("line", location.line)
+                        n.field("column", location.column)
+                    }
+                }
+            }
+        }
     }
 }

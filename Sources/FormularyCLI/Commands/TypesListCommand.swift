@@ -1,4 +1,3 @@
-import FormularyJSON
 import FormularyKit
 import FormularyRules
 
@@ -30,54 +29,23 @@ struct TypesListCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let registry = try context.loadRegistry()
-        var rows: [[String]] = []
-        var broken = DiagnosticDigest()
-        var brokenCount = 0
-        var w = JSONWriter()
-        w.array { a in
-            for name in registry.typeNames {
-                let entry = registry.types[name]!
-                var version: String?
-                var label: String?
-                switch registry.definition(named: name) {
-                case .success(let d)?:
-                    version = Registry.version(of: d)
-                    label = d.label
-                case .failure(let problems)?:
-                    brokenCount += 1
-                    broken.add(registry.withSourceLines(problems.diagnostics.filter { $0.severity == .error }), of: name)
-                case nil:
-                    break
-                }
-                let overrides = entry.overrides.map(\.description)
-                rows.append([name, version.map { String($0.prefix(12)) } ?? "broken", entry.source.description,
-                             label ?? "", overrides.joined(separator: ", ")])
-                a.object { o in
-                    o.field("name", name)
-                    if let version { o.field("version", version) } else { o.nullField("version") }
-                    o.field("source", entry.source.kind)
-                    o.field("location", entry.source.description)
-                    o.field("file", entry.file)
-                    if let label { o.field("label", label) } else { o.nullField("label") }
-                    o.array("overrides") { oa in for s in overrides { oa.value(s) } }
-                }
-            }
-        }
+        let listing = try RegistryService(workspace: context.workspace).types()
         if format == .json {
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: listing.jsonDocument)
         } else {
+            let rows = listing.types.map { type in
+                [type.name, type.version.map { String($0.prefix(12)) } ?? "broken", type.source.description,
+                 type.label ?? "", type.overrides.joined(separator: ", ")]
+            }
             let table = TextTable(header: ["NAME", "VERSION", "SOURCE", "LABEL", "OVERRIDES"], rows: rows)
             context.stdout.write(table.render())
         }
-        if brokenCount > 0 {
-            let total = registry.typeNames.count
+        if !listing.broken.isEmpty {
             throw CommandFailure(
                 status: .badInput,
-                message: "\(brokenCount) of the \(total) types cannot be used (listed with the version 'broken')",
-                details: broken.render(limit: Self.shownProblems,
-                                       more: "; 'formulary types lint FILE…' shows every problem of a file"))
+                message: "\(listing.broken.count) of the \(listing.types.count) types cannot be used (listed with the version 'broken')",
+                details: CommandContext.digest(listing.broken)
+                    .render(limit: Self.shownProblems, more: "; 'formulary types lint FILE…' shows every problem of a file"))
         }
         return .success
     }

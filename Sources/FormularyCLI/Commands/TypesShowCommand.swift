@@ -1,7 +1,5 @@
-import FormularyJSON
 import FormularyKit
 import FormularyRules
-import FormularyStore
 
 /// `formulary types show NAME`
 struct TypesShowCommand: Command {
@@ -28,58 +26,12 @@ struct TypesShowCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let registry = try context.loadRegistry()
-        guard let entry = registry.types[name], let resolved = registry.definition(named: name) else {
-            throw CommandFailure(status: .badInput,
-                                 message: "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
-                                     .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
-        }
-        let definition: FieldTypeDefinition
-        switch resolved {
-        case .failure(let problems):
-            throw CommandFailure(status: .badInput, message: "type '\(name)' has errors",
-                                 details: context.render(problems.diagnostics))
-        case .success(let d): definition = d
-        }
-        let version = Registry.version(of: definition)
-        // Every version the database keeps (added, or used by a validation run), oldest first.
-        let stored = context.databaseExists ? try context.openStore().versions(.type, name: name) : []
+        let type = try RegistryService(workspace: context.workspace).describe(type: name)
         if format == .json {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("name", name)
-                o.field("version", version)
-                o.field("source", entry.source.kind)
-                o.field("location", entry.source.description)
-                o.field("file", entry.file)
-                o.array("extends") { a in for b in definition.bases { a.value(b) } }
-                o.array("overrides") { a in for s in entry.overrides { a.value(s.description) } }
-                o.array("parameters") { a in
-                    for p in definition.parameters {
-                        a.object { po in
-                            po.field("name", p.name)
-                            po.field("kind", p.defaultValue.kind.rawValue)
-                            po.field("default", p.defaultValue.text)
-                        }
-                    }
-                }
-                o.array("versions") { a in
-                    for v in stored {
-                        a.object { vo in
-                            vo.field("hash", v.hash)
-                            vo.field("origin", v.origin)
-                            vo.field("recorded_at", v.recordedAt)
-                            vo.field("actor", v.actor)
-                            vo.field("current", v.hash == version)
-                        }
-                    }
-                }
-                o.field("definition", definition.canonicalSource)
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: type.jsonDocument)
             return .success
         }
+        let (entry, definition, version, stored) = (type.entry, type.definition, type.version, type.stored)
         var rows: [[String]] = [
             ["name", name],
             ["version", version],

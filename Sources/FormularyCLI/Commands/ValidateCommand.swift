@@ -1,8 +1,5 @@
 import Foundation
-import FormularyJSON
 import FormularyKit
-import FormularyRules
-import FormularyStore
 
 /// `formulary validate [--form NAME…]`
 struct ValidateCommand: Command {
@@ -40,50 +37,16 @@ struct ValidateCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let store = try context.openStore(.write)
-        let registry = try context.loadRegistry(store: store)
-        let options = ValidationOptions(forms: forms, today: try context.today(), actor: context.actor)
-        let validation = ValidationRun(store: store, registry: registry, options: options)
         let progress = context.progress
-        if progress.isEnabled {
-            validation.progress = { p in
+        let outcome = try ValidationService(workspace: context.workspace).run(
+            forms: forms, today: try context.today(),
+            progress: progress.isEnabled ? { p in
                 progress.show("validated \(CountText.grouped(p.entriesChecked)) entries (\(Int(p.fraction * 100))%)…")
-            }
-        }
-        let clock = ContinuousClock()
-        let started = clock.now
-        let run: RunRecord
-        do {
-            run = try validation.run()
-        } catch let error as ValidationSetupError {
-            throw CommandFailure(status: .badInput, message: error.description + "; nothing was validated",
-                                 details: context.render(error.diagnostics))
-        }
-        let elapsed = clock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            } : nil)
+        let (run, seconds) = (outcome.run, outcome.seconds)
 
         if format == .json {
-            var w = JSONWriter()
-            w.object { o in
-                o.field("run", Int(run.id))
-                o.field("status", run.status.rawValue)
-                o.field("started_at", run.startedAt)
-                if let end = run.endedAt { o.field("ended_at", end) } else { o.nullField("ended_at") }
-                o.field("actor", run.actor)
-                o.field("today", run.today)
-                Self.write(run.counts, into: &o)
-                o.array("forms") { a in
-                    for f in run.forms {
-                        a.object { fo in
-                            fo.field("form", f.form)
-                            fo.field("form_version", f.formVersionHash)
-                            Self.write(f.counts, into: &fo)
-                        }
-                    }
-                }
-            }
-            w.newline()
-            context.stdout.write(bytes: w.bytes)
+            context.stdout.write(bytes: outcome.jsonDocument)
         } else {
             let style = context.style
             let rate = seconds > 0 ? Int(Double(run.counts.entriesChecked) / seconds) : 0
@@ -104,14 +67,5 @@ struct ValidateCommand: Command {
             }
         }
         return run.counts.errors > 0 ? .violations : .success
-    }
-
-    static func write(_ counts: RunCounts, into o: inout JSONObjectWriter) {
-        o.field("entries_checked", counts.entriesChecked)
-        o.field("entries_valid", counts.entriesValid)
-        o.field("entries_invalid", counts.entriesInvalid)
-        o.field("entries_warned", counts.entriesWarned)
-        o.field("errors", counts.errors)
-        o.field("warnings", counts.warnings)
     }
 }

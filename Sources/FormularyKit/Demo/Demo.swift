@@ -8,15 +8,25 @@ import FormularyStore
 /// Everything goes through the same code as the commands (`types add`, `forms add`,
 /// `import`, `validate`, `report`), so the demo is also a smoke test of the whole stack.
 public struct Demo {
+    /// What the demo did and where it left its files.
     public struct Outcome: Sendable {
+        /// The throw-away database.
         public var databasePath: String
+        /// The HTML report it wrote.
         public var htmlReportPath: String
+        /// How many built-in types were added to the database.
         public var typesRegistered: Int
+        /// How many of their accept/reject examples passed.
         public var selfTestsPassed: Int
+        /// The sample form's name.
         public var form: String
+        /// How many fields the sample form has.
         public var formFields: Int
+        /// What importing the sample gave.
         public var imported: Importer.Summary
+        /// The validation run.
         public var run: RunRecord
+        /// The run's report.
         public var report: RunReport
     }
 
@@ -28,6 +38,7 @@ public struct Demo {
         case validated(RunRecord)
     }
 
+    /// The name the sample sign-ups are written under in the demo's folder.
     public static let sampleFileName = "signup-sample.csv"
 
     /// Runs the demo in `folder` (which must exist and should be empty).
@@ -86,11 +97,13 @@ public struct Demo {
 
 /// The demo's own data is broken (a build without the bundled files).
 public struct DemoError: Error, CustomStringConvertible, Sendable {
+    /// What is missing.
     public var description: String
     init(_ description: String) { self.description = description }
 }
 
 extension AdmissionProblems: CustomStringConvertible {
+    /// The first error (or failing self-test) in one line.
     public var description: String {
         let first = diagnostics.first { $0.severity == .error }.map { "\($0)" } ?? failedSelfTests.first ?? "problems"
         return "a definition cannot be stored: \(first)"

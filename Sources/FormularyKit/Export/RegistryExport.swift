@@ -221,6 +221,6 @@ public enum RegistryExport {
     }
 
     static func describe(_ d: Diagnostic) -> String {
-        "\(d.location.file):\(d.location.line):\(d.location.column): \(d.message)"
+        "\(d.location.file):\(d.location.line):\(d.location.column): \(d.text)"
     }
 }

@@ -19,27 +19,27 @@ import FormularyJSON
 ///
 /// Line numbers count `\n` (and record-ending lone `\r`); a record's line is the one on
 /// which it starts.
-public final class CSVReader: RecordReader {
-    public struct Options: Sendable {
+package final class CSVReader: RecordReader {
+    package struct Options: Sendable {
         /// Bytes asked of the source at a time (and the buffer's initial size).
-        public var chunkSize: Int
+        package var chunkSize: Int
         /// The largest field, in bytes.
-        public var maxFieldBytes: Int
+        package var maxFieldBytes: Int
         /// The largest record, in bytes: bounds memory when a quote is left open.
-        public var maxRecordBytes: Int
+        package var maxRecordBytes: Int
 
-        public init(chunkSize: Int = 64 << 10, maxFieldBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20) {
+        package init(chunkSize: Int = 64 << 10, maxFieldBytes: Int = 16 << 20, maxRecordBytes: Int = 64 << 20) {
             self.chunkSize = chunkSize
             self.maxFieldBytes = maxFieldBytes
             self.maxRecordBytes = maxRecordBytes
         }
     }
 
-    public let fileName: String
-    public let options: Options
+    package let fileName: String
+    package let options: Options
 
     /// The header, once read (by ``readHeader()`` or the first ``next()``).
-    public private(set) var header: RecordHeader?
+    package private(set) var header: RecordHeader?
 
     private let input: InputBuffer
 
@@ -73,7 +73,7 @@ public final class CSVReader: RecordReader {
     private var isFinished = false
     private var scratch: [UInt8] = []
 
-    public init(source: any ByteSource, fileName: String, options: Options = Options()) {
+    package init(source: any ByteSource, fileName: String, options: Options = Options()) {
         self.fileName = fileName
         self.options = options
         self.input = InputBuffer(source: source, chunkSize: options.chunkSize)
@@ -81,7 +81,7 @@ public final class CSVReader: RecordReader {
 
     /// Reads the header row if it has not been read yet, and returns it. Errors here are
     /// never recoverable.
-    public func readHeader() throws(RecordReadError) -> RecordHeader {
+    package func readHeader() throws(RecordReadError) -> RecordHeader {
         if let header { return header }
         do throws(RecordReadError) {
             try skipByteOrderMark()
@@ -112,7 +112,7 @@ public final class CSVReader: RecordReader {
         }
     }
 
-    public func next() throws(RecordReadError) -> Record? {
+    package func next() throws(RecordReadError) -> Record? {
         guard !isFinished else { return nil }
         let header = try readHeader()
         do {

@@ -11,17 +11,17 @@ import FormularyStore
 /// `unknown-field`). Secure values are stored like any other (they are the user's data)
 /// and never appear in the audit record, which holds only counts.
 public struct Importer {
-    public struct Options: Sendable {
-        public var form: String
+    package struct Options: Sendable {
+        package var form: String
         /// With a key column, a record whose key an entry of the form already has updates
         /// that entry (its previous values stay in its history) instead of adding one.
-        public var keyField: String?
-        public var skipBad: Bool
-        public var actor: String
+        package var keyField: String?
+        package var skipBad: Bool
+        package var actor: String
         /// The form's fields, when known: the columns are checked against them (see
         /// ``HeaderCheck``). Nil imports whatever columns the file has, unchecked.
-        public var fields: [FieldInfo]?
-        public init(form: String, keyField: String? = nil, skipBad: Bool = false, actor: String,
+        package var fields: [FieldInfo]?
+        package init(form: String, keyField: String? = nil, skipBad: Bool = false, actor: String,
                     fields: [FieldInfo]? = nil) {
             self.form = form
             self.keyField = keyField
@@ -32,19 +32,24 @@ public struct Importer {
     }
 
     /// A field of the form, as far as the import's header check needs it.
-    public struct FieldInfo: Sendable, Hashable {
-        public var key: String
-        public var required: Bool
-        public init(key: String, required: Bool) {
+    package struct FieldInfo: Sendable, Hashable {
+        package var key: String
+        package var required: Bool
+        package init(key: String, required: Bool) {
             self.key = key
             self.required = required
         }
     }
 
+    /// What an import did: counts, the records skipped, and what the header check found.
     public struct Summary: Sendable {
+        /// Well-formed records read (the skipped ones are in ``skipped``).
         public var records = 0
+        /// New entries stored.
         public var added = 0
+        /// Entries (by key) stored as a new version because their values changed.
         public var updated = 0
+        /// Entries (by key) whose values were already stored as they are.
         public var unchanged = 0
         /// The records skipped with `skipBad`, with their places and reasons.
         public var skipped: [RecordReadError] = []
@@ -58,18 +63,19 @@ public struct Importer {
 
     /// A column the form does not declare, with the field it is nearest to.
     public struct UnknownColumn: Sendable, Hashable {
+        /// The column's (or key's) name as the file has it.
         public var name: String
         /// The form field the name is one or two typos away from, if any.
         public var suggestion: String?
     }
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options) { self.options = options }
+    package init(options: Options) { self.options = options }
 
     /// Reads every record of `reader` into `store`. `progress` is called every 10,000
     /// records with the count so far.
-    public func run(_ reader: any RecordReader, into store: Store,
+    package func run(_ reader: any RecordReader, into store: Store,
                     progress: ((Int) -> Void)? = nil) throws -> Summary {
         var summary = Summary()
         // A CSV file's columns are known before any record: a header that has none of the
@@ -167,6 +173,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case noFormFields(file: String, form: String, columns: [String], fields: [String], noun: String,
                       didYouMean: [String])
 
+    /// What is wrong and what to do, in one message.
     public var description: String {
         switch self {
         case let .noKeyColumn(file, key, columns):

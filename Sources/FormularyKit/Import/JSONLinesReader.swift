@@ -18,27 +18,27 @@ import FormularyJSON
 ///
 /// The header grows as new keys appear (see ``RecordHeader``). Every error about a line
 /// is recoverable: the reader goes on with the next line.
-public final class JSONLinesReader: RecordReader {
-    public struct Options: Sendable {
+package final class JSONLinesReader: RecordReader {
+    package struct Options: Sendable {
         /// Bytes asked of the source at a time (and the buffer's initial size).
-        public var chunkSize: Int
+        package var chunkSize: Int
         /// The longest line, in bytes.
-        public var maxLineBytes: Int
+        package var maxLineBytes: Int
         /// The deepest nesting the parser accepts before calling a line hostile.
-        public var maxDepth: Int
+        package var maxDepth: Int
 
-        public init(chunkSize: Int = 64 << 10, maxLineBytes: Int = 16 << 20, maxDepth: Int = 64) {
+        package init(chunkSize: Int = 64 << 10, maxLineBytes: Int = 16 << 20, maxDepth: Int = 64) {
             self.chunkSize = chunkSize
             self.maxLineBytes = maxLineBytes
             self.maxDepth = maxDepth
         }
     }
 
-    public let fileName: String
-    public let options: Options
+    package let fileName: String
+    package let options: Options
 
     /// The names seen so far, in order of first appearance.
-    public private(set) var header = RecordHeader(names: [])
+    package private(set) var header = RecordHeader(names: [])
 
     private let input: InputBuffer
     private let parser: JSONParser
@@ -55,14 +55,14 @@ public final class JSONLinesReader: RecordReader {
     private var lastKeys: [String] = []
     private var lastColumns: [Int] = []
 
-    public init(source: any ByteSource, fileName: String, options: Options = Options()) {
+    package init(source: any ByteSource, fileName: String, options: Options = Options()) {
         self.fileName = fileName
         self.options = options
         self.input = InputBuffer(source: source, chunkSize: options.chunkSize)
         self.parser = JSONParser(maxDepth: options.maxDepth)
     }
 
-    public func next() throws(RecordReadError) -> Record? {
+    package func next() throws(RecordReadError) -> Record? {
         guard !isFinished else { return nil }
         try skipByteOrderMark()
         while true {

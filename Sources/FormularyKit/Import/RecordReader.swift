@@ -15,7 +15,7 @@ import Darwin
 /// record after the bad one (what `import --skip-bad` does). After an error that is not
 /// recoverable (a bad header, an unbalanced quote at the end of the input, a failed
 /// read), ``next()`` returns `nil`.
-public protocol RecordReader: AnyObject {
+package protocol RecordReader: AnyObject {
     /// The name used in error messages (`file:line:`); `-` for standard input.
     var fileName: String { get }
 
@@ -27,7 +27,7 @@ extension RecordReader {
     /// Calls `body` with every record. A bad record stops the reading with its error,
     /// unless `onBadRecord` is given: then recoverable errors are passed to it and the
     /// reading goes on (errors that are not recoverable are still thrown).
-    public func forEachRecord(onBadRecord: ((RecordReadError) throws -> Void)? = nil,
+    package func forEachRecord(onBadRecord: ((RecordReadError) throws -> Void)? = nil,
                               _ body: (Record) throws -> Void) throws {
         while true {
             let record: Record?
@@ -50,12 +50,12 @@ extension RecordReader {
 /// ``CSVReader`` has one header for the whole file; a ``JSONLinesReader`` starts a new,
 /// longer header object when a line brings a key it has not seen, and the names of an
 /// earlier header are always a prefix of a later one's. Compare headers with `===`.
-public final class RecordHeader: Sendable {
-    public let names: [String]
+package final class RecordHeader: Sendable {
+    package let names: [String]
     private let indexByName: [String: Int]
 
     /// A header with unique `names` (for a repeated name, ``index(of:)`` finds the first).
-    public init(names: [String]) {
+    package init(names: [String]) {
         self.names = names
         var indexByName: [String: Int] = [:]
         for (index, name) in names.enumerated() where indexByName[name] == nil {
@@ -64,21 +64,21 @@ public final class RecordHeader: Sendable {
         self.indexByName = indexByName
     }
 
-    public var count: Int { names.count }
+    package var count: Int { names.count }
 
-    public func index(of name: String) -> Int? { indexByName[name] }
+    package func index(of name: String) -> Int? { indexByName[name] }
 }
 
 /// One record of an import file: its values in header order.
-public struct Record: Sendable {
-    public let header: RecordHeader
+package struct Record: Sendable {
+    package let header: RecordHeader
     /// One value per header name, in header order; `nil` where the record does not
     /// have the field (JSON Lines: a missing key or `null`; never for CSV).
-    public var values: [String?]
+    package var values: [String?]
     /// The 1-based physical line on which the record starts.
-    public let line: Int
+    package let line: Int
 
-    public init(header: RecordHeader, values: [String?], line: Int) {
+    package init(header: RecordHeader, values: [String?], line: Int) {
         precondition(values.count == header.count, "one value per header name")
         self.header = header
         self.values = values
@@ -86,19 +86,20 @@ public struct Record: Sendable {
     }
 
     /// The value of the column `name`, or `nil` when absent.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         guard let index = header.index(of: name) else { return nil }
         return values[index]
     }
 
     /// The fields the record has, in header order.
-    public var fields: [(name: String, value: String)] {
+    package var fields: [(name: String, value: String)] {
         zip(header.names, values).compactMap { name, value in value.map { (name, $0) } }
     }
 }
 
 /// A malformed import file or record, with its place: `file:line:column: message`.
 public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the file or record.
     public enum Kind: Sendable, Hashable {
         /// The input ends inside a quoted CSV field.
         case unbalancedQuote
@@ -128,7 +129,9 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
         case notUTF8(encoding: String)
     }
 
+    /// What is wrong.
     public var kind: Kind
+    /// The file as the user named it (`-` for standard input).
     public var file: String
     /// The 1-based physical line of the problem (for record-level problems, where the record starts).
     public var line: Int
@@ -137,6 +140,7 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the reader can go on with the next record (see ``RecordReader``).
     public var isRecoverable: Bool
 
+    /// Makes an error.
     public init(kind: Kind, file: String, line: Int, column: Int? = nil, isRecoverable: Bool) {
         self.kind = kind
         self.file = file
@@ -145,6 +149,7 @@ public struct RecordReadError: Error, Sendable, Hashable, CustomStringConvertibl
         self.isRecoverable = isRecoverable
     }
 
+    /// What is wrong, in words, without the place.
     public var message: String {
         switch kind {
         case .unbalancedQuote: "quoted field is never closed (unbalanced quote)"
@@ -209,7 +214,7 @@ public enum RecordFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// A reader of this format over `source`, with default options.
-    public func makeReader(source: any ByteSource, fileName: String) -> any RecordReader {
+    package func makeReader(source: any ByteSource, fileName: String) -> any RecordReader {
         switch self {
         case .csv: CSVReader(source: source, fileName: fileName)
         case .jsonLines: JSONLinesReader(source: source, fileName: fileName)
@@ -220,30 +225,30 @@ public enum RecordFormat: String, Sendable, Hashable, CaseIterable {
 // MARK: - Byte sources
 
 /// Where a reader gets its bytes.
-public protocol ByteSource {
+package protocol ByteSource {
     /// Reads at most `buffer.count` bytes into `buffer`; returns how many, 0 at the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// A file that cannot be opened or read.
-public struct ByteSourceError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public var description: String { "\(path): \(message)" }
+package struct ByteSourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var path: String
+    package var message: String
+    package var description: String { "\(path): \(message)" }
 }
 
 /// Reads a file descriptor with `read(2)`.
-public final class FileByteSource: ByteSource {
-    public let fileDescriptor: Int32
+package final class FileByteSource: ByteSource {
+    package let fileDescriptor: Int32
     private let closesOnDeinit: Bool
     private let path: String
     /// How many bytes were read so far, for progress displays.
-    public private(set) var bytesRead: Int64 = 0
+    package private(set) var bytesRead: Int64 = 0
 
     /// How many bytes there are to read when the descriptor is a regular file (from its
     /// current offset to its end, as it was when asked); nil for a pipe, a terminal, a
     /// socket — anything whose length is not known in advance.
-    public var regularFileSize: Int64? {
+    package var regularFileSize: Int64? {
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let offset = lseek(fileDescriptor, 0, SEEK_CUR)
@@ -251,7 +256,7 @@ public final class FileByteSource: ByteSource {
     }
 
     /// Opens `path` for reading.
-    public init(path: String) throws(ByteSourceError) {
+    package init(path: String) throws(ByteSourceError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw ByteSourceError(path: path, message: String(cString: strerror(errno)))
@@ -262,14 +267,14 @@ public final class FileByteSource: ByteSource {
     }
 
     /// Reads an open descriptor; it is closed on deinit only when `closesOnDeinit`.
-    public init(fileDescriptor: Int32, closesOnDeinit: Bool = false, path: String = "-") {
+    package init(fileDescriptor: Int32, closesOnDeinit: Bool = false, path: String = "-") {
         self.fileDescriptor = fileDescriptor
         self.closesOnDeinit = closesOnDeinit
         self.path = path
     }
 
     /// Standard input, left open.
-    public static func standardInput() -> FileByteSource {
+    package static func standardInput() -> FileByteSource {
         FileByteSource(fileDescriptor: 0, closesOnDeinit: false, path: "-")
     }
 
@@ -277,7 +282,7 @@ public final class FileByteSource: ByteSource {
         if closesOnDeinit { close(fileDescriptor) }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             #if canImport(Darwin)
@@ -299,22 +304,22 @@ public final class FileByteSource: ByteSource {
 
 /// Bytes in memory, handed out at most `maxReadSize` at a time (tests use small sizes
 /// to split fields and characters across reads).
-public struct MemoryByteSource: ByteSource {
+package struct MemoryByteSource: ByteSource {
     private let bytes: [UInt8]
     private let maxReadSize: Int
     private var offset = 0
 
-    public init(_ bytes: [UInt8], maxReadSize: Int = .max) {
+    package init(_ bytes: [UInt8], maxReadSize: Int = .max) {
         precondition(maxReadSize > 0)
         self.bytes = bytes
         self.maxReadSize = maxReadSize
     }
 
-    public init(_ text: String, maxReadSize: Int = .max) {
+    package init(_ text: String, maxReadSize: Int = .max) {
         self.init(Array(text.utf8), maxReadSize: maxReadSize)
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = min(buffer.count, maxReadSize, bytes.count - offset)
         guard count > 0 else { return 0 }
         bytes.withUnsafeBytes { source in

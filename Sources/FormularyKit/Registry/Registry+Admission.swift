@@ -2,6 +2,7 @@ import FormularyRules
 
 /// Why a type or form may not be stored: its diagnostics and failing self-tests.
 public struct AdmissionProblems: Error, Sendable {
+    /// Errors (and warnings) from parsing, resolving and compiling the definition.
     public var diagnostics: [Diagnostic]
     /// One line per failing self-test: `file:line: self-test failed: reason`.
     public var failedSelfTests: [String]
@@ -9,6 +10,7 @@ public struct AdmissionProblems: Error, Sendable {
 
 /// A definition that passed its checks, ready to be stored.
 public struct Admitted: Sendable {
+    /// The type's or form's name.
     public var name: String
     /// The canonical source of the resolved definition: what is stored and hashed.
     public var source: String

@@ -10,8 +10,11 @@ import FormularyRules
 public final class Registry {
     /// One type as the registry sees it after overriding.
     public struct TypeEntry: Sendable {
+        /// The type's name.
         public var name: String
+        /// The source the visible file comes from.
         public var source: TypeSource
+        /// The file's path as diagnostics show it.
         public var file: String
         /// The parsed declaration, or nil when the file could not be parsed that far.
         public var declaration: FieldTypeDecl?
@@ -23,16 +26,25 @@ public final class Registry {
 
     /// One form as the registry sees it after overriding.
     public struct FormEntry: Sendable {
+        /// The form's name.
         public var name: String
+        /// The source the visible file comes from.
         public var source: TypeSource
+        /// The file's path as diagnostics show it.
         public var file: String
+        /// The parsed form, or nil when the file could not be parsed that far.
         public var form: FormDefinition?
+        /// The file's lines, for diagnostics found later (when the form's types are checked).
         public var text: SourceLines
+        /// Problems found while parsing this file and placing it in the registry.
         public var diagnostics: [Diagnostic]
+        /// The sources of same-named forms this one hides, nearest first.
         public var overrides: [TypeSource]
     }
 
+    /// Every visible type by name, after overriding.
     public private(set) var types: [String: TypeEntry] = [:]
+    /// Every visible form by name, after overriding.
     public private(set) var forms: [String: FormEntry] = [:]
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
     public private(set) var problems: [Diagnostic] = []
@@ -66,9 +78,9 @@ public final class Registry {
                 var diagnostics = outcome.diagnostics
                 let key = "\(file.source)|field|\(decl.name)"
                 if let other = declaredIn[key] {
-                    diagnostics.append(Registry.duplicate(
-                        "type '\(decl.name)' is also declared in \(other); a folder may declare each type once",
-                        at: decl.location, in: outcome.source))
+                    diagnostics.append(outcome.source.diagnostic(
+                        RegistryDiagnostic.duplicateDeclaration(.type, named: decl.name, alsoIn: other),
+                        at: decl.location))
                 }
                 declaredIn[key] = file.path
                 add(TypeEntry(name: decl.name, source: file.source, file: file.path, declaration: decl,
@@ -77,9 +89,9 @@ public final class Registry {
                 var diagnostics = outcome.diagnostics
                 let key = "\(file.source)|form|\(form.name)"
                 if let other = declaredIn[key] {
-                    diagnostics.append(Registry.duplicate(
-                        "form '\(form.name)' is also declared in \(other); a folder may declare each form once",
-                        at: form.location, in: outcome.source))
+                    diagnostics.append(outcome.source.diagnostic(
+                        RegistryDiagnostic.duplicateDeclaration(.form, named: form.name, alsoIn: other),
+                        at: form.location))
                 }
                 declaredIn[key] = file.path
                 add(FormEntry(name: form.name, source: file.source, file: file.path, form: form,
@@ -114,11 +126,6 @@ public final class Registry {
             entry.overrides = hidden.source == entry.source ? hidden.overrides : [hidden.source] + hidden.overrides
         }
         forms[entry.name] = entry
-    }
-
-    static func duplicate(_ message: String, at location: SourceLocation, in source: SourceLines) -> Diagnostic {
-        Diagnostic(id: "duplicate-declaration", severity: .error, message: message,
-                   location: location, sourceLine: source.text(ofLine: location.line))
     }
 
     static func stem(of path: String) -> String {
@@ -162,13 +169,10 @@ public final class Registry {
         let key = "\(reference)@\(today)"
         if let hit = compiled[key] { return .success(hit) }
         guard let found = definition(named: reference.name) else {
-            let hint = Suggestion.nearest(to: reference.name, in: typeNames).map { "; did you mean '\($0)'?" }
-                ?? "; 'formulary types list' shows the types there are"
             let line = source?.text(ofLine: reference.location.line) ?? ""
-            return .failure(DiagnosticList([Diagnostic(
-                id: DiagnosticID.unknownType.rawValue, severity: .error,
-                message: "unknown type '\(reference.name)'\(hint)", location: reference.location,
-                sourceLine: line)]))
+            let message = LanguageDiagnostic.unknownType(reference.name, knownTypes: typeNames, at: reference.location,
+                                                         otherwise: "'formulary types list' shows the types there are")
+            return .failure(DiagnosticList([Diagnostic(message, at: reference.location, sourceLine: line)]))
         }
         let definition: FieldTypeDefinition
         switch found {

@@ -1,13 +1,17 @@
 /// A folder on the plugin search path, and where it was named.
 public struct PluginFolder: Sendable, Hashable {
+    /// How the folder was named.
     public enum Origin: String, Sendable, Hashable {
         /// An entry of `FORMULARY_PATH`.
         case environment
         /// A `--plugins` option.
         case option
     }
+    /// The folder's path as given.
     public var path: String
+    /// Whether `FORMULARY_PATH` or `--plugins` named it.
     public var origin: Origin
+    /// Makes a folder entry.
     public init(path: String, origin: Origin) {
         self.path = path
         self.origin = origin
@@ -22,6 +26,7 @@ public enum TypeSource: Sendable, Hashable, CustomStringConvertible {
     case database
     case folder(PluginFolder)
 
+    /// `built-in`, `database` or the folder's path, as listings show it.
     public var description: String {
         switch self {
         case .builtin: "built-in"
@@ -44,8 +49,11 @@ public enum TypeSource: Sendable, Hashable, CustomStringConvertible {
 public struct PluginFile: Sendable {
     /// Shown in diagnostics, e.g. `plugins/age.field` or `/home/me/types/visa.field`.
     public var path: String
+    /// The file's contents, not yet decoded (the lexer reports bad UTF-8 with its place).
     public var bytes: [UInt8]
+    /// Which source the file belongs to.
     public var source: TypeSource
+    /// Makes a plugin file.
     public init(path: String, bytes: [UInt8], source: TypeSource) {
         self.path = path
         self.bytes = bytes

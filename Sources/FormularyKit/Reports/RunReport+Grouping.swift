@@ -27,7 +27,9 @@ public struct ReportGroup: Sendable, Hashable {
     public var failures: Int
     /// Distinct entries in the group.
     public var entries: Int
+    /// Failed rules with error severity in the group.
     public var errors: Int
+    /// Failed rules with warning severity in the group.
     public var warnings: Int
     /// The message seen most often in the group (the first seen among equals).
     public var commonMessage: String

@@ -12,6 +12,7 @@ public enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The chosen run did not judge this form.
     case formNotInRun(run: Int64, form: String, forms: [String])
 
+    /// What is missing and what to run.
     public var description: String {
         switch self {
         case .noRuns:
@@ -38,7 +39,7 @@ extension RunReport {
     ///     flagged); by default decided without plugin folders (built-in and database types
     ///     and forms, and the type versions of the form's runs).
     /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
-    public static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
+    package static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
                             secureFields: SecureFields? = nil) throws -> RunReport {
         try store.read {
             let secure = try secureFields ?? SecureFields(store: store, registry: Registry.load(folders: [], store: store))

@@ -14,25 +14,32 @@ public struct RunReport: Sendable, Hashable {
 
     /// The run itself, or its share for one form when the report is narrowed to a form.
     public struct Facts: Sendable, Hashable {
+        /// The run's id.
         public var runID: Int64
+        /// When the run started (ISO 8601, UTC).
         public var startedAt: String
         /// Nil while the run is still going (or was interrupted before it could finish).
         public var endedAt: String?
+        /// Who started the run.
         public var actor: String
         /// The "today" (YYYY-MM-DD) the date checks used.
         public var today: String
         /// `running`, `complete` or `incomplete`.
         public var status: String
+        /// Entries judged (of the narrowed form only, when narrowed).
         public var entriesChecked: Int
         /// Entries with at least one error-severity failure.
         public var entriesFailing: Int
         /// Entries with warnings and no error.
         public var entriesWarned: Int
+        /// Failed rules with error severity, over all entries.
         public var errors: Int
+        /// Failed rules with warning severity, over all entries.
         public var warnings: Int
         /// Why an incomplete run stopped, when known.
         public var error: String?
 
+        /// Makes the facts of a run.
         public init(runID: Int64, startedAt: String, endedAt: String?, actor: String, today: String,
                     status: String, entriesChecked: Int, entriesFailing: Int, entriesWarned: Int = 0,
                     errors: Int, warnings: Int, error: String? = nil) {
@@ -53,12 +60,16 @@ public struct RunReport: Sendable, Hashable {
 
     /// A form the run judged, with the version of it that was used.
     public struct FormUsed: Sendable, Hashable {
+        /// The form's name.
         public var name: String
         /// SHA-256 hex of the form's canonical source.
         public var version: String
+        /// Entries of this form the run judged.
         public var entriesChecked: Int
+        /// Entries of this form with at least one error.
         public var entriesFailing: Int
 
+        /// Makes a form entry of the report.
         public init(name: String, version: String, entriesChecked: Int, entriesFailing: Int) {
             self.name = name
             self.version = version
@@ -69,12 +80,14 @@ public struct RunReport: Sendable, Hashable {
 
     /// A field type version the run used.
     public struct TypeVersionUsed: Sendable, Hashable {
+        /// The type's name.
         public var name: String
         /// SHA-256 hex of the type's resolved canonical source.
         public var version: String
         /// Where the version was first recorded from: `builtin`, `database`, `folder:PATH`….
         public var origin: String
 
+        /// Makes a type version entry of the report.
         public init(name: String, version: String, origin: String) {
             self.name = name
             self.version = version
@@ -84,11 +97,14 @@ public struct RunReport: Sendable, Hashable {
 
     /// An entry as reports name it: its id and, when it was imported with `--key`, its key.
     public struct EntryRef: Sendable, Hashable, Comparable {
+        /// The entry's id in the database.
         public var id: Int64
+        /// The entry's record key, if it was imported with `--key`.
         public var key: String?
         /// The key is the value of a `secure` field: it must never be printed.
         public var keyIsSecure: Bool
 
+        /// Makes an entry reference.
         public init(id: Int64, key: String? = nil, keyIsSecure: Bool = false) {
             self.id = id
             self.key = key
@@ -101,12 +117,15 @@ public struct RunReport: Sendable, Hashable {
             return keyIsSecure ? RunReport.secureMask : key
         }
 
+        /// Entries sort by id, the order they were first imported in.
         public static func < (a: EntryRef, b: EntryRef) -> Bool { a.id < b.id }
     }
 
     /// One failed rule of one entry.
     public struct Failure: Sendable, Hashable {
+        /// The entry that failed.
         public var entry: EntryRef
+        /// The form the entry belongs to.
         public var form: String
         /// The field the failure concerns (for `same`, the second field; for `require`, the
         /// missing one); nil for a rule about the whole entry.
@@ -116,10 +135,14 @@ public struct RunReport: Sendable, Hashable {
         public var type: String?
         /// The version (hash) of that type the run used, when known.
         public var typeVersion: String?
+        /// The failed rule's name.
         public var rule: String
+        /// Error or warning.
         public var severity: Severity
+        /// The rule's message; never holds a secure value.
         public var message: String
 
+        /// Makes a failure.
         public init(entry: EntryRef, form: String, field: String?, type: String?, typeVersion: String? = nil,
                     rule: String, severity: Severity, message: String) {
             self.entry = entry
@@ -149,15 +172,20 @@ public struct RunReport: Sendable, Hashable {
             case notJudged = "not-judged"
         }
 
+        /// An entry with an error now and none before, with why it counts as new.
         public struct NewlyFailing: Sendable, Hashable {
+            /// The entry.
             public var entry: EntryRef
+            /// What the previous run said of it.
             public var before: Before
+            /// Makes a newly failing entry.
             public init(entry: EntryRef, before: Before) {
                 self.entry = entry
                 self.before = before
             }
         }
 
+        /// The form compared.
         public var form: String
         /// Nil when no earlier run judged this form: everything failing is then new.
         public var previousRunID: Int64?
@@ -166,6 +194,7 @@ public struct RunReport: Sendable, Hashable {
         /// Entries with an error in the previous run that this run judged and found without one, by id.
         public var fixed: [EntryRef]
 
+        /// Makes a comparison.
         public init(form: String, previousRunID: Int64?, newlyFailing: [NewlyFailing], fixed: [EntryRef]) {
             self.form = form
             self.previousRunID = previousRunID
@@ -174,16 +203,20 @@ public struct RunReport: Sendable, Hashable {
         }
     }
 
+    /// The run's facts (narrowed to ``scope`` when set).
     public var facts: Facts
     /// The form the report is narrowed to (`--form`), or nil for the whole run.
     public var scope: String?
+    /// The forms the run judged, by name.
     public var forms: [FormUsed]
+    /// The type versions the run used, by name.
     public var typeVersions: [TypeVersionUsed]
     /// Every failed rule, errors and warnings, in entry order.
     public var failures: [Failure]
     /// One per form of ``forms``.
     public var comparisons: [Comparison]
 
+    /// Makes a report from its parts (a test, or a loader).
     public init(facts: Facts, scope: String? = nil, forms: [FormUsed], typeVersions: [TypeVersionUsed],
                 failures: [Failure], comparisons: [Comparison]) {
         self.facts = facts

@@ -18,7 +18,7 @@ import FormularyStore
 /// away: a folder that redefines `cvv` without `secure` does not unmask the cvvs that the
 /// built-in type judged or would judge. A field whose type no registry can resolve counts as
 /// secure (nobody can tell), and when no registry has the form at all every field does.
-public final class SecureFields {
+package final class SecureFields {
     private let store: Store
     private let registry: Registry
     private var withoutFolders: Registry?
@@ -28,14 +28,14 @@ public final class SecureFields {
     ///   - registry: the registry the command uses (plugin folders included).
     ///   - withoutFolders: the same without plugin folders (built-in and database types and
     ///     forms); loaded from `store` when first needed if not given.
-    public init(store: Store, registry: Registry, withoutFolders: Registry? = nil) {
+    package init(store: Store, registry: Registry, withoutFolders: Registry? = nil) {
         self.store = store
         self.registry = registry
         self.withoutFolders = withoutFolders
     }
 
     /// The secure fields of the entries of form `name`.
-    public func of(form name: String) throws -> SecureFieldSet {
+    package func of(form name: String) throws -> SecureFieldSet {
         if let known = byForm[name] { return known }
         let base = try baseRegistry()
         let registries = [base, registry]
@@ -78,33 +78,33 @@ public final class SecureFields {
 }
 
 /// The secure fields of one form's entries, and how their values and keys are shown.
-public struct SecureFieldSet: Sendable, Hashable {
+package struct SecureFieldSet: Sendable, Hashable {
     /// The secure fields; nil when every field counts as secure.
-    public let fields: Set<String>?
+    package let fields: Set<String>?
 
-    public init(fields: Set<String>?) { self.fields = fields }
+    package init(fields: Set<String>?) { self.fields = fields }
 
     /// Every field is secret (the form is unknown).
-    public static let all = SecureFieldSet(fields: nil)
+    package static let all = SecureFieldSet(fields: nil)
 
-    public func contains(_ field: String) -> Bool { fields?.contains(field) ?? true }
+    package func contains(_ field: String) -> Bool { fields?.contains(field) ?? true }
 
     /// A stored value as outputs show it: ``RunReport/secureMask`` for a non-empty value of a
     /// secure field (an empty one hides nothing and says it is empty).
-    public func shown(_ value: String?, field: String) -> String? {
+    package func shown(_ value: String?, field: String) -> String? {
         guard let value, !value.isEmpty, contains(field) else { return value }
         return RunReport.secureMask
     }
 
     /// Whether `key` is the value of one of the entry's secure fields (an import keyed by a
     /// secret column): such a key is never shown.
-    public func keyIsSecret(_ key: String, of entry: StoredEntry) -> Bool {
+    package func keyIsSecret(_ key: String, of entry: StoredEntry) -> Bool {
         guard !key.isEmpty else { return false }
         return zip(entry.fields, entry.values).contains { field, value in value == key && contains(field) }
     }
 
     /// The entry's key as outputs show it: ``RunReport/secureMask`` when it is secret.
-    public func shownKey(of entry: StoredEntry) -> String? {
+    package func shownKey(of entry: StoredEntry) -> String? {
         guard let key = entry.key else { return nil }
         return keyIsSecret(key, of: entry) ? RunReport.secureMask : key
     }

@@ -7,8 +7,10 @@ public enum DateArgument {
     /// Why a text is not a date or time, in a few words (`"February 2026 has 28 days"`), or
     /// nothing when it is not even written in the expected form.
     public struct Invalid: Error, Sendable, Equatable {
+        /// What is wrong beyond the form, if anything.
         public var reason: String?
 
+        /// Makes a refusal.
         public init(reason: String?) { self.reason = reason }
 
         /// `" (February 2026 has 28 days)"`, or "" when there is no reason beyond the form.

@@ -6,8 +6,11 @@ import Darwin
 
 /// A failure to read a file or folder, naming the path and what the system said.
 public struct FileError: Error, Sendable, CustomStringConvertible {
+    /// The file or folder as named.
     public var path: String
+    /// What the system said.
     public var reason: String
+    /// `PATH: reason`.
     public var description: String { "\(path): \(reason)" }
 }
 
@@ -93,6 +96,7 @@ public enum FileSystem {
         return result
     }
 
+    /// Whether `path` names a folder (following symbolic links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

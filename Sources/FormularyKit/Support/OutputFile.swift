@@ -15,6 +15,7 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, in words: the system's, or more precise ones where the path is a folder.
     public var reason: String
 
+    /// Makes the error; without `reason`, the system's text for `code` (or a more precise one).
     public init(path: String, code: Int32, reason: String? = nil) {
         self.path = path
         self.code = code
@@ -46,6 +47,7 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `PATH: reason`.
     public var description: String { "\(path): \(reason)" }
 }
 

@@ -8,16 +8,22 @@ import FormularyRules
 /// Decides what "today" is for date checks: `--today`, else `FORMULARY_TODAY`, else the
 /// local calendar date. Fixing it makes validation repeatable (tests, re-runs, audits).
 public enum Today {
+    /// A "today" that is not a date, with where it came from.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// The text as given.
         public var text: String
+        /// Where it came from: `--today` or `FORMULARY_TODAY`.
         public var origin: String
         /// What is wrong beyond the form, e.g. "there is no month 13".
         public var reason: String?
+        /// What is wrong and how to write a date.
         public var description: String {
             "\(origin) '\(text)' is not a date\(reason.map { " (\($0))" } ?? ""); write it as YYYY-MM-DD, e.g. 2026-11-29"
         }
     }
 
+    /// The date from `--today` (`option`), else `FORMULARY_TODAY` (`environment`), else the
+    /// local calendar date; a given text that is not a real date throws.
     public static func resolve(option: String?, environment: String?) throws(Invalid) -> CivilDate {
         if let option {
             do {

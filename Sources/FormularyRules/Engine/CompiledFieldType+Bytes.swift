@@ -8,7 +8,7 @@
 /// replaces the ill-formed sequences with U+FFFD, through the ordinary `validate`.
 extension CompiledFieldType {
     /// Whether the value is absent: empty or only white space. Ill-formed UTF-8 is not absent.
-    public static func isAbsent(utf8: UnsafeRawBufferPointer) -> Bool {
+    package static func isAbsent(utf8: UnsafeRawBufferPointer) -> Bool {
         let bytes = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(bytes) else { return false }
         return isBlank(bytes)
@@ -16,19 +16,19 @@ extension CompiledFieldType {
 
     /// Whether the value passes the final stage with no violation at all: no error and no
     /// warning. An absent value passes. False for ill-formed UTF-8.
-    public func isClean(utf8: UnsafeRawBufferPointer) -> Bool {
+    package func isClean(utf8: UnsafeRawBufferPointer) -> Bool {
         passes(utf8: utf8, countingWarnings: true)
     }
 
     /// Whether the value passes the final stage (warnings do not count), like
     /// ``isValid(_:)``. False for ill-formed UTF-8.
-    public func isValid(utf8: UnsafeRawBufferPointer) -> Bool {
+    package func isValid(utf8: UnsafeRawBufferPointer) -> Bool {
         passes(utf8: utf8, countingWarnings: false)
     }
 
     /// The value's canonical form (normalized and mask-formatted) as UTF-8 bytes; an absent
     /// value as it is. Ill-formed input is first repaired with U+FFFD.
-    public func canonicalUTF8(_ utf8: UnsafeRawBufferPointer) -> [UInt8] {
+    package func canonicalUTF8(_ utf8: UnsafeRawBufferPointer) -> [UInt8] {
         let bytes = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(bytes) else {
             return Array(format(String(decoding: bytes, as: UTF8.self)).utf8)
@@ -38,7 +38,7 @@ extension CompiledFieldType {
     }
 
     /// What one look at a value's bytes tells a batch run.
-    public enum Screening: Sendable {
+    package enum Screening: Sendable {
         /// Empty or only white space: no check runs; the form decides (`required`).
         case absent
         /// Present, and no check fails, warnings included.
@@ -50,13 +50,13 @@ extension CompiledFieldType {
 
     /// ``isAbsent(utf8:)`` and ``isClean(utf8:)`` in one pass over the bytes: the hot path of
     /// batch validation.
-    public func screen(utf8: UnsafeRawBufferPointer) -> Screening {
+    package func screen(utf8: UnsafeRawBufferPointer) -> Screening {
         Scratch.withCurrent { screen(utf8: utf8, scratch: $0) }
     }
 
     /// ``screen(utf8:)`` with the caller's scratch memory, which only the calling thread may
     /// be using.
-    public func screen(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> Screening {
+    package func screen(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> Screening {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
         guard isWellFormedUTF8(raw) else { return .failing }
         if isBlank(raw) { return .absent }

@@ -11,6 +11,7 @@
 /// immutable, and per-thread working memory (byte buffers, PCRE2 match data, JIT stack)
 /// is kept in thread-local scratch.
 public final class CompiledFieldType: Sendable {
+    /// The resolved definition the type was compiled from (name, label, mask, checks, examples).
     public let definition: FieldTypeDefinition
     /// Every parameter's value, defaults included.
     public let arguments: [String: ParameterValue]

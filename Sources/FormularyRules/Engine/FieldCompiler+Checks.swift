@@ -20,7 +20,7 @@ extension FieldCompilation {
                                       message: MessageTemplate(template, substitutions: substitutions, secure: secure))
                 }
             } else {
-                report("invalid-mask", "the mask \"\(rule.pattern)\" ends in a lone '\\'", at: rule.options.location)
+                report(CompilerDiagnostic.maskEndsInBackslash(rule.pattern), at: rule.options.location)
             }
         }
         var checks: [CompiledCheck] = []
@@ -62,7 +62,7 @@ extension FieldCompilation {
             }
             lower = max(0, lower)
             if let upper, upper < lower {
-                report("empty-range", "the length range is empty: no value can satisfy it", at: location)
+                report(CompilerDiagnostic.emptyRange(.length), at: location)
                 return nil
             }
             return (.length(lower: lower, upper: upper, unit: unit), bounds,
@@ -74,7 +74,7 @@ extension FieldCompilation {
             if let placesArg {
                 guard let v = integer(placesArg) else { return nil }
                 guard v >= 0 else {
-                    report("negative-places", "places must not be negative (\(v))", at: location)
+                    report(CompilerDiagnostic.negativePlaces(v), at: location)
                     return nil
                 }
                 places = v
@@ -92,7 +92,7 @@ extension FieldCompilation {
                 range.upper = c
             }
             if range.isEmpty {
-                report("empty-range", "the range is empty: no number can satisfy it", at: location)
+                report(CompilerDiagnostic.emptyRange(.number), at: location)
                 return nil
             }
             return (.range(range), (range.lower?.text ?? "", range.upper?.text ?? ""),
@@ -102,21 +102,18 @@ extension FieldCompilation {
             do {
                 program = try RegexProgram(source: source, flags: flags)
             } catch {
-                report("invalid-regex", "the pattern does not compile: \(error.message) at offset \(error.offset)",
-                       at: location)
+                report(CompilerDiagnostic.invalidRegex(error.message, offset: error.offset), at: location)
                 return nil
             }
             if RegexSource.hasNestedQuantifier(source, extended: flags.contains(.extended)) {
-                report("regex-backtracking",
-                       "the pattern repeats a group that holds a repetition (as in '(a+)+'): matching may backtrack catastrophically and hit the match budget",
-                       at: location, severity: .warning)
+                report(CompilerDiagnostic.regexBacktracking(), at: location)
             }
             return (.pattern(program), ("", ""), "Is not in the expected format")
         case .charset(let classes):
             return (.charset(CharsetMatcher(classes)), ("", ""), DefaultMessages.charset(classes))
         case .oneOf(let options, let ignoreCase):
             guard !options.isEmpty else {
-                report("empty-one-of", "one-of needs at least one option", at: location)
+                report(CompilerDiagnostic.emptyOneOf(), at: location)
                 return nil
             }
             return (.oneOf(OneOfMatcher(options, ignoreCase: ignoreCase)), ("", ""),
@@ -131,7 +128,7 @@ extension FieldCompilation {
                 case .missingYear: "it needs a year, 'yyyy' or 'yy'"
                 case .dayWithoutMonth: "'dd' needs 'MM'"
                 }
-                report("invalid-date-format", "invalid date format \"\(formatText)\": \(why)", at: location)
+                report(CompilerDiagnostic.invalidDateFormat(formatText, reason: why), at: location)
                 return nil
             }
             var range = DayRange()
@@ -147,7 +144,7 @@ extension FieldCompilation {
                 range.firstDate = range.first.map { Calendar.date(dayNumber: $0) }
                 range.lastDate = range.last.map { Calendar.date(dayNumber: $0) }
                 if range.isEmpty {
-                    report("empty-range", "the date range is empty: no date can satisfy it", at: location)
+                    report(CompilerDiagnostic.emptyRange(.date), at: location)
                     return nil
                 }
             }
@@ -178,8 +175,7 @@ extension FieldCompilation {
             }
             if high < lower || (upper.map { low > $0 } ?? false) {
                 let filled = low == high ? "\(low)" : "\(low) to \(high)"
-                report("mask-length-conflict",
-                       "the mask \"\(mask.display)\" fills to \(filled) \(unit.rawValue), which this length rule never allows",
+                report(CompilerDiagnostic.maskLengthConflict(mask: mask.display, filled: filled, unit: unit.rawValue),
                        at: rule.options.location)
             }
         }
@@ -199,8 +195,7 @@ extension FieldCompilation {
             let required: Bool = type.maskCheck == nil ? fit == .broken : fit != .filled
             if fit != nil, required {
                 let shown = definition.secure ? MessageTemplate.securePlaceholder : "\"\(example.value)\""
-                report("accept-unformattable",
-                       "the accept example \(shown) does not fill the mask \"\(mask.display)\"",
+                report(CompilerDiagnostic.acceptUnformattable(shownValue: shown, mask: mask.display),
                        at: example.location)
             }
         }

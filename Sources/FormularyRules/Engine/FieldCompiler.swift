@@ -45,10 +45,9 @@ struct FieldCompilation {
         self.today = today
     }
 
-    mutating func report(_ id: String, _ message: String, at location: SourceLocation,
-                         severity: Diagnostic.Severity = .error) {
-        diagnostics.append(Diagnostic(id: id, severity: severity, message: message,
-                                      location: location, sourceLine: ""))
+    /// Records a catalogue message at `location`; the registry fills in the source line.
+    mutating func report(_ message: DiagnosticMessage, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(message, at: location, sourceLine: ""))
     }
 
     mutating func bind(_ arguments: [String: ParameterValue]) {
@@ -56,8 +55,7 @@ struct FieldCompilation {
         for name in arguments.keys.sorted() {
             let value = arguments[name]!
             guard let parameter = definition.parameters.first(where: { $0.name == name }) else {
-                report("unknown-parameter", "type '\(definition.name)' has no parameter '\(name)'",
-                       at: definition.location)
+                report(CompilerDiagnostic.noSuchParameter(name, ofType: definition.name), at: definition.location)
                 continue
             }
             let expected = parameter.defaultValue.kind
@@ -67,8 +65,8 @@ struct FieldCompilation {
             case (.decimal, .integer(let text)):
                 values[name] = .decimal(text)
             default:
-                report("argument-kind",
-                       "parameter '\(name)' of type '\(definition.name)' takes \(article(expected)), not \(article(value.kind))",
+                report(CompilerDiagnostic.argumentKind(parameter: name, ofType: definition.name,
+                                                       expected: article(expected), found: article(value.kind)),
                        at: definition.location)
             }
         }
@@ -81,7 +79,7 @@ struct FieldCompilation {
     /// The value of `$name`, or nil (reported) when unknown.
     private mutating func lookup(_ name: String, at location: SourceLocation) -> ParameterValue? {
         guard let value = values[name] else {
-            report("unknown-parameter", "unknown parameter '$\(name)'", at: location)
+            report(CompilerDiagnostic.unknownParameterReference(name), at: location)
             return nil
         }
         return value
@@ -93,8 +91,7 @@ struct FieldCompilation {
         case .parameter(let name, let location):
             guard let value = lookup(name, at: location) else { return nil }
             guard case .integer(let text) = value, let v = Int(text) else {
-                report("parameter-kind", "parameter '$\(name)' must be an integer here, not '\(value.text)'",
-                       at: location)
+                report(CompilerDiagnostic.parameterKind(name, needs: .integer, found: value.text), at: location)
                 return nil
             }
             return v
@@ -112,12 +109,12 @@ struct FieldCompilation {
             switch value {
             case .integer(let t), .decimal(let t): text = t
             case .string(let t):
-                report("parameter-kind", "parameter '$\(name)' must be a number here, not \"\(t)\"", at: where_)
+                report(CompilerDiagnostic.parameterKind(name, needs: .number, found: t), at: where_)
                 return nil
             }
         }
         guard let constant = DecimalConstant(text) else {
-            report("invalid-number", "'\(text)' is not a number", at: location)
+            report(CompilerDiagnostic.invalidNumber(text), at: location)
             return nil
         }
         return constant
@@ -133,9 +130,7 @@ struct FieldCompilation {
             location = where_
             guard let value = lookup(name, at: where_) else { return nil }
             guard case .string(let text) = value, let parsed = Self.parseDateBound(text) else {
-                report("parameter-kind",
-                       "parameter '$\(name)' must be a date such as \"2000-01-31\" or \"today-18y\" here, not '\(value.text)'",
-                       at: where_)
+                report(CompilerDiagnostic.parameterKind(name, needs: .date, found: value.text), at: where_)
                 return nil
             }
             bound = parsed
@@ -143,7 +138,7 @@ struct FieldCompilation {
         switch bound {
         case .absolute(let y, let m, let d):
             guard (1...12).contains(m), d >= 1, d <= CivilDate.daysIn(month: m, year: y) else {
-                report("invalid-date", "\(CivilDate(year: y, month: m, day: d)) is not a real date", at: location)
+                report(CompilerDiagnostic.invalidDate("\(CivilDate(year: y, month: m, day: d))"), at: location)
                 return nil
             }
             return CivilDate(year: y, month: m, day: d)

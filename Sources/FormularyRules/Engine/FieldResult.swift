@@ -19,10 +19,14 @@ public enum Verdict: String, Sendable {
 /// One failed check: the rule's name (its keyword, or its `as` name), its severity and the
 /// rendered message. A `secure` type's value never appears in `message`.
 public struct Violation: Sendable, Hashable {
+    /// The rule's name: its keyword (`length`, `luhn`) or its `as` name.
     public var rule: String
+    /// Whether the failed rule is an error or a warning.
     public var severity: Severity
+    /// The rendered message, ready to show.
     public var message: String
 
+    /// Makes a violation.
     public init(rule: String, severity: Severity, message: String) {
         self.rule = rule
         self.severity = severity
@@ -34,6 +38,7 @@ public struct Violation: Sendable, Hashable {
 public struct FieldResult: Sendable {
     /// The normalized, mask-formatted value; the raw value when the value is absent.
     public var formatted: String
+    /// The verdict for the stage the value was judged in.
     public var verdict: Verdict
     /// Errors and warnings, in check order (the mask first). In the live stage these are
     /// the live-stage violations.
@@ -42,6 +47,7 @@ public struct FieldResult: Sendable {
     /// Whether an absent value is acceptable is the form's decision (`required`).
     public var isAbsent: Bool
 
+    /// Makes a result.
     public init(formatted: String, verdict: Verdict, violations: [Violation], isAbsent: Bool) {
         self.formatted = formatted
         self.verdict = verdict
@@ -58,11 +64,14 @@ public struct FieldResult: Sendable {
 
 /// The result of running one `accept` or `reject` example of a type.
 public struct SelfTestOutcome: Sendable, Hashable {
+    /// The example that was run.
     public var example: Example
+    /// Whether the example held.
     public var passed: Bool
     /// Why the example failed, in plain words; nil when it passed.
     public var reason: String?
 
+    /// Makes an outcome.
     public init(example: Example, passed: Bool, reason: String?) {
         self.example = example
         self.passed = passed

@@ -15,7 +15,7 @@ import Darwin
 /// its own and pass it (``CompiledFieldType/screen(utf8:scratch:)``), which saves the
 /// thread-local lookup per value. A scratch must not be used by two threads at once: PCRE2
 /// match data is never shared between threads.
-public final class Scratch {
+package final class Scratch {
     private struct Buffers {
         var pointers: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
         var capacities: (Int, Int)
@@ -26,7 +26,7 @@ public final class Scratch {
     // Held unretained-on-use: reaching it through `withRegex` costs no reference counting.
     private let regexState: UnsafeMutablePointer<Unmanaged<RegexScratch>?>
 
-    public init() {
+    package init() {
         buffers = .allocate(capacity: 1)
         buffers.initialize(to: Buffers(pointers: (.allocate(capacity: 256), .allocate(capacity: 256)),
                                        capacities: (256, 256)))

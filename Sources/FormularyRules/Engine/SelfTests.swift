@@ -6,6 +6,7 @@
 ///   stage; live stage with `live`) equals the listed set exactly.
 /// A `secure` type's example values are not quoted in the reasons.
 public enum SelfTests {
+    /// Runs every example of `type`, in source order.
     public static func run(_ type: CompiledFieldType) -> [SelfTestOutcome] {
         type.definition.examples.map { run($0, on: type) }
     }

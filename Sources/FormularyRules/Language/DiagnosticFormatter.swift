@@ -12,16 +12,19 @@ public struct DiagnosticFormatter: Sendable {
     /// Show the source line and the caret under the token (when the source line is known).
     public var showsSourceLine: Bool
 
+    /// A formatter; `showsSourceLine: false` prints only the `file:line:column:` lines.
     public init(showsSourceLine: Bool = true) {
         self.showsSourceLine = showsSourceLine
     }
 
-    /// `file:line:column: severity: message`. The file name and the message (which may
-    /// quote the file's text) have their control characters escaped (`TerminalText`): a
-    /// plugin folder may hold a file named like an escape sequence.
+    /// `file:line:column: severity: text`, where `text` is the message followed by its
+    /// fix-its' and notes' messages (`Diagnostic.text`: `…; did you mean 'range'?`). The
+    /// file name and the text (which may quote the file's text) have their control
+    /// characters escaped (`TerminalText`): a plugin folder may hold a file named like an
+    /// escape sequence.
     public func header(_ diagnostic: Diagnostic) -> String {
         let l = diagnostic.location
-        return TerminalText.escaped("\(l.file):\(l.line):\(l.column): \(diagnostic.severity.rawValue): \(diagnostic.message)")
+        return TerminalText.escaped("\(l.file):\(l.line):\(l.column): \(diagnostic.severity.rawValue): \(diagnostic.text)")
     }
 
     /// One diagnostic, without a trailing newline.

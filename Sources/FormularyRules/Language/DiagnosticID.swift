@@ -1,59 +1,72 @@
-/// The stable identifiers of the language layer's diagnostics.
+/// Which part of Formulary a diagnostic comes from; each has one catalogue of ids.
+public enum DiagnosticDomain: String, Sendable, Hashable, CaseIterable {
+    /// Reading `.field` and `.form` files: lexing, parsing, `extends`, form checks
+    /// (`LanguageDiagnostic`).
+    case language
+    /// Compiling a resolved type with its arguments: contradictions, masks, regexes
+    /// (`CompilerDiagnostic`).
+    case compiler
+    /// Putting files together into a registry or a catalog: names declared twice,
+    /// unreadable files (`RegistryDiagnostic`).
+    case registry
+}
+
+/// The typed identifier of a diagnostic: its domain and its stable kebab-case string.
 ///
-/// The raw values are what `Diagnostic.id` holds: tests, JSON output and documentation rely
-/// on them, so a case may be added but never renamed.
-public enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
-    // Lexical
-    case invalidUTF8 = "invalid-utf8"
-    case unexpectedCharacter = "unexpected-character"
-    case unterminatedString = "unterminated-string"
-    case invalidEscape = "invalid-escape"
-    case unterminatedRegex = "unterminated-regex"
-    case invalidRegexFlag = "invalid-regex-flag"
-    case invalidNumber = "invalid-number"
-    case invalidDate = "invalid-date"
-    case invalidDateOffset = "invalid-date-offset"
-    case invalidRangeOperator = "invalid-range-operator"
+/// Ids are made only by the domain catalogues (`DiagnosticCatalog.id`), never spelled at
+/// the place that reports a problem. `rawValue` is what tests, JSON output and
+/// documentation show; it is unique across all domains, and may be added but never renamed.
+public struct DiagnosticID: Sendable, Hashable, CustomStringConvertible {
+    /// The catalogue the id belongs to.
+    public let domain: DiagnosticDomain
+    /// The stable string, e.g. `unknown-directive`.
+    public let rawValue: String
 
-    // Syntax
-    case missingHeader = "missing-header"
-    case duplicateHeader = "duplicate-header"
-    case unknownDirective = "unknown-directive"
-    case invalidName = "invalid-name"
-    case missingArgument = "missing-argument"
-    case unexpectedToken = "unexpected-token"
-    case unknownKeyboard = "unknown-keyboard"
-    case unknownAutocapitalize = "unknown-autocapitalize"
-    case unknownTiming = "unknown-timing"
-    case unknownNormalizeStep = "unknown-normalize-step"
-    case unknownLengthUnit = "unknown-length-unit"
-    case unknownCharsetClass = "unknown-charset-class"
-    case unknownChecksum = "unknown-checksum"
-    case duplicateModifier = "duplicate-modifier"
-    case duplicateDirective = "duplicate-directive"
-    case duplicateParameter = "duplicate-parameter"
-    case duplicateRule = "duplicate-rule"
-    case invalidStrip = "invalid-strip"
-    case invalidMask = "invalid-mask"
-    case invalidRange = "invalid-range"
-    case invalidDateFormat = "invalid-date-format"
+    init(domain: DiagnosticDomain, rawValue: String) {
+        self.domain = domain
+        self.rawValue = rawValue
+    }
 
-    // Parameters
-    case unknownParameter = "unknown-parameter"
-    case parameterKind = "parameter-kind"
-    case parameterNotAllowed = "parameter-not-allowed"
+    /// The stable string (`rawValue`).
+    public var description: String { rawValue }
+}
 
-    // Inheritance
-    case unknownBase = "unknown-base"
-    case inheritanceCycle = "inheritance-cycle"
-    case invalidBase = "invalid-base"
-    case extendsTooDeep = "extends-too-deep"
-    case unknownRule = "unknown-rule"
+/// One domain's list of diagnostics: an enum whose cases are the domain's ids (raw value:
+/// the stable string), each with its default severity. Messages are built by the
+/// catalogue: `message(_:)` for a text written where the problem is found, or the
+/// catalogue's typed builders (`CompilerDiagnostic.emptyRange(_:)`, …).
+public protocol DiagnosticCatalog: RawRepresentable, CaseIterable, Sendable, Hashable
+where RawValue == String {
+    /// The domain every case belongs to.
+    static var domain: DiagnosticDomain { get }
+    /// The severity a diagnostic with this id has unless its builder says otherwise.
+    var defaultSeverity: Diagnostic.Severity { get }
+}
 
-    // Type references and forms
-    case unknownType = "unknown-type"
-    case argumentKind = "argument-kind"
-    case duplicateArgument = "duplicate-argument"
-    case duplicateField = "duplicate-field"
-    case undeclaredField = "undeclared-field"
+extension DiagnosticCatalog {
+    /// The typed id of this case.
+    public var id: DiagnosticID { DiagnosticID(domain: Self.domain, rawValue: rawValue) }
+
+    /// A message with this id and its default severity (or `severity`), whose text is
+    /// `text`; suggestions and hints go into `fixIts` and `notes`, not into `text`.
+    public func message(_ text: String, fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = [],
+                        severity: Diagnostic.Severity? = nil) -> DiagnosticMessage {
+        DiagnosticMessage(id: id, severity: severity ?? defaultSeverity, text: text,
+                          fixIts: fixIts, notes: notes)
+    }
+}
+
+/// A diagnostic before it has a place: what a catalogue's builder returns. The emit site
+/// adds the location (`Diagnostic.init(_:at:sourceLine:)` or `SourceLines.diagnostic`).
+public struct DiagnosticMessage: Sendable, Hashable {
+    /// The id, from a catalogue.
+    public var id: DiagnosticID
+    /// The severity, the id's default unless the builder chose another.
+    public var severity: Diagnostic.Severity
+    /// What is wrong, without suggestions.
+    public var text: String
+    /// Replacements that would resolve it ("did you mean").
+    public var fixIts: [Diagnostic.FixIt]
+    /// Hints and related places.
+    public var notes: [Diagnostic.Note]
 }

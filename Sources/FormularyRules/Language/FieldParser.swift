@@ -54,7 +54,8 @@ struct FieldParser {
                 baseLocation = baseToken.location
             } else if let token = parser.cursor.peek, let word = token.word,
                       Suggestion.nearest(to: word, in: ["extends"]) != nil {
-                throw parser.error(.unexpectedToken, "unexpected '\(word)'; did you mean 'extends'?",
+                throw parser.error(LanguageDiagnostic.unexpectedWord(
+                    word, fixIt: Suggestion.fixIt(for: word, in: ["extends"], replacing: token.location)),
                                    at: token.location)
             }
             try parser.expectEnd()
@@ -90,8 +91,7 @@ struct FieldParser {
             if let earlier = singletonLines[keyword] {
                 let what = keyword == "mask" ? "a type has one mask" : "it may be given once"
                 diagnostics.append(source.diagnostic(
-                    .duplicateDirective, .error,
-                    "'\(keyword)' is already given on line \(earlier); \(what)", at: location))
+                    LanguageDiagnostic.duplicateDirective(keyword, earlierLine: earlier, why: what), at: location))
                 return
             }
             singletonLines[keyword] = location.line
@@ -100,9 +100,7 @@ struct FieldParser {
         case .parameter(let parameter):
             if let earlier = parameterLines[parameter.name] {
                 diagnostics.append(source.diagnostic(
-                    .duplicateParameter, .error,
-                    "parameter '\(parameter.name)' is already declared on line \(earlier)",
-                    at: parameter.location))
+                    LanguageDiagnostic.duplicateParameter(parameter.name, earlierLine: earlier), at: parameter.location))
                 return
             }
             parameterLines[parameter.name] = location.line
@@ -122,9 +120,7 @@ struct FieldParser {
     private mutating func claimRuleName(_ options: RuleOptions) -> Bool {
         if let earlier = ruleLines[options.name] {
             diagnostics.append(source.diagnostic(
-                .duplicateRule, .error,
-                "rule '\(options.name)' is already defined on line \(earlier); name one of them differently with 'as NAME'",
-                at: options.location))
+                LanguageDiagnostic.duplicateRule(options.name, earlierLine: earlier), at: options.location))
             return false
         }
         ruleLines[options.name] = options.location.line

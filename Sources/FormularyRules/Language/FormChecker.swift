@@ -12,23 +12,20 @@ public enum FormChecker {
                              knownTypes: [String] = [],
                              lookup: (String) -> FieldTypeDefinition?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        func report(_ id: DiagnosticID, _ message: String, _ location: SourceLocation) {
+        func report(_ message: DiagnosticMessage, _ location: SourceLocation) {
             let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
-            diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
-                                          location: location, sourceLine: line))
+            diagnostics.append(Diagnostic(message, at: location, sourceLine: line))
         }
 
         var declared: [String: Int] = [:]
         for field in form.fields {
             if let earlier = declared[field.key] {
-                report(.duplicateField, "field '\(field.key)' is already declared on line \(earlier)",
-                       field.location)
+                report(LanguageDiagnostic.duplicateField(field.key, earlierLine: earlier), field.location)
             } else {
                 declared[field.key] = field.location.line
             }
             guard let definition = lookup(field.type.name) else {
-                report(.unknownType,
-                       "unknown type '\(field.type.name)'\(Suggestion.hint(for: field.type.name, in: knownTypes))",
+                report(LanguageDiagnostic.unknownType(field.type.name, knownTypes: knownTypes, at: field.type.location),
                        field.type.location)
                 continue
             }
@@ -46,8 +43,7 @@ public enum FormChecker {
             case .require(let fields, let trigger): fields + [trigger]
             }
             for name in named where declared[name] == nil {
-                report(.undeclaredField,
-                       "'\(rule.options.name)' names '\(name)', which the form does not declare\(Suggestion.hint(for: name, in: keys))",
+                report(LanguageDiagnostic.undeclaredField(name, rule: rule.options.name, fields: keys),
                        rule.options.location)
             }
         }

@@ -55,8 +55,8 @@ struct FormParser {
                 let label = try parser.expectString()
                 try parser.expectEnd()
                 if let earlier = labelLine {
-                    throw parser.error(.duplicateDirective,
-                                       "'label' is already given on line \(earlier); it may be given once",
+                    throw parser.error(LanguageDiagnostic.duplicateDirective("label", earlierLine: earlier,
+                                                                             why: "it may be given once"),
                                        at: first.location)
                 }
                 labelLine = first.location.line
@@ -99,13 +99,16 @@ extension LineParser {
         let modifiers = ["required", "label", "timing"]
         while let token = cursor.peek {
             guard let word = token.word, modifiers.contains(word) else {
-                let hint = token.word.map { Suggestion.hint(for: $0, in: modifiers) } ?? ""
-                throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected 'required', 'label \"…\"' or 'timing typing|leaving|submit'\(hint)",
+                let fixIt = token.word.flatMap {
+                    Suggestion.fixIt(for: $0, in: modifiers, replacing: token.location)
+                }
+                throw error(LanguageDiagnostic.expectedModifier(found: token.displayName,
+                                                                expected: "'required', 'label \"…\"' or 'timing typing|leaving|submit'",
+                                                                fixIt: fixIt),
                             at: token.location)
             }
             guard seen.insert(word).inserted else {
-                throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)
+                throw source.diagnostic(LanguageDiagnostic.duplicateModifier(word), at: token.location)
             }
             cursor.advance()
             if word == "required" {

@@ -1,8 +1,8 @@
 /// The tokens of a whole file, grouped into logical lines, with every lexical diagnostic.
-public struct LexedSource: Sendable, Hashable {
-    public var source: SourceLines
-    public var lines: [LogicalLine]
-    public var diagnostics: [Diagnostic]
+package struct LexedSource: Sendable, Hashable {
+    package var source: SourceLines
+    package var lines: [LogicalLine]
+    package var diagnostics: [Diagnostic]
 }
 
 /// Turns the raw bytes of a `.field` or `.form` file into logical lines of tokens.
@@ -10,22 +10,20 @@ public struct LexedSource: Sendable, Hashable {
 /// The lexer works on bytes so that invalid UTF-8 is reported with its line and column
 /// instead of being silently replaced. It never stops early: every lexical error of the
 /// file is reported, and a line with an error is marked so that the parser skips it.
-public enum Lexer {
+package enum Lexer {
     /// Lexes a whole file. A UTF-8 byte order mark is skipped; `\r\n` line breaks work.
     ///
     /// A line ending in `\` (outside a string, regex or comment) continues on the next
     /// line; a `\` inside a comment is part of the comment, so it does not continue it.
-    public static func lex(_ bytes: [UInt8], file: String) -> LexedSource {
+    package static func lex(_ bytes: [UInt8], file: String) -> LexedSource {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         // A UTF-16 file would otherwise give an error for every other byte (NULs) and echo
         // its lines as garbage: say once what it is instead.
         if bytes.count >= 2, let encoding = bytes[0] == 0xFF && bytes[1] == 0xFE ? "UTF-16LE"
                                           : bytes[0] == 0xFE && bytes[1] == 0xFF ? "UTF-16BE" : nil {
-            let diagnostic = Diagnostic(
-                id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
-                message: "the file is \(encoding) (it starts with a \(encoding) byte-order mark); plugin files must be UTF-8 text: convert it, e.g. with iconv -f \(encoding) -t UTF-8",
-                location: SourceLocation(file: file, line: 1, column: 1), sourceLine: "")
+            let diagnostic = Diagnostic(LanguageDiagnostic.utf16File(encoding),
+                                        at: SourceLocation(file: file, line: 1, column: 1), sourceLine: "")
             return LexedSource(source: SourceLines(file: file, lines: []), lines: [], diagnostics: [diagnostic])
         }
 
@@ -59,12 +57,9 @@ public enum Lexer {
             let continues: Bool
             if let bad = firstInvalidUTF8Offset(bytes, in: range) {
                 let column = String(decoding: bytes[range.lowerBound..<bad], as: UTF8.self).count + 1
-                let hex = String(bytes[bad], radix: 16, uppercase: true)
-                diagnostics.append(Diagnostic(
-                    id: DiagnosticID.invalidUTF8.rawValue, severity: .error,
-                    message: "invalid UTF-8: byte 0x\(hex.count < 2 ? "0" + hex : hex) is not part of a valid sequence; plugin files must be UTF-8 text",
-                    location: SourceLocation(file: file, line: lineNumber, column: column),
-                    sourceLine: text))
+                diagnostics.append(Diagnostic(LanguageDiagnostic.invalidUTF8(byte: bytes[bad]),
+                                              at: SourceLocation(file: file, line: lineNumber, column: column),
+                                              sourceLine: text))
                 logical.hasLexicalErrors = true
                 let trimmed = bytes[range].reversed().drop { $0 == 0x20 || $0 == 0x09 }
                 continues = trimmed.first == UInt8(ascii: "\\")
@@ -91,7 +86,7 @@ public enum Lexer {
     }
 
     /// Lexes one line of text, e.g. a type reference typed on the command line.
-    public static func lex(_ text: String, file: String) -> LexedSource {
+    package static func lex(_ text: String, file: String) -> LexedSource {
         lex(Array(text.utf8), file: file)
     }
 }

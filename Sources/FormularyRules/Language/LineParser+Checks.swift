@@ -54,7 +54,7 @@ extension LineParser {
             let formatToken = cursor.peek
             let format = try expectString("a date format in double quotes, such as \"yyyy-MM-dd\"")
             if let problem = Self.dateFormatProblem(format) {
-                throw error(.invalidDateFormat, "date format \(formatToken!.text) \(problem)",
+                throw error(LanguageDiagnostic.invalidDateFormat(formatToken!.text, problem: problem),
                             at: formatToken!.location)
             }
             var range: RangeSpec<DateBound>?
@@ -80,8 +80,7 @@ extension LineParser {
         while let token = cursor.peek {
             if case .string(let characters) = token.kind {
                 if characters.isEmpty {
-                    throw error(.unknownCharsetClass, "an empty string adds no characters to the charset",
-                                at: token.location)
+                    throw error(LanguageDiagnostic.emptyCharset(), at: token.location)
                 }
                 classes.append(.literal(characters))
             } else if let word = token.word {
@@ -94,11 +93,9 @@ extension LineParser {
                 case "punctuation": classes.append(.punctuation)
                 case "alphanumerics": classes.append(.alphanumerics)
                 default:
-                    let hint = Suggestion.nearest(to: word, in: Self.charsetClasses + Self.modifierWords)
-                        .map { "did you mean '\($0)'?" }
-                        ?? "expected \(Suggestion.list(Self.charsetClasses)) or a quoted string of characters"
-                    throw error(.unknownCharsetClass, "unknown charset class '\(word)'; \(hint)",
-                                at: token.location)
+                    throw error(LanguageDiagnostic.unknownCharsetClass(
+                        word, suggestions: Self.charsetClasses + Self.modifierWords, classes: Self.charsetClasses,
+                        at: token.location), at: token.location)
                 }
             } else {
                 break

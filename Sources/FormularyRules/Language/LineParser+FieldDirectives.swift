@@ -34,7 +34,7 @@ extension LineParser {
             let token = cursor.peek
             let pattern = try expectString("a mask pattern in double quotes, such as \"0000 0000\"")
             if let problem = Self.maskProblem(pattern) {
-                throw error(.invalidMask, "mask \(token!.text) \(problem)", at: token!.location)
+                throw error(LanguageDiagnostic.invalidMask(token!.text, problem: problem), at: token!.location)
             }
             return .mask(MaskRule(pattern: pattern, options: try parseModifiers(defaultName: "mask")))
         case "drop":
@@ -93,12 +93,10 @@ extension LineParser {
                 let characters = try expectString("the characters to strip in double quotes, such as \" -\"",
                                                   after: "strip")
                 if characters.isEmpty {
-                    throw error(.invalidStrip, "strip \"\" removes nothing; list the characters to remove",
-                                at: token!.location)
+                    throw error(LanguageDiagnostic.emptyStrip(), at: token!.location)
                 }
                 if let kept = characters.first(where: { $0.isLetter || $0.isNumber }) {
-                    throw error(.invalidStrip,
-                                "strip \(token!.text) would remove '\(kept)': normalization never throws away letters or digits; use a check to reject them",
+                    throw error(LanguageDiagnostic.stripRemovesLettersOrDigits(token!.text, kept: kept),
                                 at: token!.location)
                 }
                 steps.append(.strip(characters))

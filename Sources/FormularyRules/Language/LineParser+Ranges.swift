@@ -19,9 +19,7 @@ extension LineParser {
         }
         cursor.advance()
         if lower == nil && op.lowerExclusive {
-            throw error(.invalidRange,
-                        "'<' marks an exclusive lower bound and follows it, as in 0<...100; '\(op.rawValue)' needs a bound before it",
-                        at: opToken.location)
+            throw error(LanguageDiagnostic.exclusiveLowerWithoutBound(op.rawValue), at: opToken.location)
         }
         var upper: Arg<Bound>?
         if let token = cursor.peek, let value = try bound(&self, token) {
@@ -29,17 +27,14 @@ extension LineParser {
             cursor.advance()
         }
         if op == .closed, lower == nil, upper == nil {
-            throw error(.invalidRange, "a range needs at least one bound, such as \(example)",
-                        at: opToken.location)
+            throw error(LanguageDiagnostic.rangeWithoutBounds(example: example), at: opToken.location)
         }
         if op == .halfOpen || op == .exclusiveHalfOpen, upper == nil {
-            throw error(.invalidRange, "'\(op.rawValue)' needs an upper bound, as in 0..<100",
+            throw error(LanguageDiagnostic.halfOpenWithoutUpper(op.rawValue),
                         at: cursor.peek?.location ?? cursor.endLocation)
         }
         if op == .exclusiveFrom, upper != nil {
-            throw error(.invalidRange,
-                        "'<..' has no upper bound; write '<...' (at most) or '<..<' (below) before an upper bound",
-                        at: opToken.location)
+            throw error(LanguageDiagnostic.exclusiveFromWithUpper(), at: opToken.location)
         }
         let inclusive = upper == nil || op == .closed || op == .exclusiveClosed
         return RangeSpec(lower: lower, lowerExclusive: op.lowerExclusive, upper: upper,
@@ -51,17 +46,14 @@ extension LineParser {
         switch token.kind {
         case .number(let text):
             guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int(text) else {
-                throw parser.error(.invalidRange,
-                                   "length bounds are whole numbers from 0, found '\(text)'",
-                                   at: token.location)
+                throw parser.error(LanguageDiagnostic.lengthBoundNotWhole(text), at: token.location)
             }
             return .value(value)
         case .parameter(let name):
             parser.reference(name, at: token.location, kinds: [.integer])
             return .parameter(name, token.location)
         case .date, .relativeDate:
-            throw parser.error(.invalidRange, "length bounds are whole numbers, found \(token.displayName)",
-                               at: token.location)
+            throw parser.error(LanguageDiagnostic.boundKind(.length, found: token.displayName), at: token.location)
         default:
             return nil
         }
@@ -76,8 +68,7 @@ extension LineParser {
             parser.reference(name, at: token.location, kinds: [.integer, .decimal])
             return .parameter(name, token.location)
         case .date, .relativeDate:
-            throw parser.error(.invalidRange, "range bounds are numbers, found \(token.displayName)",
-                               at: token.location)
+            throw parser.error(LanguageDiagnostic.boundKind(.range, found: token.displayName), at: token.location)
         default:
             return nil
         }
@@ -94,9 +85,7 @@ extension LineParser {
             parser.reference(name, at: token.location, kinds: [.string])
             return .parameter(name, token.location)
         case .number:
-            throw parser.error(.invalidRange,
-                               "date bounds are dates such as 2000-01-31 or today-18y, found \(token.displayName)",
-                               at: token.location)
+            throw parser.error(LanguageDiagnostic.boundKind(.date, found: token.displayName), at: token.location)
         default:
             return nil
         }

@@ -28,23 +28,23 @@ struct LineParser {
         self.directive = nil
     }
 
-    func error(_ id: DiagnosticID, _ message: String, at location: SourceLocation) -> Diagnostic {
-        source.diagnostic(id, .error, message, at: location)
+    /// A catalogue message at `location` of this line's file.
+    func error(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
+        source.diagnostic(message, at: location)
     }
 
     /// "expected X after 'kw'" at the end of the line, or "…, found Y" at the token.
     func expected(_ what: String, after: String? = nil) -> Diagnostic {
-        let context = (after ?? directive?.text).map { " after '\($0)'" } ?? ""
+        let after = after ?? directive?.text
         if let token = cursor.peek {
             if case .parameter = token.kind {
-                return error(.parameterNotAllowed,
-                             "expected \(what)\(context); a parameter reference cannot stand here",
-                             at: token.location)
+                return source.diagnostic(LanguageDiagnostic.parameterNotAllowed(expected: what, after: after),
+                                         at: token.location)
             }
-            return error(.unexpectedToken, "expected \(what)\(context), found \(token.displayName)",
-                         at: token.location)
+            return source.diagnostic(LanguageDiagnostic.expected(what, after: after, found: token.displayName),
+                                     at: token.location)
         }
-        return error(.missingArgument, "expected \(what)\(context)", at: cursor.endLocation)
+        return source.diagnostic(LanguageDiagnostic.expected(what, after: after, found: nil), at: cursor.endLocation)
     }
 
     mutating func expectString(_ what: String = "a string in double quotes", after: String? = nil)
@@ -61,36 +61,30 @@ struct LineParser {
         guard let token = cursor.peek, let word = token.word else { throw expected(what, after: after) }
         cursor.advance()
         guard NameRules.isValid(word) else {
-            throw error(.invalidName, "'\(word)' \(NameRules.problem(with: word))", at: token.location)
+            throw error(LanguageDiagnostic.invalidName(word, problem: NameRules.problem(with: word)), at: token.location)
         }
         return (word, token)
     }
 
     /// A word from a fixed vocabulary, with a "did you mean" when it is not one of them.
-    mutating func expectChoice(_ choices: [String], what: String, id: DiagnosticID)
+    mutating func expectChoice(_ choices: [String], what: String, id: LanguageDiagnostic)
         throws(Diagnostic) -> (String, Token) {
         guard let token = cursor.peek, let word = token.word else {
             throw expected("\(what) (\(Suggestion.list(choices)))")
         }
         cursor.advance()
         guard choices.contains(word) else {
-            throw error(id, unknownMessage(what, word, choices), at: token.location)
+            throw source.diagnostic(LanguageDiagnostic.unknownChoice(id, what: what, word: word, choices: choices,
+                                                                     at: token.location),
+                                    at: token.location)
         }
         return (word, token)
     }
 
-    func unknownMessage(_ what: String, _ word: String, _ choices: [String]) -> String {
-        if let suggestion = Suggestion.nearest(to: word, in: choices) {
-            return "unknown \(what) '\(word)'; did you mean '\(suggestion)'?"
-        }
-        return "unknown \(what) '\(word)'; expected \(Suggestion.list(choices))"
-    }
-
     func expectEnd() throws(Diagnostic) {
         if let token = cursor.peek {
-            throw error(.unexpectedToken,
-                        "unexpected \(token.displayName)\(directive.map { " after '\($0.text)'" } ?? ""); expected the end of the line",
-                        at: token.location)
+            throw source.diagnostic(LanguageDiagnostic.expectedEndOfLine(found: token.displayName, after: directive?.text),
+                                    at: token.location)
         }
     }
 
@@ -102,9 +96,10 @@ struct LineParser {
         references.append(.init(name: name, location: location, allowedKinds: kinds,
                                  declaredEarlier: declared))
         if !declared && !hasBase {
-            diagnostics.append(error(.unknownParameter,
-                                     "unknown parameter '$\(name)'\(Suggestion.hint(for: name, in: knownParameters.keys.sorted())); declare it above with 'param \(name) = …'",
-                                     at: location))
+            diagnostics.append(source.diagnostic(
+                LanguageDiagnostic.unknownParameterReference(name, known: knownParameters.keys.sorted(), at: location,
+                                                             declare: "declare it above with 'param \(name) = …'"),
+                at: location))
         }
     }
 
@@ -121,15 +116,15 @@ struct LineParser {
         let allowed = allowFinal ? Self.modifierWords : Self.modifierWords.filter { $0 != "final" }
         while let token = cursor.peek {
             guard let word = token.word, allowed.contains(word) else {
-                let hint = token.word.map { Suggestion.hint(for: $0, in: allowed) } ?? ""
+                let fixIt = token.word.flatMap { Suggestion.fixIt(for: $0, in: allowed, replacing: token.location) }
                 let list = allowFinal ? "'as NAME', 'message \"…\"', 'warning' or 'final'"
                                       : "'as NAME', 'message \"…\"' or 'warning'"
-                throw error(.unexpectedToken,
-                            "unexpected \(token.displayName); expected a rule modifier: \(list)\(hint)",
+                throw error(LanguageDiagnostic.expectedModifier(found: token.displayName, expected: "a rule modifier: \(list)",
+                                                                fixIt: fixIt),
                             at: token.location)
             }
             if seen[word] != nil {
-                throw error(.duplicateModifier, "'\(word)' is given twice on this line", at: token.location)
+                throw source.diagnostic(LanguageDiagnostic.duplicateModifier(word), at: token.location)
             }
             seen[word] = token
             cursor.advance()

@@ -7,8 +7,7 @@ extension LineScanner {
         var valid = true
         while true {
             guard i < n else {
-                error(.unterminatedString,
-                      "unterminated string: expected a closing '\"' on the same line", start, n)
+                error(LanguageDiagnostic.unterminatedString(), start, n)
                 return
             }
             let c = scalars[i]
@@ -37,16 +36,12 @@ extension LineScanner {
                     continue
                 }
                 let end = scalars[i...].firstIndex(of: "}").map { $0 + 1 } ?? i + 2
-                error(.invalidEscape,
-                      "invalid unicode escape: expected \\u{…} with 1 to 8 hex digits naming a Unicode scalar",
-                      i, end)
+                error(LanguageDiagnostic.invalidUnicodeEscape(), i, end)
                 valid = false
                 i = max(end, i + 2)
                 continue
             default:
-                error(.invalidEscape,
-                      "unknown escape '\\\(Character(escaped))' in string; expected \\\" \\\\ \\n \\r \\t or \\u{…}",
-                      i, i + 2)
+                error(LanguageDiagnostic.unknownEscape(Character(escaped)), i, i + 2)
                 valid = false
             }
             i += 2
@@ -87,9 +82,7 @@ extension LineScanner {
         var source = String.UnicodeScalarView()
         while true {
             guard i < n else {
-                error(.unterminatedRegex,
-                      "unterminated regex: expected a closing '/' on the same line (write \\/ for a slash inside it)",
-                      start, n)
+                error(LanguageDiagnostic.unterminatedRegex(), start, n)
                 return
             }
             let c = scalars[i]
@@ -117,10 +110,7 @@ extension LineScanner {
             if let flag, !flags.contains(flag) {
                 flags.insert(flag)
             } else {
-                let what = flag == nil ? "unknown regex flag" : "repeated regex flag"
-                error(.invalidRegexFlag,
-                      "\(what) '\(Character(scalars[i]))'; expected i (case-insensitive) or x (extended)",
-                      i, i + 1)
+                error(LanguageDiagnostic.invalidRegexFlag(Character(scalars[i]), repeated: flag != nil), i, i + 1)
                 valid = false
             }
             i += 1
@@ -133,7 +123,7 @@ extension LineScanner {
         i += 1
         while i < n, Self.isWordCharacter(scalars[i]) { i += 1 }
         guard i > start + 1 else {
-            error(.unexpectedCharacter, "expected a parameter name after '$', e.g. $min", start, i)
+            error(LanguageDiagnostic.missingParameterName(), start, i)
             return
         }
         emit(.parameter(slice(start + 1, i)), from: start)
@@ -152,8 +142,7 @@ extension LineScanner {
             if let date = CivilDate(iso: text) {
                 emit(.date(date), from: start)
             } else {
-                error(.invalidDate, "no such date '\(text)': expected a real date written YYYY-MM-DD",
-                      start, i)
+                error(LanguageDiagnostic.noSuchDate(text), start, i)
             }
             return
         }
@@ -182,9 +171,7 @@ extension LineScanner {
         }
         guard isJunk(i) else { return false }
         while isJunk(i) { i += 1 }
-        let shape = what == "date" ? "dates are written YYYY-MM-DD"
-            : "numbers are written like -12, 1000 or 0.5, without exponents, units or separators"
-        error(.invalidNumber, "invalid \(what) '\(slice(start, i))': \(shape)", start, i)
+        error(LanguageDiagnostic.malformedNumber(slice(start, i), isDate: what == "date"), start, i)
         return true
     }
 
@@ -207,9 +194,7 @@ extension LineScanner {
         } else if let (offset, unit) = Self.relativeOffset(word) {
             emit(.relativeDate(offset: offset, unit: unit), from: start)
         } else {
-            error(.invalidDateOffset,
-                  "invalid date '\(word)': expected today, or today+N or today-N followed by y, m or d (e.g. today-18y)",
-                  start, i)
+            error(LanguageDiagnostic.invalidDateOffset(word), start, i)
         }
     }
 
@@ -243,13 +228,10 @@ extension LineScanner {
             emit(.rangeOperator(op), from: start)
         } else if spelled.hasPrefix("..") {
             i += 2
-            error(.invalidRangeOperator, "'..' is not a range operator; expected '...' or '..<'", start, i)
+            error(LanguageDiagnostic.twoDotRange(), start, i)
         } else {
             i += 1
-            let hint = scalars[start] == "<"
-                ? "'<' marks an exclusive lower bound and must be followed by '...', '..<' or '..'"
-                : "unexpected character '.'"
-            error(.unexpectedCharacter, hint, start, i)
+            error(LanguageDiagnostic.loneRangeCharacter(lessThan: scalars[start] == "<"), start, i)
         }
     }
 }

@@ -60,10 +60,9 @@ struct LineScanner {
         tokens.append(Token(kind: kind, text: slice(start, i), location: location(start, i)))
     }
 
-    mutating func error(_ id: DiagnosticID, _ message: String, _ start: Int, _ end: Int) {
-        diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
-                                      location: location(start, max(end, start + 1)),
-                                      sourceLine: text))
+    /// Records a catalogue message for the scalars `start..<end` of the line.
+    mutating func error(_ message: DiagnosticMessage, _ start: Int, _ end: Int) {
+        diagnostics.append(Diagnostic(message, at: location(start, max(end, start + 1)), sourceLine: text))
     }
 
     static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
@@ -110,9 +109,7 @@ struct LineScanner {
                 } else {
                     let start = i
                     while i < n, i != lastVisible, scalars[i] == "\\" { i += 1 }
-                    error(.unexpectedCharacter,
-                          "unexpected '\\': a backslash outside a string or regex may only end a line, to continue it on the next",
-                          start, i)
+                    error(LanguageDiagnostic.strayBackslash(), start, i)
                 }
             case "\"":
                 scanString()
@@ -138,7 +135,7 @@ struct LineScanner {
                     i += 1
                     while i < n, columns[i] == columns[start] || Self.isStray(scalars[i]) { i += 1 }
                     let what = i - start == 1 ? "character " + Self.describe(c) : "characters '\(slice(start, i))'"
-                    error(.unexpectedCharacter, "unexpected \(what)", start, i)
+                    error(LanguageDiagnostic.unexpectedCharacters(what), start, i)
                 }
             }
         }

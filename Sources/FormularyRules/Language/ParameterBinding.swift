@@ -18,22 +18,23 @@ public enum ParameterBinding {
         var diagnostics: [Diagnostic] = []
         var given: Set<String> = []
 
-        func report(_ id: DiagnosticID, _ message: String, _ location: SourceLocation) {
+        func report(_ message: DiagnosticMessage, _ location: SourceLocation) {
             let line = source.flatMap { $0.file == location.file ? $0.text(ofLine: location.line) : nil } ?? ""
-            diagnostics.append(Diagnostic(id: id.rawValue, severity: .error, message: message,
-                                          location: location, sourceLine: line))
+            diagnostics.append(Diagnostic(message, at: location, sourceLine: line))
         }
 
         for argument in arguments {
             guard given.insert(argument.name).inserted else {
-                report(.duplicateArgument, "argument '\(argument.name)' is given twice", argument.location)
+                report(LanguageDiagnostic.duplicateArgument(argument.name), argument.location)
                 continue
             }
             guard let parameter = parameters.first(where: { $0.name == argument.name }) else {
                 let names = parameters.map(\.name)
-                let hint = Suggestion.nearest(to: argument.name, in: names).map { "; did you mean '\($0)'?" }
-                    ?? (names.isEmpty ? "; it takes no parameters" : "; its parameters are \(Suggestion.list(names))")
-                report(.unknownParameter, "type '\(typeName)' has no parameter '\(argument.name)'\(hint)",
+                // The argument's location spans `name: value`; the fix-it replaces the name.
+                var nameRange = argument.location
+                nameRange.length = argument.name.count
+                report(LanguageDiagnostic.noSuchArgument(argument.name, ofType: typeName, parameters: names,
+                                                         at: nameRange),
                        argument.location)
                 continue
             }
@@ -50,8 +51,7 @@ public enum ParameterBinding {
                 }
                 let wanted = parameter.defaultValue.kind == .decimal ? "a number"
                     : TypeResolver.article(parameter.defaultValue.kind)
-                report(.argumentKind,
-                       "parameter '\(parameter.name)' of type '\(typeName)' takes \(wanted); found \(found)",
+                report(LanguageDiagnostic.argumentKind(parameter.name, ofType: typeName, takes: wanted, found: found),
                        argument.location)
             }
         }

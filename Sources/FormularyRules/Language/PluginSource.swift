@@ -1,5 +1,6 @@
 /// The result of parsing one plugin file: what it declares, and every diagnostic about it.
 public struct ParseOutcome: Sendable, Hashable {
+    /// What a plugin file declares.
     public enum Content: Sendable, Hashable {
         case field(FieldTypeDecl)
         case form(FormDefinition)
@@ -7,12 +8,15 @@ public struct ParseOutcome: Sendable, Hashable {
         case none
     }
 
+    /// What the file declares.
     public var content: Content
     /// Lexical and syntax diagnostics, in file order. `TypeResolver` and `FormChecker` add
     /// the ones that need other files.
     public var diagnostics: [Diagnostic]
+    /// The file's lines, for diagnostics that point into it later.
     public var source: SourceLines
 
+    /// Whether any diagnostic so far is an error (warnings do not count).
     public var hasErrors: Bool { diagnostics.containsErrors }
 }
 
@@ -43,19 +47,15 @@ public enum PluginSource {
             if let header {
                 let known = kind == "form" ? FormParser.directives : FieldParser.directives
                 let isDirective = header.word.map(known.contains) ?? false
-                let hint = header.word.flatMap { Suggestion.nearest(to: $0, in: ["field", "form"]) }
-                    .map { "; did you mean '\($0)'?" } ?? ""
+                let fixIt = header.word.flatMap {
+                    Suggestion.fixIt(for: $0, in: ["field", "form"], replacing: header.location)
+                }
                 diagnostics.append(source.diagnostic(
-                    .missingHeader, .error,
-                    "expected 'field NAME' or 'form NAME' as the first directive, found \(header.displayName)\(hint)",
-                    at: header.location))
+                    LanguageDiagnostic.missingHeader(found: header.displayName, fixIt: fixIt), at: header.location))
                 // The line is reported; parse it as a directive only if it is one.
-                if !isDirective || hint != "" { lines.removeFirst() }
+                if !isDirective || fixIt != nil { lines.removeFirst() }
             } else if lexed.diagnostics.isEmpty {
-                diagnostics.append(source.diagnostic(
-                    .missingHeader, .error,
-                    "empty file: expected 'field NAME' or 'form NAME' as the first directive",
-                    at: start))
+                diagnostics.append(source.diagnostic(LanguageDiagnostic.emptyFile(), at: start))
             }
         }
 
@@ -85,10 +85,9 @@ public enum PluginSource {
         let lexed = Lexer.lex(text, file: file)
         if !lexed.diagnostics.isEmpty { return .failure(DiagnosticList(lexed.diagnostics)) }
         guard lexed.lines.count == 1, let line = lexed.lines.first else {
-            let message = lexed.lines.isEmpty ? "expected a type name, such as age or age(min: 18)"
-                                              : "a type reference must be written on one line"
             return .failure(DiagnosticList([lexed.source.diagnostic(
-                .missingArgument, .error, message, at: SourceLocation(file: file, line: 1, column: 1))]))
+                LanguageDiagnostic.typeReferenceShape(isEmpty: lexed.lines.isEmpty),
+                at: SourceLocation(file: file, line: 1, column: 1))]))
         }
         var parser = LineParser(bareTokens: line.tokens, source: lexed.source)
         do throws(Diagnostic) {

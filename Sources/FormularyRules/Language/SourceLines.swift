@@ -6,6 +6,7 @@ public struct SourceLines: Sendable, Hashable {
     /// Every physical line, without its line break. Invalid UTF-8 is shown as U+FFFD.
     public var lines: [String]
 
+    /// The lines of `file`, as the lexer split them.
     public init(file: String, lines: [String]) {
         self.file = file
         self.lines = lines
@@ -16,11 +17,10 @@ public struct SourceLines: Sendable, Hashable {
         number >= 1 && number <= lines.count ? lines[number - 1] : ""
     }
 
-    /// A diagnostic pointing at `location` in this file, with its source line filled in.
-    public func diagnostic(_ id: DiagnosticID, _ severity: Diagnostic.Severity = .error,
-                           _ message: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(id: id.rawValue, severity: severity, message: message, location: location,
-                   sourceLine: location.file == file ? text(ofLine: location.line) : "")
+    /// A catalogue message (`LanguageDiagnostic.unknownDirective(_:fixIt:note:)`, …)
+    /// pointing at `location` in this file, with its source line filled in.
+    public func diagnostic(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(message, at: location, sourceLine: location.file == file ? text(ofLine: location.line) : "")
     }
 
     /// The keyword a directive line starts with, or nil after reporting why the line is not
@@ -34,24 +34,20 @@ public struct SourceLines: Sendable, Hashable {
                           someDirectives: String, expected: String, misplaced: [String: String] = [:],
                           into diagnostics: inout [Diagnostic]) -> String? {
         guard let keyword = first.word else {
-            diagnostics.append(diagnostic(
-                .unexpectedToken, .error,
-                "expected a directive such as \(someDirectives), found \(first.displayName)", at: first.location))
+            diagnostics.append(diagnostic(LanguageDiagnostic.expectedDirective(someDirectives, found: first.displayName),
+                                          at: first.location))
             return nil
         }
         if keyword == header {
-            diagnostics.append(diagnostic(
-                .duplicateHeader, .error,
-                "a .\(header) file declares one \(noun): '\(header)' may only be its first directive",
-                at: first.location))
+            diagnostics.append(diagnostic(LanguageDiagnostic.duplicateHeader(header, noun: noun), at: first.location))
             return nil
         }
         guard directives.contains(keyword) else {
-            let hint = misplaced[keyword].map { "; \($0)" }
-                ?? Suggestion.nearest(to: keyword, in: directives + [header]).map { "; did you mean '\($0)'?" }
-                ?? "; expected \(expected)"
-            diagnostics.append(diagnostic(.unknownDirective, .error,
-                                          "unknown directive '\(keyword)'\(hint)", at: first.location))
+            let fixIt = misplaced[keyword] == nil
+                ? Suggestion.fixIt(for: keyword, in: directives + [header], replacing: first.location) : nil
+            let note = misplaced[keyword] ?? (fixIt == nil ? "expected \(expected)" : nil)
+            diagnostics.append(diagnostic(LanguageDiagnostic.unknownDirective(keyword, fixIt: fixIt, note: note),
+                                          at: first.location))
             return nil
         }
         return keyword

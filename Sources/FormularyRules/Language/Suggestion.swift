@@ -15,9 +15,29 @@ public enum Suggestion {
         return best?.0
     }
 
-    /// `"; did you mean 'x'?"` or "".
+    /// `"; did you mean 'x'?"` or "", for messages that are not diagnostics (command-line
+    /// errors); a diagnostic carries its suggestion as a fix-it (`fixIt(for:in:replacing:)`).
     public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// The message of a suggestion: `did you mean 'x'?`.
+    public static func didYouMean(_ suggestion: String) -> String {
+        "did you mean '\(suggestion)'?"
+    }
+
+    /// "did you mean 'x'?" as a fix-it that puts `prefix` + the nearest candidate in
+    /// place of `range` (the misspelled token; `prefix` is what the token has before the
+    /// word, such as the `$` of a parameter reference), or nil when no candidate is near.
+    public static func fixIt(for word: String, in candidates: some Sequence<String>,
+                             replacing range: SourceLocation, prefix: String = "") -> Diagnostic.FixIt? {
+        nearest(to: word, in: candidates).map { Diagnostic.FixIt(didYouMean($0), replacing: range, with: prefix + $0) }
+    }
+
+    /// "did you mean 'x'?" as a note, for a word whose place in the source is not known
+    /// exactly enough to replace it; nil when no candidate is near.
+    public static func note(for word: String, in candidates: some Sequence<String>) -> Diagnostic.Note? {
+        nearest(to: word, in: candidates).map { Diagnostic.Note(didYouMean($0)) }
     }
 
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).

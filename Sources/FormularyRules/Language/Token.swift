@@ -1,6 +1,6 @@
 /// One lexical token of a rule-script line.
-public struct Token: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct Token: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A word: directive, name, keyword (`one-of`, `number-pad`). Not yet checked
         /// against the name rules, so that a misspelling can get a "did you mean".
         case word(String)
@@ -21,19 +21,19 @@ public struct Token: Sendable, Hashable {
         case punctuation(Character)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The token exactly as written.
-    public var text: String
-    public var location: SourceLocation
+    package var text: String
+    package var location: SourceLocation
 
-    public init(kind: Kind, text: String, location: SourceLocation) {
+    package init(kind: Kind, text: String, location: SourceLocation) {
         self.kind = kind
         self.text = text
         self.location = location
     }
 
     /// The word's text when this token is a word.
-    public var word: String? {
+    package var word: String? {
         if case .word(let w) = kind { return w }
         return nil
     }
@@ -50,7 +50,7 @@ public struct Token: Sendable, Hashable {
 }
 
 /// The operators between range bounds; `<` marks an exclusive lower bound.
-public enum RangeOperator: String, Sendable, Hashable, CaseIterable {
+package enum RangeOperator: String, Sendable, Hashable, CaseIterable {
     case closed = "..."
     case halfOpen = "..<"
     case exclusiveClosed = "<..."
@@ -68,11 +68,11 @@ public enum RangeOperator: String, Sendable, Hashable, CaseIterable {
 
 /// One logical line: a directive's tokens, possibly gathered from several physical lines
 /// joined with `\`.
-public struct LogicalLine: Sendable, Hashable {
-    public var tokens: [Token]
+package struct LogicalLine: Sendable, Hashable {
+    package var tokens: [Token]
     /// The line had a lexical error (already reported); parsers skip it so that one typo
     /// does not cascade into several diagnostics.
-    public var hasLexicalErrors: Bool
+    package var hasLexicalErrors: Bool
     /// The physical line the logical line starts on.
-    public var firstLine: Int
+    package var firstLine: Int
 }

@@ -23,8 +23,8 @@ extension TypeResolver {
                     let old = definition.parameters[index].defaultValue.kind
                     if old != parameter.defaultValue.kind {
                         diagnostics.append(source.diagnostic(
-                            .parameterKind, .error,
-                            "parameter '\(parameter.name)' is \(Self.article(old)) in \(baseText); a redeclaration must keep its kind, found \(Self.article(parameter.defaultValue.kind))",
+                            LanguageDiagnostic.redeclaredParameterKind(parameter.name, was: Self.article(old), in: baseText,
+                                                                       now: Self.article(parameter.defaultValue.kind)),
                             at: parameter.location))
                         continue
                     }
@@ -37,9 +37,7 @@ extension TypeResolver {
             case .mask(let mask):
                 if definition.checks.contains(where: { $0.options.name == mask.options.name }) {
                     diagnostics.append(source.diagnostic(
-                        .duplicateRule, .error,
-                        "rule '\(mask.options.name)' already names a check; give the mask another name with 'as NAME'",
-                        at: mask.options.location))
+                        LanguageDiagnostic.maskNamedLikeACheck(mask.options.name), at: mask.options.location))
                     continue
                 }
                 definition.mask = mask
@@ -48,9 +46,7 @@ extension TypeResolver {
                     definition.checks[index] = check
                 } else if let mask = definition.mask, mask.checksFill, mask.options.name == check.options.name {
                     diagnostics.append(source.diagnostic(
-                        .duplicateRule, .error,
-                        "rule '\(check.options.name)' is the mask's check; name this check differently with 'as NAME', or 'drop \(check.options.name)' first",
-                        at: check.options.location))
+                        LanguageDiagnostic.checkNamedLikeTheMask(check.options.name), at: check.options.location))
                 } else {
                     definition.checks.append(check)
                 }
@@ -60,9 +56,9 @@ extension TypeResolver {
                 } else if let index = definition.checks.firstIndex(where: { $0.options.name == rule }) {
                     definition.checks.remove(at: index)
                 } else {
-                    let hint = Suggestion.hint(for: rule, in: Self.ruleNames(of: definition))
+                    // The line's location is its keyword, so the suggestion is a note.
                     diagnostics.append(source.diagnostic(
-                        .unknownRule, .error, "cannot drop '\(rule)': \(baseText) has no rule of that name\(hint)",
+                        LanguageDiagnostic.cannotDrop(rule, base: baseText, rules: Self.ruleNames(of: definition)),
                         at: line.location))
                 }
             case .example(let example):
@@ -86,8 +82,9 @@ extension TypeResolver {
                 guard baseParameters[reference.name] != nil else {
                     let names = Array(baseParameters.keys).sorted()
                     diagnostics.append(decl.source.diagnostic(
-                        .unknownParameter, .error,
-                        "unknown parameter '$\(reference.name)'\(Suggestion.hint(for: reference.name, in: names)); declare it with 'param \(reference.name) = …' above its use or in a base type",
+                        LanguageDiagnostic.unknownParameterReference(
+                            reference.name, known: names, at: reference.location,
+                            declare: "declare it with 'param \(reference.name) = …' above its use or in a base type"),
                         at: reference.location))
                     continue
                 }
@@ -96,13 +93,12 @@ extension TypeResolver {
             let kind = parameter.defaultValue.kind
             if !reference.allowedKinds.contains(kind) {
                 diagnostics.append(decl.source.diagnostic(
-                    .parameterKind, .error,
-                    "parameter '$\(reference.name)' is \(Self.article(kind)); this argument needs \(Self.describe(reference.allowedKinds))",
+                    LanguageDiagnostic.referenceKind(reference.name, is: Self.article(kind),
+                                                     needs: Self.describe(reference.allowedKinds)),
                     at: reference.location))
             } else if kind == .string, DateBound(parsing: parameter.defaultValue.text) == nil {
                 diagnostics.append(decl.source.diagnostic(
-                    .parameterKind, .error,
-                    "parameter '$\(reference.name)' defaults to \"\(parameter.defaultValue.text)\", which is not a date bound such as 2000-01-31 or today-18y",
+                    LanguageDiagnostic.referenceNotADateBound(reference.name, default: parameter.defaultValue.text),
                     at: reference.location))
             }
         }
@@ -116,10 +112,9 @@ extension TypeResolver {
         for example in definition.examples {
             guard case .reject(let rules) = example.expectation else { continue }
             for rule in rules where !names.contains(rule) {
+                // The example's location is the whole line, so the suggestion is a note.
                 diagnostics.append(source.diagnostic(
-                    .unknownRule, .error,
-                    "'\(rule)' is not a rule of type '\(definition.name)'\(Suggestion.hint(for: rule, in: names)); its rules are \(names.isEmpty ? "none" : Suggestion.list(names))",
-                    at: example.location))
+                    LanguageDiagnostic.notARule(rule, ofType: definition.name, rules: names), at: example.location))
             }
         }
         return diagnostics

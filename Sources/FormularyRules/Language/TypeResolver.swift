@@ -26,6 +26,7 @@
 /// `extends-too-deep`, and every type below it fails with that same diagnostic instead of
 /// one message each.
 public final class TypeResolver {
+    /// Finds a declaration by type name, or nil when no such type exists.
     public typealias Lookup = @Sendable (String) -> FieldTypeDecl?
 
     /// The most `extends` levels above a type: its `bases` may name at most this many types.
@@ -145,10 +146,8 @@ public final class TypeResolver {
         guard let base else { return unknownBase(decl) }   // not reached: the walk stops at unknown bases
         let at = decl.baseLocation ?? decl.location
         if let cycle = base.cycle {
-            let message = base.inCycle
-                ? "base type '\(baseName)' is part of an inheritance cycle: \(cycle.text)"
-                : "base type '\(baseName)' leads into an inheritance cycle: \(cycle.text)"
-            var failed = Resolution(decl, nil, [decl.source.diagnostic(.inheritanceCycle, .error, message, at: at)])
+            let message = LanguageDiagnostic.baseInCycle(baseName, cycle: cycle.text, isPart: base.inCycle)
+            var failed = Resolution(decl, nil, [decl.source.diagnostic(message, at: at)])
             failed.cycle = cycle
             return failed
         }
@@ -159,15 +158,13 @@ public final class TypeResolver {
             return failed
         }
         guard base.isUsable, let baseDefinition = base.definition else {
-            return Resolution(decl, nil, [decl.source.diagnostic(
-                .invalidBase, .error, "base type '\(baseName)' has errors; fix them first", at: at)])
+            return Resolution(decl, nil, [decl.source.diagnostic(LanguageDiagnostic.invalidBase(baseName), at: at)])
         }
         let depth = base.depth + 1
         guard depth <= Self.maximumDepth else {
             let start = baseDefinition.bases.last ?? baseName
             let tooDeep = decl.source.diagnostic(
-                .extendsTooDeep, .error,
-                "'extends' goes too deep: the chain that starts at '\(start)' reaches \(depth) levels here, and at most \(Self.maximumDepth) are allowed; '\(decl.name)' and every type that extends it cannot be used",
+                LanguageDiagnostic.extendsTooDeep(start: start, depth: depth, maximum: Self.maximumDepth, type: decl.name),
                 at: at)
             var failed = Resolution(decl, nil, [tooDeep])
             failed.tooDeep = tooDeep
@@ -196,15 +193,15 @@ public final class TypeResolver {
         }
         let suggestion = nearest == decl.name
             ? Suggestion.nearest(to: baseName, in: knownNames.lazy.filter { $0 != decl.name }) : nearest
-        let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        // A fix-it needs the base name's own place; without it the suggestion is a note.
         return Resolution(decl, nil, [decl.source.diagnostic(
-            .unknownBase, .error, "unknown base type '\(baseName)'\(hint)", at: decl.baseLocation ?? decl.location)])
+            LanguageDiagnostic.unknownBase(baseName, suggestion: suggestion, at: decl.baseLocation),
+            at: decl.baseLocation ?? decl.location)])
     }
 
     private func inCycle(_ decl: FieldTypeDecl, _ cycle: InheritanceCycle) -> Resolution {
         let at = decl.baseLocation ?? decl.location
-        var failed = Resolution(decl, nil, [decl.source.diagnostic(
-            .inheritanceCycle, .error, "inheritance cycle: \(cycle.text)", at: at)])
+        var failed = Resolution(decl, nil, [decl.source.diagnostic(LanguageDiagnostic.inheritanceCycle(cycle.text), at: at)])
         failed.cycle = cycle
         failed.inCycle = true
         return failed

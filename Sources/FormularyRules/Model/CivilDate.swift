@@ -1,10 +1,14 @@
 /// A calendar date in the proleptic Gregorian calendar, without time or zone.
 /// "Today" is always passed in as one of these so that validation is repeatable.
 public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year, e.g. 2026.
     public var year: Int
+    /// The month, 1–12.
     public var month: Int
+    /// The day of the month, 1–31.
     public var day: Int
 
+    /// Makes a date from its parts; they are not checked (use ``init(iso:)`` for text).
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -29,10 +33,12 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
+    /// Whether `year` has a 29 February.
     public static func isLeap(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
+    /// The number of days in `month` (1–12) of `year`.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
@@ -41,10 +47,12 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
+    /// Calendar order.
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
+    /// `YYYY-MM-DD`.
     public var description: String {
         func pad(_ n: Int, _ w: Int) -> String {
             let s = String(n)

@@ -4,27 +4,39 @@
 /// Built by the language layer (`FieldParser` + `TypeResolver`); compiled by
 /// `FieldCompiler` once parameter values are known.
 public struct FieldTypeDefinition: Sendable, Hashable {
+    /// The type's name (`credit-card`), as declared by `field NAME`.
     public var name: String
     /// The chain of bases, nearest first (`visa` extends `credit-card` → `["credit-card"]`).
     public var bases: [String]
+    /// `label "…"`: the caption an app shows next to the field.
     public var label: String?
+    /// `help "…"`: a longer hint an app may show under the field.
     public var help: String?
+    /// `placeholder "…"`: the text shown while the field is empty.
     public var placeholder: String?
+    /// `keyboard KIND`: the on-screen keyboard an app should offer.
     public var keyboard: Keyboard?
+    /// `autocapitalize MODE`: how an app's keyboard capitalizes.
     public var autocapitalize: Autocapitalize?
     /// The value is a secret: never printed, stored only as the user's data.
     public var secure: Bool
     /// `timing typing|leaving|submit`: when an app shows the type's messages; nil when the
     /// type does not say (``MessageTiming/leaving``). No effect on verdicts.
     public var timing: MessageTiming?
+    /// `param NAME = DEFAULT` declarations, in source order (bases' first).
     public var parameters: [Parameter]
+    /// `normalize` steps, applied in order before any check.
     public var normalization: [NormalizeStep]
+    /// The input mask, if the type (or a base) declares one.
     public var mask: MaskRule?
+    /// The checks in rule order: bases' checks first, then the type's own.
     public var checks: [CheckRule]
+    /// `accept` and `reject` examples, run by `formulary types test` and the self-tests.
     public var examples: [Example]
     /// Where the `field` directive stands.
     public var location: SourceLocation
 
+    /// Makes a definition; every part but the name and location defaults to "not declared".
     public init(name: String, bases: [String] = [], label: String? = nil, help: String? = nil,
                 placeholder: String? = nil, keyboard: Keyboard? = nil,
                 autocapitalize: Autocapitalize? = nil, secure: Bool = false,
@@ -49,10 +61,14 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     }
 }
 
+/// The on-screen keyboard a type asks for (`keyboard number-pad`); the raw value is the
+/// spelling in the language.
 public enum Keyboard: String, Sendable, Hashable, CaseIterable, Codable {
     case `default`, numberPad = "number-pad", decimalPad = "decimal-pad", email, phone, url
 }
 
+/// How an app's keyboard should capitalize (`autocapitalize words`); the raw value is the
+/// spelling in the language.
 public enum Autocapitalize: String, Sendable, Hashable, CaseIterable, Codable {
     case never, words, sentences, all
 }
@@ -70,9 +86,13 @@ public enum MessageTiming: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// `param NAME = DEFAULT`; the kind is that of the default.
 public struct Parameter: Sendable, Hashable {
+    /// The parameter's name, used as `$name` in rules and `{name}` in messages.
     public var name: String
+    /// The value used when a reference such as `age(min: 18)` does not give one.
     public var defaultValue: ParameterValue
+    /// Where the `param` directive stands.
     public var location: SourceLocation
+    /// Makes a parameter declaration.
     public init(name: String, defaultValue: ParameterValue, location: SourceLocation) {
         self.name = name
         self.defaultValue = defaultValue
@@ -86,7 +106,9 @@ public enum ParameterValue: Sendable, Hashable {
     case decimal(String)   // e.g. "0.5"
     case string(String)
 
+    /// The kind of a value; a reference must give a parameter a value of its default's kind.
     public enum Kind: String, Sendable { case integer, decimal, string }
+    /// This value's kind.
     public var kind: Kind {
         switch self {
         case .integer: .integer
@@ -104,17 +126,24 @@ public enum ParameterValue: Sendable, Hashable {
 
 /// An argument that is either a literal or a `$name` parameter reference.
 public enum Arg<Value: Sendable & Hashable>: Sendable, Hashable {
+    /// A literal written in the rule.
     case value(Value)
+    /// `$name`: the parameter's value, with where the reference stands.
     case parameter(String, SourceLocation)
 }
 
 /// A range in Swift's spelling, with optional exclusive lower bound (`0<...100`).
 /// A bare value `16` is `16...16`. Missing bounds are unbounded.
 public struct RangeSpec<Bound: Sendable & Hashable>: Sendable, Hashable {
+    /// The lower bound, or nil when the range has none (`...100`).
     public var lower: Arg<Bound>?
+    /// Whether the lower bound itself is excluded (`0<...100`).
     public var lowerExclusive: Bool
+    /// The upper bound, or nil when the range has none (`18...`).
     public var upper: Arg<Bound>?
+    /// Whether the upper bound itself is included (`...` rather than `..<`).
     public var upperInclusive: Bool
+    /// Makes a range from its bounds.
     public init(lower: Arg<Bound>?, lowerExclusive: Bool = false,
                 upper: Arg<Bound>?, upperInclusive: Bool) {
         self.lower = lower
@@ -126,36 +155,47 @@ public struct RangeSpec<Bound: Sendable & Hashable>: Sendable, Hashable {
 
 /// A decimal number as written in the source (`-12`, `0.5`), compared exactly.
 public struct DecimalLiteral: Sendable, Hashable, CustomStringConvertible {
+    /// The number exactly as written.
     public var text: String
+    /// Wraps the number's source text; it is not checked here (the parser does that).
     public init(_ text: String) { self.text = text }
+    /// The number exactly as written.
     public var description: String { text }
 }
 
 /// An endpoint of a date range.
 public enum DateBound: Sendable, Hashable {
+    /// A calendar date written in the rule (`2000-01-01`).
     case absolute(year: Int, month: Int, day: Int)
     /// `today`, `today+12y`, `today-30d`, `today+6m`.
     case today(offset: Int, unit: DateOffsetUnit)
 }
 
+/// The unit of a `today±N` offset; the raw value is its letter in the language.
 public enum DateOffsetUnit: String, Sendable, Hashable { case years = "y", months = "m", days = "d" }
 
+/// One step of `normalize`, applied to the value before any check and before the mask.
 public enum NormalizeStep: Sendable, Hashable {
     case trim, collapseSpaces, stripSpaces, strip(String), uppercase, lowercase, capitalize
 }
 
+/// How much a failed rule counts: an `error` makes the value invalid, a `warning` does not.
+/// The same type serves diagnostics, field results and stored run results.
 public enum Severity: String, Sendable, Hashable, Codable { case error, warning }
 
 /// Modifiers every rule line may carry: `as NAME`, `message "…"`, `warning`, `final`.
 public struct RuleOptions: Sendable, Hashable {
     /// The rule's name: its keyword unless renamed with `as NAME`.
     public var name: String
+    /// `warning` on the rule line makes it a warning; errors are the default.
     public var severity: Severity
     /// The message template (`{value}`, `{min}`, `{max}`, `{param}`), or nil for the default.
     public var message: String?
     /// Runs only in the final stage.
     public var finalOnly: Bool
+    /// Where the rule line stands.
     public var location: SourceLocation
+    /// Makes the options of a rule line.
     public init(name: String, severity: Severity = .error, message: String? = nil,
                 finalOnly: Bool = false, location: SourceLocation) {
         self.name = name
@@ -168,12 +208,15 @@ public struct RuleOptions: Sendable, Hashable {
 
 /// `mask "PATTERN"`: formats the value and checks it fills the mask (rule `mask`).
 public struct MaskRule: Sendable, Hashable {
+    /// The mask's pattern as written (`0000 0000 0000 0000`).
     public var pattern: String
+    /// The rule's name, severity and message.
     public var options: RuleOptions
     /// Whether the mask is also a check (rule `options.name`, `mask` by default). `drop mask`
     /// turns this off: the mask then only formats, as in `plugins/iban.field`, whose lengths
     /// vary by country.
     public var checksFill: Bool
+    /// Makes a mask rule.
     public init(pattern: String, options: RuleOptions, checksFill: Bool = true) {
         self.pattern = pattern
         self.options = options
@@ -181,24 +224,35 @@ public struct MaskRule: Sendable, Hashable {
     }
 }
 
+/// What `length` counts: grapheme clusters (the default), Unicode scalars, UTF-16 code
+/// units or UTF-8 bytes.
 public enum LengthUnit: String, Sendable, Hashable, CaseIterable {
     case graphemes, scalars, utf16, bytes
 }
 
+/// The algorithm of a `checksum` check; the raw value is its name in the language and the
+/// rule name it fails as.
 public enum ChecksumAlgorithm: String, Sendable, Hashable, CaseIterable { case luhn, mod97 }
 
+/// A class of characters that `charset` allows; `literal` lists characters one by one.
 public enum CharsetClass: Sendable, Hashable {
     case digits, letters, marks, spaces, punctuation, alphanumerics
     case literal(String)
 }
 
+/// Flags after a pattern's closing slash: `i` (case-insensitive) and `x` (extended).
 public struct RegexFlags: OptionSet, Sendable, Hashable {
+    /// The flags as bits.
     public let rawValue: UInt8
+    /// Makes flags from their bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `i`: letters match regardless of case.
     public static let caseInsensitive = RegexFlags(rawValue: 1)
+    /// `x`: white space and `#` comments in the pattern are ignored.
     public static let extended = RegexFlags(rawValue: 2)
 }
 
+/// What a check line tests, with its arguments as parsed.
 public enum CheckKind: Sendable, Hashable {
     case length(RangeSpec<Int>, LengthUnit)
     case integer
@@ -226,9 +280,13 @@ public enum CheckKind: Sendable, Hashable {
     }
 }
 
+/// One check line of a type: what it tests and its rule options.
 public struct CheckRule: Sendable, Hashable {
+    /// What the check tests.
     public var kind: CheckKind
+    /// The rule's name, severity, message and stage.
     public var options: RuleOptions
+    /// Makes a check rule.
     public init(kind: CheckKind, options: RuleOptions) {
         self.kind = kind
         self.options = options
@@ -237,14 +295,21 @@ public struct CheckRule: Sendable, Hashable {
 
 /// `accept [live] "VALUE" [formats "EXPECTED"]` and `reject [live] "VALUE" RULE…`.
 public struct Example: Sendable, Hashable {
+    /// What an example expects: acceptance (optionally with the formatted text) or rejection by
+    /// the named rules.
     public enum Expectation: Sendable, Hashable {
         case accept(formats: String?)
         case reject(rules: [String])
     }
+    /// The example's input value.
     public var value: String
+    /// `live`: judged in the live stage, as while typing, instead of the final one.
     public var live: Bool
+    /// What the example expects.
     public var expectation: Expectation
+    /// Where the example line stands.
     public var location: SourceLocation
+    /// Makes an example.
     public init(value: String, live: Bool, expectation: Expectation, location: SourceLocation) {
         self.value = value
         self.live = live

@@ -1,11 +1,17 @@
 /// A parsed `.form` file: named fields with their types, and cross-field rules.
 public struct FormDefinition: Sendable, Hashable {
+    /// The form's name, as declared by `form NAME`.
     public var name: String
+    /// `label "…"`: the form's caption.
     public var label: String?
+    /// The fields in source order.
     public var fields: [FormField]
+    /// Cross-field rules in source order, judged after the fields.
     public var rules: [CrossFieldRule]
+    /// Where the `form` directive stands.
     public var location: SourceLocation
 
+    /// Makes a form definition.
     public init(name: String, label: String? = nil, fields: [FormField] = [],
                 rules: [CrossFieldRule] = [], location: SourceLocation) {
         self.name = name
@@ -20,12 +26,17 @@ public struct FormDefinition: Sendable, Hashable {
 public struct FormField: Sendable, Hashable {
     /// The entry's field name (a column of an imported file).
     public var key: String
+    /// The field's type, with any arguments (`age(min: 18)`).
     public var type: TypeReference
+    /// `required`: an absent value fails the form's rule `required`.
     public var required: Bool
+    /// `label "…"`: the field's caption in this form, overriding the type's.
     public var label: String?
     /// When the field's messages are shown, overriding its type's `timing`; nil: the type's.
     public var timing: MessageTiming?
+    /// Where the `field` line stands.
     public var location: SourceLocation
+    /// Makes a form field.
     public init(key: String, type: TypeReference, required: Bool = false, label: String? = nil,
                 timing: MessageTiming? = nil, location: SourceLocation) {
         self.key = key
@@ -39,19 +50,28 @@ public struct FormField: Sendable, Hashable {
 
 /// A type named with optional arguments: `age(min: 21, max: 99)`.
 public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
+    /// One `name: value` argument of a reference.
     public struct Argument: Sendable, Hashable {
+        /// The parameter the argument sets.
         public var name: String
+        /// The value given.
         public var value: ParameterValue
+        /// Where the argument stands.
         public var location: SourceLocation
+        /// Makes an argument.
         public init(name: String, value: ParameterValue, location: SourceLocation) {
             self.name = name
             self.value = value
             self.location = location
         }
     }
+    /// The referenced type's name.
     public var name: String
+    /// The arguments in source order.
     public var arguments: [Argument]
+    /// Where the reference stands.
     public var location: SourceLocation
+    /// Makes a reference.
     public init(name: String, arguments: [Argument] = [], location: SourceLocation) {
         self.name = name
         self.arguments = arguments
@@ -72,13 +92,18 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
 
 /// `same A B` and `require X… when Y`, with the usual rule options.
 public struct CrossFieldRule: Sendable, Hashable {
+    /// What a cross-field rule requires.
     public enum Kind: Sendable, Hashable {
+        /// `same A B`: both fields hold the same canonical value.
         case same(String, String)
+        /// `require X… when Y`: the listed fields are present whenever field `Y` is.
         case require([String], when: String)
     }
+    /// What the rule requires.
     public var kind: Kind
     /// Default names: `same`, `require`.
     public var options: RuleOptions
+    /// Makes a cross-field rule.
     public init(kind: Kind, options: RuleOptions) {
         self.kind = kind
         self.options = options

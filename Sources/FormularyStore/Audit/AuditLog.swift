@@ -23,7 +23,7 @@ public enum AuditLog {
     public static func append(_ backend: any StoreBackend, actor: String, action: String, subject: String,
                               details: JSONValue = .object([:]), at date: Date = Date()) throws -> AuditRecord {
         let detailsText = details.serialized(sortedKeys: true)
-        return try backend.transaction(.immediate) {
+        return try backend.transaction(.write) {
             guard let (headSeq, headHash) = try backend.auditHead() else {
                 throw StoreError.corrupt("the audit head is missing")
             }
@@ -79,7 +79,7 @@ public enum AuditLog {
     /// Recomputes the chain from the first record and reports the first record that does not
     /// verify. Runs in one read transaction, so appends made meanwhile are not half-seen.
     public static func verify(_ backend: any StoreBackend) throws -> AuditVerification {
-        try backend.transaction(.deferred) {
+        try backend.transaction(.read) {
             var verified = 0
             var previousHash = genesisHash
             var expectedSeq: Int64 = 1

@@ -1,5 +1,15 @@
 import Foundation
 
+/// What a transaction is for, in terms every backend can honour: SQLite maps a write to
+/// `BEGIN IMMEDIATE` (the write lock at once, so no upgrade can deadlock) and a read to
+/// `BEGIN DEFERRED`; a server database maps them to its own isolation levels.
+public enum StoreTransactionKind: Sendable {
+    /// A consistent view for reading; nothing is written.
+    case read
+    /// The transaction writes: it takes the right to write before its first statement.
+    case write
+}
+
 /// What a storage engine gives ``Store``: its schema, its transactions, and the rows of each
 /// kind of record, in the domain's terms — versions, events, entries, imports, runs, results,
 /// audit records — never in SQL, statements or row positions.
@@ -26,9 +36,9 @@ public protocol StoreBackend: AnyObject {
     /// Applied and pending migrations; throws when an applied one is unknown or changed.
     func migrationStatus() throws -> [MigrationStatus]
 
-    /// Runs `body` in a transaction (`.immediate` for writes, `.deferred` for a consistent
-    /// read), or in a savepoint inside one: committed when it returns, undone when it throws.
-    func transaction<T>(_ kind: Database.TransactionKind, _ body: () throws -> T) throws -> T
+    /// Runs `body` in a transaction (`.write` for writes, `.read` for a consistent read), or
+    /// in a savepoint inside one: committed when it returns, undone when it throws.
+    func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T
 
     /// Whether a transaction is open.
     var isInTransaction: Bool { get }
@@ -64,11 +74,17 @@ public protocol StoreBackend: AnyObject {
 
     // MARK: Type and form definitions
 
+    /// The current (not retired) version of every type or form, by name.
     func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
+    /// The current version of one type or form, or nil when it has none (never added, or retired).
     func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion?
+    /// Every version stored under `name`, oldest first.
     func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion]
+    /// Every stored version of every name, in id order (what version digests are checked over).
     func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
+    /// The version of `name` whose content hash is `hash`, if stored.
     func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion?
+    /// The version with this id, if stored.
     func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion?
     /// Stores a version (its `id` is ignored) and returns its id.
     func insertVersion(_ version: DefinitionVersion) throws -> Int64
@@ -76,25 +92,36 @@ public protocol StoreBackend: AnyObject {
     func setSecure(typeVersionID: Int64, _ secure: Bool) throws
     /// Stores an event (its `id` is ignored; `version` only by its id) and returns its id.
     func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64
+    /// The events (added, retired) of one name, oldest first.
     func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent]
+    /// The event with this id, if stored.
     func event(_ kind: DefinitionKind, id: Int64) throws -> DefinitionEvent?
+    /// Every event of every name, in id order.
     func allEvents(_ kind: DefinitionKind) throws -> [DefinitionEvent]
     /// Ids of the versions an event or a run refers to.
     func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64]
 
     // MARK: Forms, layouts and imports
 
+    /// The id entries of form `name` are filed under, if any.
     func formID(named name: String) throws -> Int64?
+    /// Files a new form name and returns its id.
     func insertForm(named name: String) throws -> Int64
     /// Names entries are (or were) filed under, sorted.
     func formNames() throws -> [String]
+    /// Whether any entry is filed under the form.
     func hasEntries(formID: Int64) throws -> Bool
     /// The id of a layout by its encoded column names (``EntryValues``), if stored.
     func layoutID(encodedFields: [UInt8]) throws -> Int64?
+    /// Stores a layout (encoded column names) and returns its id.
     func insertLayout(encodedFields: [UInt8]) throws -> Int64
+    /// A stored layout's encoded column names, if stored.
     func encodedLayout(id: Int64) throws -> [UInt8]?
+    /// Every stored layout by id.
     func encodedLayouts() throws -> [Int64: [UInt8]]
+    /// Records an import (when, who, from which file) and returns its id.
     func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64
+    /// Every import's header by id.
     func importHeaders() throws -> [Int64: ImportHeader]
     /// The newest import's id, 0 without imports.
     func lastImportID() throws -> Int64
@@ -103,12 +130,17 @@ public protocol StoreBackend: AnyObject {
 
     /// A writer of one import's entries, with whatever it prepares once.
     func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting
+    /// The newest version of one entry, if stored.
     func entry(id: Int64) throws -> EntryRecord?
+    /// Entries in id order after `afterID` (of `form` only, when given), at most `limit`.
     func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord]
+    /// How many entries there are (of `form` only, when given).
     func entryCount(form: String?) throws -> Int
     /// The earlier versions of an entry, oldest first.
     func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord]
+    /// The record keys of the given entries, for those that have one.
     func entryKeys(_ ids: [Int64]) throws -> [Int64: String]
+    /// Whether any entry of the form has a record key.
     func hasKeyedEntries(formID: Int64) throws -> Bool
     /// The lowest and highest entry ids (0, 0 without entries).
     func entryIDBounds() throws -> (firstID: Int64, lastID: Int64)
@@ -122,27 +154,40 @@ public protocol StoreBackend: AnyObject {
 
     // MARK: Validation runs
 
+    /// Records a run as started (its `id` is ignored) and returns its id.
     func insertRun(_ run: RunRecord) throws -> Int64
+    /// Records that the run judges a form with this version, up to entry `lastID`.
     func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws
+    /// Records which type version judged one field of a form in the run.
     func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws
+    /// Records how a run ended; the store decides the status and writes the audit record.
     func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws
     /// Runs recorded as running, with their processes.
     func runningRuns() throws -> [(id: Int64, process: RunProcess)]
     /// Runs newest first (only those that judged `form`), without their forms.
     func runHeaders(form: String?, limit: Int?) throws -> [RunRecord]
+    /// One run without its forms, if stored.
     func runHeader(id: Int64) throws -> RunRecord?
+    /// The forms a run judged, with their versions and counts.
     func runForms(runID: Int64) throws -> [RunFormRecord]
+    /// Every run's id, ascending.
     func runIDs() throws -> [Int64]
+    /// The newest run before `runID` that judged `form`, for comparisons.
     func previousRunID(before runID: Int64, form: String) throws -> Int64?
     /// Ids of the runs that judged entry `entryID` of form `formID`, ascending.
     func runIDs(judging entryID: Int64, formID: Int64) throws -> [Int64]
+    /// The distinct rules that failed in a run (of `form` only, when given), in id order.
     func rules(ofRun runID: Int64, form: String?) throws -> [RunRule]
     /// Results of a run as (entry id, entry version, rule id), by entry then rule.
     func forEachResultRow(ofRun runID: Int64,
                           _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws
+    /// One entry's failed rules in a run.
     func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult]
+    /// Entries of the form that failed an error rule in the run, ascending.
     func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64]
+    /// The type versions that judged each field in a run (of one form, when given).
     func fieldTypes(ofRun runID: Int64, formID: Int64?) throws -> [RunFieldType]
+    /// The type versions that judged each field of a form in any run.
     func fieldTypes(ofForm name: String) throws -> [RunFieldType]
     /// A writer of one run's failed rules, results and progress.
     func makeRunResultRowWriter(runID: Int64) throws -> any RunResultRowWriting

@@ -101,7 +101,7 @@ public final class Store {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction (a savepoint when nested).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try backend.transaction(.immediate, body)
+            return try backend.transaction(.write, body)
         } catch {
             // Rows created in the rolled-back work are gone; so must be their cached ids.
             clearLayoutCache()
@@ -111,7 +111,7 @@ public final class Store {
 
     /// Runs `body` in a deferred (read) transaction: a consistent snapshot for reports.
     public func read<T>(_ body: () throws -> T) throws -> T {
-        try backend.transaction(.deferred, body)
+        try backend.transaction(.read, body)
     }
 
     /// The current time as stored (UTC ISO 8601 with milliseconds).

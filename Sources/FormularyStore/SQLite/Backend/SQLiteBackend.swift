@@ -34,8 +34,10 @@ public final class SQLiteBackend: StoreBackend {
         try migrator.status(of: database)
     }
 
-    public func transaction<T>(_ kind: Database.TransactionKind, _ body: () throws -> T) throws -> T {
-        try database.transaction(kind, body)
+    public func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T {
+        // A write takes SQLite's write lock up front: upgrading a read lock later can meet a
+        // SQLITE_BUSY that no busy handler resolves.
+        try database.transaction(kind == .write ? .immediate : .deferred, body)
     }
 
     public var isInTransaction: Bool { database.isInTransaction }

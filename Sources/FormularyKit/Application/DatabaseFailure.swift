@@ -2,6 +2,7 @@ import FormularyStore
 
 /// How an SQLite failure reads to the user: what happened, what the command kept, and what
 /// to do, with SQLite's own words on the line after for whoever has to dig further.
+/// ``Workspace/serviceError(for:command:)`` turns a `DatabaseError` into one.
 struct DatabaseFailure {
     var error: DatabaseError
     /// The database file, as the user named it.

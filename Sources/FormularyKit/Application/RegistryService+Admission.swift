@@ -1,0 +1,158 @@
+import FormularyRules
+import FormularyStore
+
+extension RegistryService {
+    /// What `types add` or `forms add` stored.
+    public struct Admission: Sendable {
+        /// The types stored (or found already current), in the order given.
+        public var types: [AddOutcome]
+        /// The forms stored (or found already current), in the order given.
+        public var forms: [AddOutcome]
+    }
+
+    /// Receives warnings (problems that do not stop a definition) as soon as they are
+    /// found, before anything else can fail: `.digest` for the files named, `.diagnostics`
+    /// for the folder types `forms add --add-types` stores.
+    public typealias WarningSink = (ServiceError.Details) -> Void
+
+    /// Lints and self-tests the types in the files named (one type each) in the registry with the
+    /// files added, then stores each as a new version, all in one transaction (audited).
+    ///
+    /// - Throws: a ``ServiceError`` (bad input, nothing stored) when a file declares no
+    ///   type, has errors or failing accept/reject examples, with the problems as details.
+    public func addTypes(_ files: [String], today: CivilDate, warnings: WarningSink) throws -> Admission {
+        let store = try workspace.store(.write)
+        let checked = try check(files, kind: .type, today: today, store: store, warnings: warnings)
+        let actor = workspace.settings.actor
+        let outcomes = try store.transaction {
+            try checked.admitted.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: actor) }
+        }
+        return Admission(types: outcomes, forms: [])
+    }
+
+    /// Checks the forms in the files named (one form each) and stores each as a new version, all in
+    /// one transaction (audited). A form stored in the database must work without the
+    /// plugin folders of the moment: the folder types it uses are refused, or, with
+    /// `addTypes`, admitted as ``addTypes(_:today:)`` admits them and stored in the same
+    /// transaction, before the forms.
+    ///
+    /// - Throws: a ``ServiceError`` (bad input, nothing stored) when a file declares no
+    ///   form or has errors, when a form uses folder types without `addTypes`, or when such
+    ///   a type has problems.
+    public func addForms(_ files: [String], addTypes: Bool, today: CivilDate,
+                         warnings: WarningSink) throws -> Admission {
+        let store = try workspace.store(.write)
+        let checked = try check(files, kind: .form, today: today, store: store, warnings: warnings)
+        let types = try folderTypes(of: checked.admitted, in: checked.registry, store: store,
+                                    addTypes: addTypes, today: today, warnings: warnings)
+        let actor = workspace.settings.actor
+        let outcomes = try store.transaction {
+            try types.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: actor) }
+                + checked.admitted.map { try store.addVersion(.form, name: $0.name, source: $0.source, actor: actor) }
+        }
+        return Admission(types: Array(outcomes.prefix(types.count)), forms: Array(outcomes.dropFirst(types.count)))
+    }
+
+    /// The definitions of `files`, admitted, and the registry they were checked in (the
+    /// workspace's, with the files added).
+    private func check(_ files: [String], kind: DefinitionKind, today: CivilDate, store: Store,
+                       warnings: WarningSink) throws -> (admitted: [Admitted], registry: Registry) {
+        let registry = try workspace.registry(store: store, extraFiles: try Self.readPluginFiles(files))
+        // Files often share a problem (every type below a too-deep chain has the same one):
+        // the front end says each once, with how many types it stops.
+        var problems: [NamedDiagnostics] = []
+        var failures: [String] = []
+        var checked: [Admitted] = []
+        for path in files {
+            let typeEntries = registry.types(inFile: path)
+            let formEntries = registry.forms(inFile: path)
+            let outcome: Result<Admitted, AdmissionProblems>
+            let name: String
+            switch kind {
+            case .type:
+                guard let entry = typeEntries.first else {
+                    let what = formEntries.isEmpty ? "declares no field type" : "is a form; use 'formulary forms add'"
+                    failures.append("\(path) \(what)")
+                    continue
+                }
+                name = entry.name
+                outcome = registry.admit(type: entry.name, today: today)
+            case .form:
+                guard let entry = formEntries.first else {
+                    let what = typeEntries.isEmpty ? "declares no form" : "is a field type; use 'formulary types add'"
+                    failures.append("\(path) \(what)")
+                    continue
+                }
+                name = entry.name
+                outcome = registry.admit(form: entry.name)
+            }
+            switch outcome {
+            case .success(let admitted):
+                problems.append(NamedDiagnostics(name: name, diagnostics: admitted.warnings))
+                checked.append(admitted)
+            case .failure(let why):
+                problems.append(NamedDiagnostics(name: name, diagnostics: why.diagnostics))
+                failures += why.failedSelfTests
+            }
+        }
+        if problems.containsErrors || !failures.isEmpty {
+            throw ServiceError(.badInput,
+                               "nothing was stored: \(files.count == 1 ? "the file has" : "the files have") problems",
+                               details: .digest(problems, lines: failures))
+        }
+        if !problems.isAllEmpty { warnings(.digest(problems, lines: [])) }
+        return (checked, registry)
+    }
+
+    /// The plugin-folder types the forms need, admitted as `types add` admits them (with
+    /// `addTypes`), and their warnings; without it, a refusal naming them.
+    private func folderTypes(of forms: [Admitted], in registry: Registry, store: Store, addTypes: Bool,
+                             today: CivilDate, warnings: WarningSink) throws -> [Admitted] {
+        let stored = Dictionary(try store.currentVersions(.type).map { ($0.name, $0.source) }, uniquingKeysWith: { a, _ in a })
+        var needed: [(form: String, entry: Registry.TypeEntry)] = []
+        for form in forms {
+            for entry in registry.folderTypes(usedBy: form.name, databaseSources: stored)
+            where !needed.contains(where: { $0.entry.name == entry.name }) {
+                needed.append((form.name, entry))
+            }
+        }
+        guard !needed.isEmpty else { return [] }
+        let plural = forms.count == 1 ? "" : "s"
+        guard addTypes else {
+            let rows = needed.map { item -> [String] in
+                let origin = if case .folder(let f) = item.entry.source, f.origin == .environment { "FORMULARY_PATH" } else { "--plugins" }
+                let hidden = item.entry.overrides.first.map { ", overriding the \($0) one" } ?? ""
+                return ["  " + item.entry.name, item.entry.file, "(from \(origin)\(hidden); used by form \(item.form))"]
+            }
+            let files = needed.map(\.entry.file).joined(separator: " ")
+            let one = needed.count == 1
+            throw ServiceError(
+                .badInput,
+                "nothing was stored: the form\(plural) use\(forms.count == 1 ? "s" : "") "
+                    + "\(one ? "a type" : "types") that only a plugin folder holds, so a later command without that folder "
+                    + "could not use \(forms.count == 1 ? "it" : "them") the same way. Store \(one ? "it" : "them") first "
+                    + "with 'formulary types add \(files)', or pass --add-types to store \(one ? "it" : "them") with the form\(plural)",
+                details: .table(rows))
+        }
+        var problems: [Diagnostic] = []
+        var failures: [String] = []
+        var admitted: [Admitted] = []
+        for (_, entry) in needed {
+            switch registry.admit(type: entry.name, today: today) {
+            case .success(let type):
+                problems += type.warnings
+                admitted.append(type)
+            case .failure(let why):
+                problems += why.diagnostics
+                failures += why.failedSelfTests
+            }
+        }
+        if problems.containsErrors || !failures.isEmpty {
+            throw ServiceError(.badInput,
+                               "nothing was stored: a type the form\(plural) use\(forms.count == 1 ? "s" : "") (--add-types) has problems",
+                               details: .diagnostics(problems, lines: failures))
+        }
+        if !problems.isEmpty { warnings(.diagnostics(problems, lines: [])) }
+        return admitted
+    }
+}

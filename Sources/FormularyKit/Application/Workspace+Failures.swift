@@ -1,0 +1,50 @@
+import FormularyStore
+
+extension Workspace {
+    /// The store's and SQLite's failures as the user reads them, or nil for any other error
+    /// (which the caller reports as it is).
+    ///
+    /// - An unknown entry and a name the database does not hold are bad input (the latter
+    ///   says where the name comes from, when a built-in or a plugin folder has it);
+    /// - other store failures (an old schema, corrupt data) are environment failures;
+    /// - SQLite's failures say what happened, what `command` kept, and what to do
+    ///   (``DatabaseFailure``), with SQLite's own words as details.
+    ///
+    /// - Parameter command: the failing command's path (`["import"]`, `["types", "add"]`…).
+    public func serviceError(for error: any Error, command: [String]) -> ServiceError? {
+        switch error {
+        case let error as ServiceError:
+            return error
+        case let error as StoreError:
+            switch error {
+            case .noSuchEntry:
+                return ServiceError(.badInput, error.description + " (see 'formulary entries list')")
+            case let .notInDatabase(kind, name):
+                return ServiceError(.badInput, error.description + notInDatabaseHint(kind: kind, name: name))
+            default:
+                return ServiceError(.environment, error.description)
+            }
+        case let error as DatabaseError:
+            let failure = DatabaseFailure(error: error, database: settings.databasePath, command: command)
+            return ServiceError(.environment, failure.message, details: .text(failure.details))
+        default:
+            return nil
+        }
+    }
+
+    /// Why a name is not in the database when it is known elsewhere: a built-in or a plugin
+    /// folder's (`types retire age`), which only their files can change.
+    func notInDatabaseHint(kind: DefinitionKind, name: String) -> String {
+        guard let registry = try? Registry.load(folders: settings.pluginFolders) else { return "" }
+        let source = kind == .type ? registry.types[name]?.source : registry.forms[name]?.source
+        switch source {
+        case .builtin?:
+            return "; it is a built-in \(kind.rawValue), which cannot be retired (a database \(kind.rawValue) of that name, "
+                + "added with 'formulary \(kind.rawValue)s add', can)"
+        case .folder(let folder)?:
+            return "; it comes from the plugin folder \(folder.path): remove its file there instead"
+        default:
+            return "; 'formulary \(kind.rawValue)s list' shows where each one comes from"
+        }
+    }
+}

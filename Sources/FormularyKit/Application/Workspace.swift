@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FormularyRules
+import FormularyStore
+
+/// What a front end resolved before calling a service: which database, which plugin
+/// folders, who is acting.
+public struct WorkspaceSettings: Sendable {
+    /// The database file, as the user named it (`--db`, `FORMULARY_DB`, `formulary.db`).
+    public var databasePath: String
+    /// Plugin folders, lowest precedence first.
+    public var pluginFolders: [PluginFolder]
+    /// Who is acting, as the audit log records it.
+    public var actor: String
+
+    /// Settings naming the database, the plugin folders and the actor.
+    public init(databasePath: String, pluginFolders: [PluginFolder], actor: String) {
+        self.databasePath = databasePath
+        self.pluginFolders = pluginFolders
+        self.actor = actor
+    }
+}
+
+/// Whether a service only reads the database or also writes it.
+enum StoreAccess: Sendable {
+    /// Opened read-only (`SQLITE_OPEN_READONLY`): works on a read-only file, folder or file
+    /// system, never changes a byte, never turns an empty file into a database.
+    case read
+    /// Opened read-write: `init`, `migrate`, `types add/retire`, `forms add`, `import`, `validate`.
+    case write
+}
+
+/// The database and the plugin folders a command works on: it opens the database for
+/// reading or writing (refusing, with what to do, a file that is not a Formulary
+/// database) and loads the registry as every command sees it. The application services
+/// (``SchemaService``, ``RegistryService``, ``EntriesService``, ``AuditService``…) work
+/// through one.
+public final class Workspace {
+    /// The database, plugin folders and actor.
+    public let settings: WorkspaceSettings
+    private var opened: (store: Store, access: StoreAccess)?
+
+    /// A workspace with `settings`; nothing is opened until a service needs it.
+    public init(settings: WorkspaceSettings) {
+        self.settings = settings
+    }
+
+    /// Whether the database file exists (commands that only read types work without one).
+    public var databaseExists: Bool {
+        access(settings.databasePath, F_OK) == 0
+    }
+
+    /// The registry with the database's types and forms when there is a database, the
+    /// plugin folders, then `extraFiles` (files named on a command line).
+    public func registry(extraFiles: [PluginFile] = []) throws -> Registry {
+        try Registry.load(folders: settings.pluginFolders, store: databaseExists ? store(.read) : nil,
+                          extraFiles: extraFiles)
+    }
+
+    /// The registry with the database's types and forms read from `store`.
+    func registry(store: Store, extraFiles: [PluginFile] = []) throws -> Registry {
+        try Registry.load(folders: settings.pluginFolders, store: store, extraFiles: extraFiles)
+    }
+
+    /// The store, opened once with `access` and its schema checked to be current (a
+    /// read-write one serves reads too).
+    func store(_ access: StoreAccess) throws -> Store {
+        if let opened, opened.access == .write || access == .read { return opened.store }
+        let store = try open(access)
+        opened = (store, access)
+        return store
+    }
+
+    /// Which stored values are secret, by the one rule of ``SecureFields``: the registry
+    /// with the plugin folders, the one without them, and the type versions of recorded
+    /// runs. A folder can add masking, never remove it.
+    func secureFields(store: Store) throws -> SecureFields {
+        SecureFields(store: store, registry: try registry(store: store))
+    }
+}
