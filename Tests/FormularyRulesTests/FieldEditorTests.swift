@@ -235,3 +235,17 @@ import Testing
         #expect(FieldResult(formatted: "", verdict: .valid, violations: [], isAbsent: true).message == nil)
     }
 }
+
+@Suite struct FieldEditorSendableTests {
+    func requireSendable<T: Sendable>(_: T.Type) {}
+
+    @Test func editorValuesCrossTasks() async throws {
+        requireSendable(FieldEditor.self)
+        requireSendable(EditOutcome.self)
+        var field = FieldEditor(type: try builtin("phone"))
+        field.type("5551234567")
+        let copy = field
+        let text = await Task.detached { copy.text }.value
+        #expect(text == "(555) 123-4567")
+    }
+}
