@@ -10,7 +10,7 @@
 // are judged in both stages.
 //
 // A form whose fields (at most eight) all compile is also judged as batch validation does
-// (`FormJudge`), on entries made of the fuzzed values.
+// (`EntryJudge`), on entries made of the fuzzed values.
 //
 // Traps (findings) besides crashes, hangs and sanitizer reports:
 // - a prefix of a value that passes the final stage is `invalid` in the live stage (the
@@ -18,7 +18,7 @@
 // - `isValid` disagrees with `validate`, or the byte-level `screen(utf8:)` of batch
 //   validation disagrees with it (absent, clean, failing);
 // - a canonical source does not parse back to itself (the version hash relies on it);
-// - `FormJudge` gives different violations with and without its memo of repeated values,
+// - `EntryJudge` gives different violations with and without its memo of repeated values,
 //   or field violations other than each field's own `validate` (and `required`) give.
 
 import FormularyKit
@@ -141,23 +141,29 @@ private func judge(_ value: String, with type: CompiledFieldType, checkingPrefix
 /// violations must be its type's own.
 private func judgeEntries(_ form: FormDefinition, types: [CompiledFieldType], values: [String]) {
     let columns = form.fields.map(\.key) + ["fuzz-extra"]
-    let judge = FormJudge(formID: 1, form: form, types: types, layouts: [1: columns])
-    guard let plan = judge.plan(layoutID: 1) else { fatalError("no plan for the layout") }
+    let judge = EntryJudge(form: form, types: types)
+    let plan = judge.layout(columns: columns)
     var remembering = judge.makeScratch(rememberValues: true)
     var plain = judge.makeScratch(rememberValues: false)
     let pool: [String?] = values.isEmpty ? [nil, ""] : values.map { $0 } + [nil]
     for entry in 0..<6 {
         let row: [String?] = (0..<columns.count).map { pool[(entry + $0 * (entry + 1)) % pool.count] }
         let encoded = EntryValues.encode(row)
-        var first: [EntryViolation] = [], second: [EntryViolation] = [], reference: [EntryViolation] = []
+        var first: [FormViolation] = [], second: [FormViolation] = [], reference: [FormViolation] = []
         encoded.withUnsafeBytes { bytes in
-            do {
-                try judge.judge(bytes, plan: plan, scratch: &remembering, into: &first)
-                try judge.judge(bytes, plan: plan, scratch: &remembering, into: &second)
-                try judge.judge(bytes, plan: plan, scratch: &plain, into: &reference)
-            } catch {
-                fatalError("judging an encoded entry failed: \(error)")
+            // As a validation run does: locate the stored values, then judge them.
+            func judgeOnce(_ scratch: inout EntryJudge.Scratch, into found: inout [FormViolation]) {
+                scratch.fit(plan)
+                do {
+                    try EntryValues.locate(bytes, into: &scratch.spans)
+                } catch {
+                    fatalError("locating an encoded entry's values failed: \(error)")
+                }
+                judge.judge(bytes, layout: plan, scratch: &scratch, into: &found)
             }
+            judgeOnce(&remembering, into: &first)
+            judgeOnce(&remembering, into: &second)
+            judgeOnce(&plain, into: &reference)
         }
         if first != reference || second != reference {
             fatalError("the memo changed a verdict on \(row.map { $0.map(debug) }):\n\(first)\n\(second)\n---\n\(reference)")
@@ -174,7 +180,7 @@ private func judgeEntries(_ form: FormDefinition, types: [CompiledFieldType], va
         }
         let found = reference.filter { $0.type != nil }.map { "\($0.field ?? "-") \($0.rule)" }
         if found.sorted() != expected.sorted() {
-            fatalError("entry \(row.map { $0.map(debug) }): FormJudge found \(found), the types \(expected)")
+            fatalError("entry \(row.map { $0.map(debug) }): the form judge found \(found), the types \(expected)")
         }
     }
 }

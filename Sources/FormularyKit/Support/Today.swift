@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FormularyRules
 
 /// Decides what "today" is for date checks: `--today`, else `FORMULARY_TODAY`, else the
@@ -44,9 +39,6 @@ public enum Today {
 
     /// The local calendar date of this process's time zone.
     public static func localDate() -> CivilDate {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        return CivilDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+        CivilDate.localToday()
     }
 }

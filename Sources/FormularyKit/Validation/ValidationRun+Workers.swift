@@ -1,4 +1,5 @@
 import Foundation
+import FormularyRules
 import FormularyStore
 
 /// What a worker found in one chunk: its counts and the failing entries with their failed
@@ -7,7 +8,7 @@ struct ChunkOutcome: Sendable {
     /// Counts per form (index in the run's judges).
     var counts: [RunCounts]
     var entries: [(form: Int, id: Int64, version: Int, range: Range<Int>)] = []
-    var violations: [EntryViolation] = []
+    var violations: [FormViolation] = []
 }
 
 /// The state the writer and the workers share, behind one condition lock.
@@ -140,7 +141,7 @@ final class ChunkJudge {
     // Moved into locals for each chunk: a class's stored `var`s would cost a dynamic
     // exclusivity check per entry. One scratch per form: each remembers its fields' values.
     private var scratches: [FormJudge.Scratch]
-    private var violations: [EntryViolation] = []
+    private var violations: [FormViolation] = []
 
     init(snapshot: EntrySnapshot, judges: [FormJudge], rememberValues: Bool) {
         self.judges = judges

@@ -19,6 +19,7 @@ public struct ValidationOptions: Sendable {
     /// value is judged (the benchmark measures both).
     public var rememberValues: Bool
 
+    /// Options for a run; by default one worker per processor and the value memo on.
     public init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, rememberValues: Bool = true) {
         self.forms = forms
@@ -32,6 +33,7 @@ public struct ValidationOptions: Sendable {
 
 /// How far a run has got, for progress displays.
 public struct ValidationProgress: Sendable {
+    /// Entries judged so far.
     public var entriesChecked: Int
     /// The part of the id space gone through, 0...1.
     public var fraction: Double
@@ -43,6 +45,7 @@ public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
     case formHasErrors(String, [Diagnostic])
     case entriesWithoutForm([String])
 
+    /// What stands in the way, and what to do about it.
     public var description: String {
         switch self {
         case let .unknownForm(name, suggestion):
@@ -56,6 +59,7 @@ public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The form's problems, for ``formHasErrors``; otherwise none.
     public var diagnostics: [Diagnostic] {
         if case .formHasErrors(_, let d) = self { return d }
         return []
@@ -75,14 +79,14 @@ public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
 /// When anything fails mid-run the committed batches stay, the run is marked incomplete, and
 /// the error is rethrown. A killed run stays `running` in the database and reads as
 /// incomplete (``RunProcess``); the next run marks it so.
-public final class ValidationRun {
-    public let store: Store
-    public let registry: Registry
-    public let options: ValidationOptions
+package final class ValidationRun {
+    package let store: Store
+    package let registry: Registry
+    package let options: ValidationOptions
     /// Called on the calling thread after each committed batch.
-    public var progress: ((ValidationProgress) -> Void)?
+    package var progress: ((ValidationProgress) -> Void)?
 
-    public init(store: Store, registry: Registry, options: ValidationOptions) {
+    package init(store: Store, registry: Registry, options: ValidationOptions) {
         self.store = store
         self.registry = registry
         self.options = options
@@ -98,7 +102,7 @@ public final class ValidationRun {
     }
 
     /// Runs the validation and returns the finished run as recorded.
-    public func run() throws -> RunRecord {
+    package func run() throws -> RunRecord {
         let prepared = try prepareForms()
         try store.abandonDeadRuns(actor: options.actor)
 

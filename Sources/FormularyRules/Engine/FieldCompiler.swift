@@ -14,7 +14,7 @@
 /// - regexes that do not compile (`invalid-regex`, with PCRE2's message and offset), and
 ///   as a warning, nested quantifiers prone to catastrophic backtracking such as `(a+)+`
 ///   (`regex-backtracking`).
-public enum FieldCompiler {
+public enum FieldCompiler: Sendable {
     /// Load-time checks and compilation. The diagnostics include warnings; `compiled` is
     /// nil when any of them is an error.
     ///

@@ -5,7 +5,7 @@
 /// - `reject "V" RULE…` passes when the set of rules V fails (errors and warnings, final
 ///   stage; live stage with `live`) equals the listed set exactly.
 /// A `secure` type's example values are not quoted in the reasons.
-public enum SelfTests {
+public enum SelfTests: Sendable {
     /// Runs every example of `type`, in source order.
     public static func run(_ type: CompiledFieldType) -> [SelfTestOutcome] {
         type.definition.examples.map { run($0, on: type) }

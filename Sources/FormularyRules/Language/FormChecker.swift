@@ -1,5 +1,5 @@
 /// Checks a parsed form against the registry of field types.
-public enum FormChecker {
+public enum FormChecker: Sendable {
     /// Every problem of `form` that needs the registry: unknown types (with "did you
     /// mean"), arguments that do not fit the type's parameters, field keys declared twice,
     /// and cross-field rules naming fields the form does not declare.

@@ -1,5 +1,5 @@
 /// Binds the arguments of a type reference (`age(min: 21)`) to a type's parameters.
-public enum ParameterBinding {
+public enum ParameterBinding: Sendable {
     /// Every parameter's value: the argument's where one is given, the default otherwise.
     ///
     /// Fails with every problem at once: arguments naming no parameter (with a "did you

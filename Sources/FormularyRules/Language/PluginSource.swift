@@ -21,7 +21,7 @@ public struct ParseOutcome: Sendable, Hashable {
 }
 
 /// The entry point for plugin files: `.field` and `.form` alike.
-public enum PluginSource {
+public enum PluginSource: Sendable {
     /// Parses a file whose kind is decided by its first directive (`field NAME` or
     /// `form NAME`). Without such a header, the file name's extension decides which
     /// directives are expected, so that the rest of the file still gets checked.

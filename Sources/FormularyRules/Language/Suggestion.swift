@@ -1,5 +1,5 @@
 /// "Did you mean" suggestions for misspelled words.
-public enum Suggestion {
+public enum Suggestion: Sendable {
     /// The candidate nearest to `word`, when it is near enough to be a plausible typo:
     /// at most 2 edits (1 for words of up to 3 characters), counting a swap of two
     /// neighbouring characters as one edit (`rnage` → `range`). Ties go to the earlier

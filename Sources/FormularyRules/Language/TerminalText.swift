@@ -1,7 +1,7 @@
 /// Text made safe to print on a terminal. Shared by diagnostics (in this module) and by
 /// every text output of the command line (through `ReportEscaping.terminal`), so that one
 /// rule decides what a terminal may receive.
-public enum TerminalText {
+public enum TerminalText: Sendable {
     /// `text` with control characters (C0, DEL, C1) and bidirectional controls (U+202E and
     /// the like) written as escapes — `\n`, `\r`, `\t`, `\u{1B}`, `\u{202E}` — so that data
     /// can neither break a table's alignment, nor send escape sequences to the terminal,

@@ -25,12 +25,12 @@
 /// levels deep: the type that goes one level further is reported once, as
 /// `extends-too-deep`, and every type below it fails with that same diagnostic instead of
 /// one message each.
-public final class TypeResolver {
+package final class TypeResolver {
     /// Finds a declaration by type name, or nil when no such type exists.
-    public typealias Lookup = @Sendable (String) -> FieldTypeDecl?
+    package typealias Lookup = @Sendable (String) -> FieldTypeDecl?
 
     /// The most `extends` levels above a type: its `bases` may name at most this many types.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private let lookup: Lookup
     private let knownNames: [String]
@@ -43,19 +43,19 @@ public final class TypeResolver {
     private(set) var steps = 0
 
     /// A resolver over a fixed set of declarations, keyed by type name.
-    public init(declarations: [String: FieldTypeDecl]) {
+    package init(declarations: [String: FieldTypeDecl]) {
         self.lookup = { declarations[$0] }
         self.knownNames = declarations.keys.sorted()
     }
 
     /// A resolver over any registry. `knownNames` only feeds "did you mean" suggestions.
-    public init(knownNames: [String] = [], lookup: @escaping Lookup) {
+    package init(knownNames: [String] = [], lookup: @escaping Lookup) {
         self.lookup = lookup
         self.knownNames = knownNames
     }
 
     /// Resolves the type called `name`, or nil when the registry has no such declaration.
-    public func resolve(_ name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
+    package func resolve(_ name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
         resolution(named: name).map(\.result)
     }
 
@@ -64,7 +64,7 @@ public final class TypeResolver {
     ///
     /// A declaration that is not the one the lookup knows by its name (a file being
     /// linted on its own, say) is resolved as if it replaced that one, without the memo.
-    public func resolve(_ declaration: FieldTypeDecl) -> Result<FieldTypeDefinition, DiagnosticList> {
+    package func resolve(_ declaration: FieldTypeDecl) -> Result<FieldTypeDefinition, DiagnosticList> {
         if let known = memo[declaration.name]?.declaration ?? lookup(declaration.name), known == declaration {
             return resolution(named: declaration.name)!.result
         }

@@ -1,3 +1,5 @@
+import FormularyRules
+
 /// The compact encoding of an entry's values (column `entries.vals`) and of a layout's field
 /// names (column `entry_layouts.fields`).
 ///
@@ -69,8 +71,8 @@ public enum EntryValues {
     /// `i < spans.count` (slots past the end of `bytes` are absent). `spans` keeps its count, so
     /// one array can be reused for every row of a layout.
     @inlinable
-    public static func locate(_ bytes: UnsafeRawBufferPointer,
-                              into spans: inout [EntryValueSpan]) throws(EntryValuesError) {
+    package static func locate(_ bytes: UnsafeRawBufferPointer,
+                              into spans: inout [ValueSpan]) throws(EntryValuesError) {
         var reader = EntryValuesReader(bytes)
         for index in spans.indices {
             guard let slot = try reader.next() else {
@@ -78,8 +80,8 @@ public enum EntryValues {
                 return
             }
             if let slot {
-                spans[index] = EntryValueSpan(offset: Int32(reader.offset - slot.count),
-                                              length: Int32(slot.count))
+                spans[index] = ValueSpan(offset: Int32(reader.offset - slot.count),
+                                         length: Int32(slot.count))
             } else {
                 spans[index] = .absent
             }
@@ -97,28 +99,9 @@ public enum EntryValues {
     }
 }
 
-/// Where one value lies in an encoded entry, as found by ``EntryValues/locate(_:into:)``.
-public struct EntryValueSpan: Sendable, Hashable {
-    /// Byte offset of the value's first byte.
-    public var offset: Int32
-    /// The value's length in bytes, or -1 when the value is absent.
-    public var length: Int32
-
-    @inlinable public init(offset: Int32, length: Int32) {
-        self.offset = offset
-        self.length = length
-    }
-
-    public static let absent = EntryValueSpan(offset: 0, length: -1)
-
-    @inlinable public var isPresent: Bool { length >= 0 }
-
-    /// The value's bytes inside `bytes` (the buffer `locate` was given), or nil when absent.
-    @inlinable public func bytes(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard length >= 0 else { return nil }
-        return UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
-    }
-}
+/// Where one value lies in an encoded entry, as found by ``EntryValues/locate(_:into:)``: the
+/// rules' ``ValueSpan``, so that the located spans go to the form judge as they are.
+package typealias EntryValueSpan = ValueSpan
 
 /// Reads the slots of an encoded entry one by one, without copying.
 public struct EntryValuesReader {

@@ -13,16 +13,6 @@ public enum RunStatus: String, Sendable, Hashable {
     case incomplete
 }
 
-/// How a run judged one entry.
-public enum EntryVerdict: String, Sendable, Hashable {
-    /// No rule failed.
-    case valid
-    /// Only warnings.
-    case warnings
-    /// At least one error.
-    case invalid
-}
-
 /// Entry and violation counts of a run, or of one form in a run.
 public struct RunCounts: Sendable, Hashable {
     public var entriesChecked = 0

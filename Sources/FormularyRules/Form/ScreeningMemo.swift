@@ -1,5 +1,3 @@
-import FormularyRules
-
 /// Remembers, for each field of one form, how recent short values screened, so that a
 /// value seen before is not judged again: one worker thread's memory, for one run.
 ///
@@ -13,12 +11,12 @@ import FormularyRules
 /// repeat (card numbers, e-mail addresses) stops using its table after ``window`` lookups
 /// with fewer than a quarter of hits, so it costs nothing after that. Secure values are in
 /// the table as they are in SQLite's row buffer: in this process's memory only.
-final class ScreeningMemo {
-    static let defaultSlots = 1024
+package final class ScreeningMemo {
+    package static let defaultSlots = 1024
     /// Slots per field, a power of two.
-    let slots: Int
-    static let maxLength = 24
-    static let window = 8192
+    package let slots: Int
+    package static let maxLength = 24
+    package static let window = 8192
 
     /// Four words per slot: the value's bytes zero-padded to 24, then `length << 8 | code`
     /// (code 0: empty slot).
@@ -26,16 +24,17 @@ final class ScreeningMemo {
     /// Per field: lookups, hits, and 1 while the table is in use. Behind a pointer (like
     /// `table`) so that the per-value path pays no exclusivity checks on class storage.
     private let stats: UnsafeMutablePointer<Int>
-    let fieldCount: Int
+    package let fieldCount: Int
 
     /// - Parameters:
-    ///   - enabled: false makes a memo that remembers nothing (every value is judged).
+    ///   - enabled: false makes a memo that remembers nothing (every value is judged); it
+    ///     then holds one slot per field, so that a one-off judgment allocates little.
     ///   - slots: entries per field, rounded up to a power of two (tests use tiny tables to
     ///     force collisions).
-    init(fieldCount: Int, enabled: Bool = true, slots: Int = ScreeningMemo.defaultSlots) {
+    package init(fieldCount: Int, enabled: Bool = true, slots: Int = ScreeningMemo.defaultSlots) {
         self.fieldCount = fieldCount
         var size = 1
-        while size < slots { size *= 2 }
+        while enabled && size < slots { size *= 2 }
         self.slots = size
         let words = max(fieldCount, 1) * size * 4
         table = .allocate(capacity: words)
@@ -52,7 +51,7 @@ final class ScreeningMemo {
     /// The screening of `value` in field `field`: remembered, or computed by `screen` and
     /// remembered.
     @inline(__always)
-    func screening(field: Int, of value: UnsafeRawBufferPointer,
+    package func screening(field: Int, of value: UnsafeRawBufferPointer,
                    _ screen: (UnsafeRawBufferPointer) -> CompiledFieldType.Screening) -> CompiledFieldType.Screening {
         let n = value.count
         let stat = stats + 3 * field
@@ -79,10 +78,10 @@ final class ScreeningMemo {
     }
 
     /// Whether field `field` still uses its table.
-    func isEnabled(field: Int) -> Bool { stats[3 * field + 2] == 1 }
+    package func isEnabled(field: Int) -> Bool { stats[3 * field + 2] == 1 }
 
     /// Lookups and hits so far in field `field`'s table.
-    func counts(field: Int) -> (lookups: Int, hits: Int) { (stats[3 * field], stats[3 * field + 1]) }
+    package func counts(field: Int) -> (lookups: Int, hits: Int) { (stats[3 * field], stats[3 * field + 1]) }
 
     @inline(__always)
     private static func code(_ s: CompiledFieldType.Screening) -> UInt64 {

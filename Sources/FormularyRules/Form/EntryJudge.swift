@@ -1,0 +1,232 @@
+/// The one form judge: the fields' compiled types, `required`, the cross-field rules and
+/// undeclared keys, applied to one entry whose values lie in one byte buffer.
+///
+/// Batch validation (FormularyKit, values read straight from the store's row buffers) and
+/// ``FormValidator`` (an app's `[String: String]`, copied into one buffer) both call
+/// ``judge(_:layout:scratch:into:)``: only the way values are located differs, so the two
+/// give the same violations, rules and messages for the same values.
+///
+/// Immutable once built, so one judge serves every thread (compiled types keep their
+/// per-thread scratch themselves). Judging an entry whose values all pass builds no string.
+package final class EntryJudge: Sendable {
+    package struct Field: Sendable {
+        package var key: String
+        package var typeName: String
+        package var type: CompiledFieldType
+        package var required: Bool
+    }
+
+    /// Where each form field lies among the values of entries with one list of keys (the
+    /// columns of a stored layout, or the keys an app passed), computed once per list.
+    ///
+    /// A class, so that the per-entry call passes one borrowed reference instead of copying
+    /// (and retaining) its arrays.
+    package final class Layout: Sendable {
+        /// Number of values (columns) of the layout.
+        package let columnCount: Int
+        /// For each form field, its column, or -1 when the layout has no such column.
+        package let columnOfField: [Int]
+        /// Columns the form does not declare: reported as `unknown-field` when present.
+        package let unknownColumns: [(column: Int, name: String)]
+
+        init(columnCount: Int, columnOfField: [Int], unknownColumns: [(column: Int, name: String)]) {
+            (self.columnCount, self.columnOfField, self.unknownColumns) = (columnCount, columnOfField, unknownColumns)
+        }
+    }
+
+    enum Rule: Sendable {
+        case same(Int, Int, RuleOptions)
+        case require([Int], when: Int, RuleOptions)
+    }
+
+    package let form: FormDefinition
+    package let fields: [Field]
+    let rules: [Rule]
+    let fieldIndex: [String: Int]
+    // The per-entry loop reads these instead of copying `Field`s (each copy retains two
+    // strings and a class): `fields` keeps the types alive.
+    private let typeRefs: [Unmanaged<CompiledFieldType>]
+    private let requiredFields: [Bool]
+    // The cross-field rules as plain integers (field indices, and the rule's index in
+    // `rules` for its options), so that walking them per entry copies no payloads.
+    private let samePairs: [(a: Int, b: Int, rule: Int)]
+    private let requireSpans: [(trigger: Int, start: Int, end: Int, rule: Int)]
+    private let requiredByRules: [Int]
+
+    /// - Parameter types: the compiled type of each field of `form`, in order.
+    package init(form: FormDefinition, types: [CompiledFieldType]) {
+        precondition(types.count == form.fields.count)
+        self.form = form
+        fields = zip(form.fields, types).map {
+            Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required)
+        }
+        typeRefs = types.map { Unmanaged.passUnretained($0) }
+        requiredFields = form.fields.map(\.required)
+        let index = Dictionary(form.fields.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { a, _ in a })
+        fieldIndex = index
+        // The form checker refuses rules naming undeclared fields; a rule that still does
+        // (a form that was never linted) cannot be judged and is left out.
+        rules = form.rules.compactMap { rule in
+            switch rule.kind {
+            case .same(let a, let b):
+                guard let i = index[a], let j = index[b] else { return nil }
+                return .same(i, j, rule.options)
+            case .require(let required, let trigger):
+                guard let t = index[trigger] else { return nil }
+                let r = required.compactMap { index[$0] }
+                return .require(r, when: t, rule.options)
+            }
+        }
+        var pairs: [(a: Int, b: Int, rule: Int)] = []
+        var spans: [(trigger: Int, start: Int, end: Int, rule: Int)] = []
+        var list: [Int] = []
+        for (r, rule) in rules.enumerated() {
+            switch rule {
+            case let .same(a, b, _): pairs.append((a, b, r))
+            case let .require(required, trigger, _):
+                spans.append((trigger, list.count, list.count + required.count, r))
+                list += required
+            }
+        }
+        (samePairs, requireSpans, requiredByRules) = (pairs, spans, list)
+    }
+
+    /// The layout of entries whose values come as `columns`, in that order.
+    package func layout(columns: [String]) -> Layout {
+        var columnOfField = [Int](repeating: -1, count: fields.count)
+        var unknown: [(Int, String)] = []
+        for (column, name) in columns.enumerated() {
+            if let f = fieldIndex[name] {
+                if columnOfField[f] < 0 { columnOfField[f] = column }
+            } else {
+                unknown.append((column, name))
+            }
+        }
+        return Layout(columnCount: columns.count, columnOfField: columnOfField, unknownColumns: unknown)
+    }
+
+    /// One thread's working memory for ``judge(_:layout:scratch:into:)`` with this judge
+    /// (make it with ``makeScratch(rememberValues:)``; it remembers this form's fields'
+    /// values). The caller puts the entry's value spans in `spans` before each call.
+    package struct Scratch {
+        /// Where each value of the entry being judged lies, one per column of its layout.
+        package var spans: [ValueSpan] = []
+        /// Per field of the entry being judged: 0 absent, 1 clean, 2 failing.
+        var states: [UInt8] = []
+        /// The engine's buffers and regex state, passed to every value's screening so that
+        /// none looks up its thread's own.
+        let engine: FormularyRules.Scratch
+        let memo: ScreeningMemo
+
+        /// Makes `spans` hold one absent span per column of `layout` (a no-op when it does).
+        @inline(__always)
+        package mutating func fit(_ layout: Layout) {
+            if spans.count != layout.columnCount {
+                spans = [ValueSpan](repeating: .absent, count: layout.columnCount)
+            }
+        }
+    }
+
+    /// Working memory for one thread judging this form's entries; with `rememberValues`,
+    /// it remembers how short values screened (see ``ScreeningMemo``). `engine` is the
+    /// engine's scratch to screen with (default: a new one, for a worker thread of its own).
+    package func makeScratch(rememberValues: Bool = true, engine: FormularyRules.Scratch? = nil) -> Scratch {
+        Scratch(engine: engine ?? FormularyRules.Scratch(),
+                memo: ScreeningMemo(fieldCount: fields.count, enabled: rememberValues))
+    }
+
+    /// Judges one entry: its values lie in `values` where `scratch.spans` says (one span per
+    /// column of `layout`). Appends every failed rule to `violations`, in this order: each
+    /// field's (form order; a type's checks in rule order, or `required`), the `same` rules,
+    /// the `require … when` rules, then `unknown-field` for each present undeclared value.
+    package func judge(_ values: UnsafeRawBufferPointer, layout: Layout, scratch: inout Scratch,
+                       into violations: inout [FormViolation]) {
+        precondition(scratch.spans.count == layout.columnCount, "spans must be located for the layout")
+        if scratch.states.count != fields.count {
+            scratch.states = [UInt8](repeating: 0, count: fields.count)
+        }
+        // First every field's screening, through plain buffers (no per-field bounds or
+        // uniqueness checks): most entries pass and need nothing else.
+        let engine = scratch.engine, memo = scratch.memo
+        let allClean = scratch.spans.withUnsafeBufferPointer { spans in
+            layout.columnOfField.withUnsafeBufferPointer { columns in
+                scratch.states.withUnsafeMutableBufferPointer { states in
+                    var clean = true
+                    for f in 0..<columns.count {
+                        let column = columns[f]
+                        let span = column >= 0 ? spans[column] : ValueSpan(offset: 0, length: -1)
+                        guard span.isPresent else {
+                            states[f] = 0
+                            clean = clean && !requiredFields[f]
+                            continue
+                        }
+                        let bytes = UnsafeRawBufferPointer(start: values.baseAddress! + Int(span.offset), count: Int(span.length))
+                        let screening = typeRefs[f]._withUnsafeGuaranteedRef { type in
+                            memo.screening(field: f, of: bytes) { type.screen(utf8: $0, scratch: engine) }
+                        }
+                        switch screening {
+                        case .absent:
+                            states[f] = 0
+                            clean = clean && !requiredFields[f]
+                        case .clean:
+                            states[f] = 1
+                        case .failing:
+                            states[f] = 2
+                            clean = false
+                        }
+                    }
+                    return clean
+                }
+            }
+        }
+        if !allClean {
+            for f in 0..<fields.count where scratch.states[f] != 1 {
+                let column = layout.columnOfField[f]
+                let bytes = column >= 0 ? scratch.spans[column].bytes(in: values) : nil
+                guard let bytes, scratch.states[f] == 2 else {
+                    if requiredFields[f] {
+                        let field = fields[f]
+                        violations.append(FormViolation(field: field.key, type: field.typeName, rule: "required",
+                                                        severity: .error, message: "'\(field.key)' is required"))
+                    }
+                    continue
+                }
+                let field = fields[f]
+                let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
+                for v in result.violations {
+                    violations.append(FormViolation(field: field.key, type: field.typeName, rule: v.rule,
+                                                    severity: v.severity, message: v.message))
+                }
+            }
+        }
+        for (a, b, r) in samePairs {
+            guard scratch.states[a] != 0, scratch.states[b] != 0,
+                  let x = scratch.spans[layout.columnOfField[a]].bytes(in: values),
+                  let y = scratch.spans[layout.columnOfField[b]].bytes(in: values) else { continue }
+            // Equal bytes judged by the same type are equal canonical values: the common
+            // case (an email typed twice) needs no canonical copies.
+            if typeRefs[a].toOpaque() == typeRefs[b].toOpaque() && x.elementsEqual(y) { continue }
+            if fields[a].type.canonicalUTF8(x) != fields[b].type.canonicalUTF8(y) {
+                guard case let .same(_, _, options) = rules[r] else { continue }
+                violations.append(FormViolation(
+                    field: fields[b].key, type: nil, rule: options.name, severity: options.severity,
+                    message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
+            }
+        }
+        for (trigger, start, end, r) in requireSpans where scratch.states[trigger] != 0 {
+            for i in start..<end where scratch.states[requiredByRules[i]] == 0 {
+                guard case let .require(_, _, options) = rules[r] else { continue }
+                let missing = requiredByRules[i]
+                violations.append(FormViolation(
+                    field: fields[missing].key, type: nil, rule: options.name, severity: options.severity,
+                    message: options.message ?? "'\(fields[missing].key)' is required when '\(fields[trigger].key)' is given"))
+            }
+        }
+        for (column, name) in layout.unknownColumns {
+            guard let bytes = scratch.spans[column].bytes(in: values),
+                  !CompiledFieldType.isAbsent(utf8: bytes) else { continue }
+            violations.append(FormViolation(field: name, type: nil, rule: "unknown-field", severity: .warning,
+                                            message: "'\(name)' is not a field of form '\(form.name)'"))
+        }
+    }
+}

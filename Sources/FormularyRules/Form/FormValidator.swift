@@ -1,0 +1,113 @@
+/// A form ready to judge an app's values: each field's compiled type, `required`, and the
+/// cross-field rules. Made by ``FieldCatalog/form(source:file:)``.
+///
+/// ```swift
+/// let result = signup.judge(["name": "Ada", "email": "ada@example.com",
+///                            "email-again": "ada@example.com", "age": "36"])
+/// result.verdict          // .valid, .warnings or .invalid
+/// result.fields["age"]    // FieldResult
+/// result.formViolations   // same, require … when, unknown-field
+/// ```
+///
+/// Judging runs the same code as `formulary validate` (the values are copied into one
+/// buffer and handed to the judge batch validation uses), so the same values give the same
+/// verdicts, rules and messages. An immutable value, safe to share between threads.
+public struct FormValidator: Sendable {
+    let judge: EntryJudge
+
+    init(form: FormDefinition, types: [CompiledFieldType]) {
+        judge = EntryJudge(form: form, types: types)
+    }
+
+    /// The parsed form: its name, label, fields (with keys, types, labels) and rules.
+    public var form: FormDefinition { judge.form }
+
+    /// The form's name (`form NAME`).
+    public var name: String { judge.form.name }
+
+    /// The field keys, in the order the form declares them.
+    public var fieldKeys: [String] { judge.fields.map(\.key) }
+
+    /// The compiled type of field `key` (with the form's arguments), or nil for a key the
+    /// form does not declare: what a text field for it edits with.
+    public func fieldType(_ key: String) -> CompiledFieldType? {
+        judge.fields.first { $0.key == key }?.type
+    }
+
+    /// Judges the values of one filled-in form, keyed by field key. A missing key, an empty
+    /// value and one of only white space are all absent.
+    ///
+    /// - `final` (a submitted form): every field's final verdict, `required`, the
+    ///   cross-field rules, and `unknown-field` warnings: what a validation run records.
+    /// - `live` (a form being filled in): each present field's live verdict (a value still
+    ///   being typed is `incomplete`, not invalid); `required` and the cross-field rules
+    ///   wait for the final stage, since the user may not have got there yet. The form's
+    ///   verdict then counts the live violations and `unknown-field` warnings.
+    public func judge(_ values: [String: String], stage: Stage = .final) -> FormResult {
+        let keys = values.keys.sorted()
+        // The values one after the other in one buffer, as a stored entry's are, located by
+        // spans; a trailing byte so that the buffer has an address even when every value is
+        // empty.
+        var buffer: [UInt8] = []
+        var spans: [ValueSpan] = []
+        spans.reserveCapacity(keys.count)
+        for key in keys {
+            let start = buffer.count
+            buffer += values[key]!.utf8
+            spans.append(ValueSpan(offset: Int32(start), length: Int32(buffer.count - start)))
+        }
+        buffer.append(0)
+        let layout = judge.layout(columns: keys)
+        var found: [FormViolation] = []
+        // The calling thread's engine scratch (PCRE2 match data and JIT stack made once per
+        // thread, not once per call). The judge uses it only while screening, before it
+        // calls anything that takes the thread's scratch itself.
+        Scratch.withCurrent { engine in
+            var scratch = judge.makeScratch(rememberValues: false, engine: engine)
+            scratch.spans = spans
+            buffer.withUnsafeBytes { judge.judge($0, layout: layout, scratch: &scratch, into: &found) }
+        }
+
+        let unknown = layout.unknownColumns.map(\.name)
+        var fields: [String: FieldResult] = [:]
+        switch stage {
+        case .final:
+            for field in judge.fields {
+                let value = values[field.key]
+                let own = found.filter { $0.type != nil && $0.field == field.key }
+                let violations = own.map { Violation(rule: $0.rule, severity: $0.severity, message: $0.message) }
+                let absent = value.map(Self.isAbsent) ?? true
+                fields[field.key] = FieldResult(
+                    formatted: value.map { absent ? $0 : field.type.format($0) } ?? "",
+                    verdict: violations.contains { $0.severity == .error } ? .invalid : .valid,
+                    violations: violations, isAbsent: absent)
+            }
+            let formViolations = found.filter { $0.type == nil }
+            return FormResult(verdict: EntryVerdict(violations: found), fields: fields,
+                              formViolations: formViolations, unknownFields: unknown, violations: found)
+        case .live:
+            var live: [FormViolation] = []
+            for field in judge.fields {
+                let result = field.type.validate(values[field.key] ?? "", stage: .live)
+                fields[field.key] = result
+                live += result.violations.map {
+                    FormViolation(field: field.key, type: field.typeName, rule: $0.rule,
+                                  severity: $0.severity, message: $0.message)
+                }
+            }
+            // Unknown keys are exactly those the form does not declare: no cross-field rule
+            // names one.
+            let undeclared = Set(unknown)
+            let formViolations = found.filter { $0.type == nil && $0.field.map(undeclared.contains) == true }
+            live += formViolations
+            return FormResult(verdict: EntryVerdict(violations: live), fields: fields,
+                              formViolations: formViolations, unknownFields: unknown, violations: live)
+        }
+    }
+
+    /// Empty or only white space, as the engine counts it.
+    private static func isAbsent(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { CompiledFieldType.isAbsent(utf8: UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// An app that depends on this package and imports only `FormularyRules` builds, runs, and
+/// links neither SQLite nor libcrypto: the contract of docs/library.md, checked the way an
+/// app would meet it (a separate SwiftPM package with a path dependency on this one).
+///
+/// The consumer package and its build folder live under this repository's `.build`
+/// (`consumer-package/`), so a second run builds incrementally; the first takes a minute or
+/// two. Skipped when `swift` is not on PATH.
+struct ConsumerPackageTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let swift: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        .split(separator: ":").map { "\($0)/swift" }
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static let program = #"""
+        import FormularyRules
+
+        let today = CivilDate(year: 2026, month: 11, day: 29)
+        do {
+            let catalog = try FieldCatalog.builtin(today: today)
+            print("types:", catalog.typeNames.contains("credit-card"), catalog.typeNames == catalog.typeNames.sorted())
+            let card = try catalog.fieldType("credit-card")
+            print("card:", card.format("4111111111111111"), card.isValid("4111 1111 1111 1112"))
+            let adult = try catalog.fieldType("age(min: 18, max: 120)")
+            print("age:", adult.validate("17").violations.map(\.message))
+            let signup = try catalog.form(source: """
+                form signup
+                field email         email           required
+                field email-again   email           required
+                field age           age(min: 18, max: 120)    required
+                same email email-again   message "The two email addresses differ"
+                """, file: "signup.form")
+            let result = signup.judge(["email": "ada@example.com", "email-again": "ada@example.org", "nick": "ada"])
+            print("form:", result.verdict, result.fields["age"]!.violations.map(\.rule),
+                  result.formViolations.map(\.rule), result.unknownFields)
+            do {
+                _ = try catalog.fieldType("credt-card")
+            } catch {
+                print(error)
+            }
+        } catch {
+            print("unexpected:", error)
+        }
+        """#
+
+    static let expected = """
+        types: true true
+        card: 4111 1111 1111 1111 false
+        age: ["Age must be between 18 and 120"]
+        form: invalid ["required"] ["same", "unknown-field"] ["nick"]
+        <type reference>:1:1: error: unknown type 'credt-card'; did you mean 'credit-card'?
+        credt-card
+        ^~~~~~~~~~
+
+        """
+
+    @Test(.enabled(if: swift != nil, "swift is not on PATH: the consumer package cannot be built"),
+          .timeLimit(.minutes(20)))
+    func anAppImportingOnlyTheRulesBuildsRunsAndLinksNoSQLiteOrCrypto() throws {
+        let swift = try #require(Self.swift)
+        let folder = Self.root.appendingPathComponent(".build/consumer-package")
+        let package = folder.appendingPathComponent("App")
+        let sources = package.appendingPathComponent("Sources/App")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        // The dependency's identity is its folder's name (a worktree may be called anything).
+        let identity = Self.root.lastPathComponent
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "App",
+                dependencies: [.package(path: "\(Self.root.path)")],
+                targets: [.executableTarget(name: "App", dependencies: [
+                    .product(name: "FormularyRules", package: "\(identity)")])]
+            )
+            """
+        try Self.writeIfChanged(manifest, to: package.appendingPathComponent("Package.swift"))
+        try Self.writeIfChanged(Self.program, to: sources.appendingPathComponent("main.swift"))
+
+        let scratch = folder.appendingPathComponent("build").path
+        // SwiftPM plans a path dependency's files once per build folder and misses files
+        // added to it later (a merge that adds sources): start afresh when the list changes.
+        let listing = try Self.sourceListing()
+        let listingFile = folder.appendingPathComponent("sources.list")
+        if (try? String(contentsOf: listingFile, encoding: .utf8)) != listing {
+            try? FileManager.default.removeItem(atPath: scratch)
+            try listing.write(to: listingFile, atomically: true, encoding: .utf8)
+        }
+        let build = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch])
+        try #require(build.status == 0, "swift build of the consumer failed:\n\(build.output)")
+        let binPath = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch,
+                                           "--show-bin-path"])
+        let binary = binPath.output.trimmingCharacters(in: .whitespacesAndNewlines) + "/App"
+
+        let ran = try Self.run(binary, [])
+        #expect(ran.status == 0)
+        #expect(ran.output == Self.expected)
+
+        let ldd = try Self.run("/usr/bin/env", ["ldd", binary])
+        try #require(ldd.status == 0, "ldd failed: \(ldd.output)")
+        #expect(ldd.output.contains("libpcre2-8"), "ldd should list PCRE2, the rules' one library:\n\(ldd.output)")
+        #expect(!ldd.output.contains("libsqlite3"), "the app links SQLite:\n\(ldd.output)")
+        #expect(!ldd.output.contains("libcrypto"), "the app links libcrypto:\n\(ldd.output)")
+    }
+
+    /// The files the consumer's build compiles from this repository, one path a line.
+    static func sourceListing() throws -> String {
+        var paths = ["Package.swift"]
+        for module in ["FormularyRules", "CPCRE2"] {
+            let base = root.appendingPathComponent("Sources/\(module)")
+            let found = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            paths += found.map { "Sources/\(module)/\($0)" }
+        }
+        return paths.sorted().joined(separator: "\n") + "\n"
+    }
+
+    /// Writes only when the text differs, so that an unchanged package is not rebuilt.
+    static func writeIfChanged(_ text: String, to url: URL) throws {
+        if let old = try? String(contentsOf: url, encoding: .utf8), old == text { return }
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs a program to its end; standard output and error together, through a file (a
+    /// build's output can be large).
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("consumer-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = handle
+        process.standardError = arguments.contains("--show-bin-path") ? FileHandle.nullDevice : handle
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+    }
+}
