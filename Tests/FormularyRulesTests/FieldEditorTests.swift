@@ -249,3 +249,22 @@ import Testing
         #expect(text == "(555) 123-4567")
     }
 }
+
+@Suite struct FieldEditorCatalogTests {
+    /// The library's own way in, as docs/library.md shows it: a catalog type, then an editor.
+    @Test func editsATypeFromTheBuiltinCatalog() throws {
+        let catalog = try FieldCatalog.builtin(today: CivilDate(year: 2026, month: 11, day: 29))
+        var field = FieldEditor(type: try catalog.fieldType("credit-card"))
+        field.insert("4")
+        field.insert("1111")
+        #expect(field.text == "4111 1" && field.caret == 6)
+        #expect(!field.insert("x").accepted)
+        field.deleteBackward()
+        #expect(field.text == "4111" && field.caret == 4)
+        field.replace(0..<4, with: "5500-0000-0000-0004")
+        #expect(field.text == "5500 0000 0000 0004" && field.result.verdict == .valid)
+        let adult = FieldEditor(type: try catalog.fieldType("age(min: 18)"), text: "17", caret: 2)
+        #expect(adult.visibleMessage(after: .leaving) == "Age must be between 18 and 150")
+        #expect(adult.visibleMessage(after: .typing) == nil)
+    }
+}
