@@ -10,7 +10,7 @@ enum Formulary {
     static let version = "0.1.0"
 
     static let commandTypes: [any Command.Type] = [
-        CheckCommand.self, FormatCommand.self,
+        CheckCommand.self, FormatCommand.self, TryCommand.self,
         TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
         InitCommand.self, MigrateCommand.self,
         TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self,

@@ -58,7 +58,7 @@ import FormularyRules
         #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable"])
         #expect(Self.type("age", in: parsed)?.objectValue?.keys == [
             "name", "version", "source", "extends", "label", "help", "placeholder", "keyboard",
-            "autocapitalize", "secure", "parameters", "normalize", "mask", "checks", "examples"])
+            "autocapitalize", "secure", "timing", "parameters", "normalize", "mask", "checks", "examples"])
     }
 
     @Test func creditCardCarriesItsDescriptionMaskAndChecks() throws {
@@ -75,6 +75,7 @@ import FormularyRules
         #expect(card["keyboard"]?.stringValue == "number-pad")
         #expect(card["autocapitalize"]?.isNull == true)
         #expect(card["secure"]?.boolValue == false)
+        #expect(card["timing"]?.stringValue == "leaving")
         #expect(card["normalize"]?[0]?["step"]?.stringValue == "strip")
         #expect(card["normalize"]?[0]?["characters"]?.stringValue == " -")
         #expect(card["mask"]?["pattern"]?.stringValue == "0000 0000 0000 0000")
@@ -135,6 +136,7 @@ import FormularyRules
         #expect(cvvField?["secure"]?.boolValue == true)
         let cardField = form["fields"]?.arrayValue?.first { $0["key"]?.stringValue == "card" }
         #expect(cardField?["secure"]?.boolValue == false)
+        #expect(cardField?["timing"]?.isNull == true)
     }
 
     @Test func formsCarryFieldsArgumentsAndCrossFieldRules() throws {

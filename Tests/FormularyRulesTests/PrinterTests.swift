@@ -25,6 +25,7 @@ import Testing
         keyboard decimal-pad
         autocapitalize words
         secure
+        timing submit
         param min = -3
         param max = 7.25
         param from = "today-18y"

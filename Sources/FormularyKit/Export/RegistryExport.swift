@@ -98,6 +98,7 @@ public enum RegistryExport {
         o["keyboard"] = optional(d.keyboard?.rawValue)
         o["autocapitalize"] = optional(d.autocapitalize?.rawValue)
         o["secure"] = .bool(d.secure)
+        o["timing"] = .string((d.timing ?? .leaving).rawValue)
         o["parameters"] = .array(d.parameters.map { p in
             ["name": .string(p.name), "kind": .string(p.defaultValue.kind.rawValue),
              "default": parameterValue(p.defaultValue)]
@@ -176,6 +177,7 @@ public enum RegistryExport {
                 "required": .bool(field.required),
                 "label": optional(field.label),
                 "secure": .bool(secure),
+                "timing": optional(field.timing?.rawValue),
             ]
         })
         o["rules"] = .array(f.rules.map { rule in

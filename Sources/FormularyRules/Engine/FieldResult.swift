@@ -54,6 +54,12 @@ public struct FieldResult: Sendable {
         self.violations = violations
         self.isAbsent = isAbsent
     }
+
+    /// The one message to show: the first violation with error severity in rule order,
+    /// else the first warning, else nil.
+    public var message: String? {
+        (violations.first { $0.severity == .error } ?? violations.first)?.message
+    }
 }
 
 /// The result of running one `accept` or `reject` example of a type.

@@ -4,7 +4,7 @@
 /// mistakes gets a diagnostic for each.
 struct FieldParser {
     static let directives = [
-        "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "param",
+        "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "timing", "param",
         "normalize", "mask", "length", "integer", "decimal", "range", "pattern", "charset",
         "one-of", "date", "checksum", "drop", "accept", "reject",
     ]
@@ -19,7 +19,7 @@ struct FieldParser {
         "rule": "a check starts with its kind ('length', 'pattern', 'range'…), and 'as NAME' names it",
     ]
     static let singletons: Set<String> = [
-        "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "mask",
+        "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "timing", "mask",
     ]
 
     let source: SourceLines

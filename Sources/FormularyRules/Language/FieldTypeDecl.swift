@@ -10,6 +10,7 @@ public struct FieldTypeDecl: Sendable, Hashable {
         case keyboard(Keyboard)
         case autocapitalize(Autocapitalize)
         case secure
+        case timing(MessageTiming)
         case parameter(Parameter)
         case normalize([NormalizeStep])
         case mask(MaskRule)

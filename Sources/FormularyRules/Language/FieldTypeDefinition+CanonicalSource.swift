@@ -15,6 +15,7 @@ extension FieldTypeDefinition {
         if let keyboard { lines.append("keyboard \(keyboard.rawValue)") }
         if let autocapitalize { lines.append("autocapitalize \(autocapitalize.rawValue)") }
         if secure { lines.append("secure") }
+        if let timing { lines.append("timing \(timing.rawValue)") }
         for parameter in parameters {
             lines.append("param \(parameter.name) = \(Canonical.value(parameter.defaultValue))")
         }
@@ -109,6 +110,7 @@ extension FormDefinition {
             }
             if field.required { line += " required" }
             if let label = field.label { line += " label " + Canonical.quote(label) }
+            if let timing = field.timing { line += " timing " + timing.rawValue }
             lines.append(line)
         }
         for rule in rules {

@@ -90,19 +90,21 @@ struct FormParser {
 }
 
 extension LineParser {
-    /// `field KEY TYPE[(PARAMS)] [required] [label "…"]`.
+    /// `field KEY TYPE[(PARAMS)] [required] [label "…"] [timing typing|leaving|submit]`.
     mutating func parseFormField() throws(Diagnostic) -> FormField {
         let (key, keyToken) = try expectName("a field key (the entry's column name)")
         let type = try parseTypeReference()
         var field = FormField(key: key, type: type, location: keyToken.location)
         var seen: Set<String> = []
+        let modifiers = ["required", "label", "timing"]
         while let token = cursor.peek {
-            guard let word = token.word, word == "required" || word == "label" else {
+            guard let word = token.word, modifiers.contains(word) else {
                 let fixIt = token.word.flatMap {
-                    Suggestion.fixIt(for: $0, in: ["required", "label"], replacing: token.location)
+                    Suggestion.fixIt(for: $0, in: modifiers, replacing: token.location)
                 }
                 throw error(LanguageDiagnostic.expectedModifier(found: token.displayName,
-                                                                expected: "'required' or 'label \"…\"'", fixIt: fixIt),
+                                                                expected: "'required', 'label \"…\"' or 'timing typing|leaving|submit'",
+                                                                fixIt: fixIt),
                             at: token.location)
             }
             guard seen.insert(word).inserted else {
@@ -111,6 +113,8 @@ extension LineParser {
             cursor.advance()
             if word == "required" {
                 field.required = true
+            } else if word == "timing" {
+                field.timing = try parseTiming()
             } else {
                 field.label = try expectString(after: "label")
             }

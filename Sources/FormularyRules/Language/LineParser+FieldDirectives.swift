@@ -22,6 +22,10 @@ extension LineParser {
         case "secure":
             try expectEnd()
             return .secure
+        case "timing":
+            let timing = try parseTiming()
+            try expectEnd()
+            return .timing(timing)
         case "param":
             return .parameter(try parseParameter())
         case "normalize":
@@ -42,6 +46,13 @@ extension LineParser {
         default:
             return .check(try parseCheck(keyword))
         }
+    }
+
+    /// The word after `timing`: `typing`, `leaving` or `submit`.
+    mutating func parseTiming() throws(Diagnostic) -> MessageTiming {
+        let (word, _) = try expectChoice(MessageTiming.allCases.map(\.rawValue), what: "timing",
+                                         id: .unknownTiming)
+        return MessageTiming(rawValue: word)!
     }
 
     /// `param NAME = DEFAULT`; the default's literal decides the kind.

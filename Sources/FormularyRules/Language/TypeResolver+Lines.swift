@@ -17,6 +17,7 @@ extension TypeResolver {
             case .keyboard(let keyboard): definition.keyboard = keyboard
             case .autocapitalize(let value): definition.autocapitalize = value
             case .secure: definition.secure = true
+            case .timing(let timing): definition.timing = timing
             case .parameter(let parameter):
                 if let index = definition.parameters.firstIndex(where: { $0.name == parameter.name }) {
                     let old = definition.parameters[index].defaultValue.kind

@@ -20,6 +20,9 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     public var autocapitalize: Autocapitalize?
     /// The value is a secret: never printed, stored only as the user's data.
     public var secure: Bool
+    /// `timing typing|leaving|submit`: when an app shows the type's messages; nil when the
+    /// type does not say (``MessageTiming/leaving``). No effect on verdicts.
+    public var timing: MessageTiming?
     /// `param NAME = DEFAULT` declarations, in source order (bases' first).
     public var parameters: [Parameter]
     /// `normalize` steps, applied in order before any check.
@@ -37,7 +40,7 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     public init(name: String, bases: [String] = [], label: String? = nil, help: String? = nil,
                 placeholder: String? = nil, keyboard: Keyboard? = nil,
                 autocapitalize: Autocapitalize? = nil, secure: Bool = false,
-                parameters: [Parameter] = [], normalization: [NormalizeStep] = [],
+                timing: MessageTiming? = nil, parameters: [Parameter] = [], normalization: [NormalizeStep] = [],
                 mask: MaskRule? = nil, checks: [CheckRule] = [], examples: [Example] = [],
                 location: SourceLocation) {
         self.name = name
@@ -48,6 +51,7 @@ public struct FieldTypeDefinition: Sendable, Hashable {
         self.keyboard = keyboard
         self.autocapitalize = autocapitalize
         self.secure = secure
+        self.timing = timing
         self.parameters = parameters
         self.normalization = normalization
         self.mask = mask
@@ -67,6 +71,17 @@ public enum Keyboard: String, Sendable, Hashable, CaseIterable, Codable {
 /// spelling in the language.
 public enum Autocapitalize: String, Sendable, Hashable, CaseIterable, Codable {
     case never, words, sentences, all
+}
+
+/// When an app shows a field's messages (`timing` in a type or a form field). It never
+/// changes a verdict; ``FieldEditor/visibleMessage(after:)`` applies it.
+public enum MessageTiming: String, Sendable, Hashable, CaseIterable, Codable {
+    /// While the user types: the live verdict's message, keystroke by keystroke.
+    case typing
+    /// When the field loses focus (the default): the final verdict's message.
+    case leaving
+    /// Only when the form is submitted.
+    case submit
 }
 
 /// `param NAME = DEFAULT`; the kind is that of the default.

@@ -22,7 +22,7 @@ public struct FormDefinition: Sendable, Hashable {
     }
 }
 
-/// `field KEY TYPE[(PARAMS)] [required] [label "…"]`.
+/// `field KEY TYPE[(PARAMS)] [required] [label "…"] [timing typing|leaving|submit]`.
 public struct FormField: Sendable, Hashable {
     /// The entry's field name (a column of an imported file).
     public var key: String
@@ -32,15 +32,18 @@ public struct FormField: Sendable, Hashable {
     public var required: Bool
     /// `label "…"`: the field's caption in this form, overriding the type's.
     public var label: String?
+    /// When the field's messages are shown, overriding its type's `timing`; nil: the type's.
+    public var timing: MessageTiming?
     /// Where the `field` line stands.
     public var location: SourceLocation
     /// Makes a form field.
     public init(key: String, type: TypeReference, required: Bool = false, label: String? = nil,
-                location: SourceLocation) {
+                timing: MessageTiming? = nil, location: SourceLocation) {
         self.key = key
         self.type = type
         self.required = required
         self.label = label
+        self.timing = timing
         self.location = location
     }
 }

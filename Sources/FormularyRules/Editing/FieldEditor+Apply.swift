@@ -1,0 +1,157 @@
+/// A private-use scalar put at the caret while normalizing, to learn how many normalized
+/// scalars stand before it. No normalization step removes or maps it.
+private let caretMark: Unicode.Scalar = "\u{E000}"
+
+/// A text's scalars and where its characters start: edits arrive in `Character`s, the mask
+/// and the normalization work on scalars.
+struct CharacterMap {
+    var scalars: [Unicode.Scalar]
+    /// The first scalar of each character; nil when every character is one scalar (the
+    /// usual ASCII text), so offsets are the same in both.
+    var starts: [Int]?
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+        starts = Self.oneScalarEach(scalars) ? nil : Self.characterStarts(text)
+    }
+
+    /// True when no two scalars can form one character: ASCII without CR (CR LF is one).
+    static func oneScalarEach(_ scalars: [Unicode.Scalar]) -> Bool {
+        !scalars.contains { $0.value >= 0x80 || $0 == "\r" }
+    }
+
+    static func characterStarts(_ text: String) -> [Int] {
+        var starts: [Int] = []
+        var offset = 0
+        for character in text {
+            starts.append(offset)
+            offset += character.unicodeScalars.count
+        }
+        return starts
+    }
+
+    var characterCount: Int { starts?.count ?? scalars.count }
+
+    /// The scalar offset where character `c` starts (the end for `c == characterCount`).
+    func scalarOffset(ofCharacter c: Int) -> Int {
+        guard let starts else { return c }
+        return c < starts.count ? starts[c] : scalars.count
+    }
+
+    /// The index of the character that holds scalar `s`.
+    func character(holding s: Int) -> Int {
+        guard let starts else { return s }
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= s { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+}
+
+extension FieldEditor {
+    /// The text, caret and verdict an edit would produce.
+    struct Candidate {
+        var text: String
+        var caret: Int
+        var result: FieldResult
+    }
+
+    /// For each scalar of the text, whether the mask put it there as a literal. All false
+    /// without a mask.
+    func literalFlags(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        guard let mask = type.mask else { return [Bool](repeating: false, count: scalars.count) }
+        return mask.layout(scalars).takenAsLiteral
+    }
+
+    /// Applies one edit, in scalars of the text: the scalars before `range` as shown, then
+    /// `replacement`, then the scalars after `range` without mask literals; the type
+    /// formats the result.
+    func apply(_ map: CharacterMap, literals: [Bool], _ range: Range<Int>, _ replacement: String) -> Candidate {
+        var typed = String.UnicodeScalarView()
+        typed.append(contentsOf: map.scalars[..<range.lowerBound])
+        typed.append(contentsOf: replacement.unicodeScalars)
+        var rest = String.UnicodeScalarView()
+        for k in range.upperBound..<map.scalars.count where !literals[k] { rest.append(map.scalars[k]) }
+        if typed.allSatisfy(isWhiteSpace) && rest.allSatisfy(isWhiteSpace) {
+            // Absent: formatting keeps it as it is.
+            let raw = String(typed) + String(rest)
+            return Candidate(text: raw, caret: String(typed).count, result: type.validate(raw, stage: .live))
+        }
+        var marked = typed
+        marked.append(caretMark)
+        marked.append(contentsOf: rest)
+        var normalized = type.normalizedScalars(String(marked))
+        let markIndex = normalized.firstIndex(of: caretMark)
+        if let markIndex { normalized.remove(at: markIndex) }
+        var typedCount = markIndex ?? 0
+        var pending: ArraySlice<Unicode.Scalar> = []
+        // Only trim, collapse-spaces and capitalize can treat a value differently for the
+        // mark in it; without them the marked value less the mark is the normalized value.
+        if markIndex == nil || type.normalizationSeesTheMark {
+            var raw = typed
+            raw.append(contentsOf: rest)
+            let plain = type.normalizedScalars(String(raw))
+            if let k = markIndex, type.mask == nil, k == normalized.count, normalized.count > plain.count,
+               replacement.unicodeScalars.allSatisfy(isWhiteSpace),
+               normalized[..<plain.count].elementsEqual(plain),
+               normalized[plain.count...].allSatisfy(isWhiteSpace) {
+                // White space typed at the end that trimming would remove: kept for now.
+                pending = normalized[plain.count...]
+            } else if markIndex == nil || normalized.count != plain.count {
+                typedCount = min(type.normalizedScalars(String(typed)).count, plain.count)
+            }
+            normalized = plain
+        }
+
+        // The text is `type.format(raw)`, built from the same walk that places the caret.
+        var output: [Unicode.Scalar]
+        let caretScalars: Int
+        if let mask = type.mask {
+            let layout = mask.layout(normalized)
+            output = layout.output
+            if typedCount > 0 {
+                caretScalars = layout.ends[typedCount - 1]
+            } else {
+                caretScalars = normalized.isEmpty ? 0 : layout.ends[0] - 1
+            }
+        } else {
+            output = normalized
+            output.append(contentsOf: pending)
+            caretScalars = typedCount
+        }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: output)
+        let text = String(view)
+        let caret = CharacterMap.oneScalarEach(output) ? caretScalars
+            : Self.characterOffset(in: text, scalars: caretScalars)
+        return Candidate(text: text, caret: caret, result: type.validate(text, stage: .live))
+    }
+
+    /// The deletion that removes the typed character next to `range` (scalars; it held only
+    /// literals): after it for a forward delete (the range starts at the caret), else before.
+    func deleteTypedCharacter(_ map: CharacterMap, literals: [Bool], around range: Range<Int>,
+                              forward: Bool) -> Candidate? {
+        if forward {
+            guard let k = (range.upperBound..<map.scalars.count).first(where: { !literals[$0] }) else { return nil }
+            let end = map.scalarOffset(ofCharacter: map.character(holding: k) + 1)
+            return apply(map, literals: literals, range.lowerBound..<end, "")
+        }
+        guard let k = (0..<range.lowerBound).last(where: { !literals[$0] }) else { return nil }
+        let start = map.scalarOffset(ofCharacter: map.character(holding: k))
+        return apply(map, literals: literals, start..<range.upperBound, "")
+    }
+
+    /// The number of characters of `text` that end at or before `scalars` scalars (a caret
+    /// inside a character moves to its end).
+    static func characterOffset(in text: String, scalars: Int) -> Int {
+        var seen = 0, count = 0
+        for character in text {
+            if seen >= scalars { break }
+            seen += character.unicodeScalars.count
+            count += 1
+        }
+        return count
+    }
+}

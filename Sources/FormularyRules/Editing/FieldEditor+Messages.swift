@@ -1,0 +1,35 @@
+/// A moment in a field's life at which an app may show its message.
+public enum MessageMoment: String, Sendable, Hashable, CaseIterable {
+    /// The user is typing in the field.
+    case typing
+    /// The field has lost focus.
+    case leaving
+    /// The form is being submitted.
+    case submitting
+}
+
+extension FieldEditor {
+    /// The message to show at `moment`, or nil, as the field's ``timing`` says:
+    ///
+    /// | timing | `.typing` | `.leaving` | `.submitting` |
+    /// |---|---|---|---|
+    /// | `typing` | live message | final message | final message |
+    /// | `leaving` (default) | nil | final message | final message |
+    /// | `submit` | nil | nil | final message |
+    ///
+    /// The live message is ``result``'s (what no completion can fix, e.g. a letter in a
+    /// card number); the final message judges the text as complete (e.g. "Card number is
+    /// incomplete"). Both are ``FieldResult/message``: the first error, else the first
+    /// warning. An absent (empty) value has none: whether it may be absent is the form's
+    /// decision.
+    public func visibleMessage(after moment: MessageMoment) -> String? {
+        switch (timing, moment) {
+        case (.typing, .typing):
+            return result.message
+        case (_, .typing), (.submit, .leaving):
+            return nil
+        case (_, .leaving), (_, .submitting):
+            return type.validate(text, stage: .final).message
+        }
+    }
+}
