@@ -8,13 +8,6 @@ extension CommandContext {
         WorkspaceSettings(databasePath: databasePath, pluginFolders: pluginFolders, actor: actor)
     }
 
-    /// The registry as this command sees it: built-in types, the database's types and forms
-    /// when there is a database (commands that only check values work without one), the
-    /// plugin folders, then `extraFiles`.
-    func loadRegistry(extraFiles: [PluginFile] = []) throws -> Registry {
-        try workspace.registry(extraFiles: extraFiles)
-    }
-
     /// A service's failure as this process says it: the message, the details rendered as
     /// text (diagnostics with their carets, tables aligned), and the exit status.
     static func failure(_ error: ServiceError) -> CommandFailure {

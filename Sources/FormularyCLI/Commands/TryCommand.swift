@@ -52,7 +52,7 @@ struct TryCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let type = try context.compiledType(typeText, in: try context.loadRegistry())
+        let type = try RegistryService(workspace: context.workspace).compile(reference: typeText, today: try context.today())
         if isatty(0) == 1 && isatty(1) == 1 { return try interactive(type) }
         return lines(type)
     }

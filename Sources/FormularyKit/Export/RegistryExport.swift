@@ -16,9 +16,13 @@ public enum RegistryExport {
 
     /// A type or form that could not be exported because its definition has errors.
     public struct Unavailable: Sendable, Hashable {
+        /// Whether a type or a form was left out.
         public enum Kind: String, Sendable { case type, form }
+        /// A type or a form.
         public var kind: Kind
+        /// Its name.
         public var name: String
+        /// The file that declares it, as diagnostics show it.
         public var file: String
         /// The error messages, `file:line:column: message`.
         public var problems: [String]
@@ -26,7 +30,9 @@ public enum RegistryExport {
 
     /// The export document, and what had to be left out of it.
     public struct Export: Sendable {
+        /// The document: `formulary_export_version`, `types` and `forms`.
         public var document: JSONValue
+        /// The types and forms left out, by kind and name.
         public var unavailable: [Unavailable]
 
         /// The document as compact JSON text followed by a newline.
