@@ -1,6 +1,7 @@
 import Testing
-import FormularyKit
+import FormularyJSON
 import FormularyRules
+@testable import FormularyKit
 
 /// The built-in types for codes with a check digit or a variant chosen by a parameter:
 /// `cvv(digits:)`, `gtin`, `isbn`, `phone-intl`. Their self-tests run in
@@ -67,5 +68,23 @@ import FormularyRules
         #expect(Self.failed(type, "442079460958") == ["pattern"])
         #expect(type.validate("+44 2", stage: .live).verdict == .incomplete)
         #expect(type.validate("4", stage: .live).verdict == .invalid)
+    }
+
+    /// Clients read the algorithm by name: each new one is exported under its own name,
+    /// with its rule name and its default message where the type gives none.
+    @Test func exportNamesTheNewAlgorithms() throws {
+        let (_, doc) = try ExportTests.export()
+        for (type, algorithm) in [("gtin", "gtin"), ("isbn", "isbn")] {
+            let exported = try #require(ExportTests.type(type, in: doc))
+            let check = try #require(exported["checks"]?.arrayValue?.first { $0["kind"]?.stringValue == "checksum" })
+            #expect(check["arguments"]?["algorithm"]?.stringValue == algorithm)
+            #expect(check["rule"]?.stringValue == algorithm)
+        }
+        let verhoeff = PluginFile(path: "t/order.field", bytes: Array("field order\nchecksum verhoeff\n".utf8),
+                                  source: .database)
+        let (_, withOrder) = try ExportTests.export(extra: [verhoeff])
+        let check = try #require(ExportTests.type("order", in: withOrder)?["checks"]?[0])
+        #expect(check["arguments"]?["algorithm"]?.stringValue == "verhoeff")
+        #expect(check["rule"]?.stringValue == "verhoeff")
     }
 }
