@@ -128,7 +128,10 @@ import FormularyRules
         let cvv = try #require(Self.type("cvv", in: doc))
         #expect(cvv["secure"]?.boolValue == true)
         #expect(cvv["examples"]?.arrayValue == [])
-        #expect(cvv["mask"]?["pattern"]?.stringValue == "000")
+        // cvv(digits: 4) takes the Amex code, so the length is a parameter, not a mask.
+        #expect(cvv["mask"]?.isNull == true)
+        let length = try #require(cvv["checks"]?.arrayValue?.first { $0["kind"]?.stringValue == "length" })
+        #expect(length["arguments"]?["range"]?["lower"]?["parameter"]?.stringValue == "digits")
         let text = String(decoding: result.bytes, as: UTF8.self)
         #expect(!text.contains("\" 9 9 9\""))
         let form = try #require(doc["forms"]?[0])

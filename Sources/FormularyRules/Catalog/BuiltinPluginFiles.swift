@@ -68,25 +68,31 @@ reject live "4111 1111 1111 11111" mask
 
 """##),
         ("cvv.field", ##"""
-# The card security code. It is a secret: never printed, logged or reported.
+# The card security code: 3 digits, or 4 for American Express (cvv(digits: 4)).
+# It is a secret: never printed, logged or reported.
 field cvv
 label "Security Code"
-help "The 3 digits on the back of the card"
+help "The 3 digits on the back of the card (4 on the front for American Express)"
 placeholder "000"
 keyboard number-pad
 secure
 
+param digits = 3
+
 normalize strip-spaces
-mask "000"   message "The security code has 3 digits"
+charset digits    message "The security code is made of digits only"
+length $digits    message "The security code has {digits} digits"
 
 accept "123"
 accept "000"
 accept " 9 9 9" formats "999"
 accept live "12"
-reject "12" mask
-reject "1234" mask
-reject "12a" mask
-reject live "1x" mask
+reject "12" length
+reject "1234" length
+reject "12a" charset
+reject "12a4" charset length
+reject live "1x" charset
+reject live "1234" length
 
 """##),
         ("data.field", ##"""
@@ -174,6 +180,41 @@ reject "1/30" mask date
 reject live "13" date
 
 """##),
+        ("gtin.field", ##"""
+# A GS1 Global Trade Item Number, the number under a barcode: GTIN-8 (EAN-8),
+# GTIN-12 (UPC-A), GTIN-13 (EAN-13) or GTIN-14, with its check digit last.
+# Stored as typed, without spaces or hyphens: 036000291452 and its 14-digit form
+# 00036000291452 are different values.
+field gtin
+label "GTIN"
+help "The 8, 12, 13 or 14 digits under a barcode (EAN, UPC)"
+placeholder "4006381333931"
+keyboard number-pad
+
+normalize strip " -"
+pattern /[0-9]{8}|[0-9]{12,14}/   message "A GTIN has 8, 12, 13 or 14 digits"
+checksum gtin                     message "The GTIN's check digit does not match"
+
+# Vectors: Wikipedia (EAN-13, EAN-8, UPC-A articles); GTIN-14 built by GS1's rule
+# (indicator 1 + GTIN-13 6291041500213 of GS1's check digit calculator page, check digit
+# recalculated).
+accept "96385074"
+accept "036000291452"
+accept "4006381333931"
+accept "16291041500210"
+accept "4006 3813 3393 1" formats "4006381333931"
+accept "0-36000-29145-2" formats "036000291452"
+accept live "400638"
+reject "96385075" gtin
+reject "036000291453" gtin
+reject "4006381333932" gtin
+reject "16291041500211" gtin
+reject "123456784" pattern
+reject "123456789" pattern gtin
+reject "40063813339a" pattern
+reject live "40a" pattern
+
+"""##),
         ("iban.field", ##"""
 # An International Bank Account Number, shown in groups of four and checked with MOD 97.
 # IBANs differ in length from country to country (15 to 34 characters), which a mask
@@ -198,6 +239,38 @@ accept "NO9386011117947" formats "NO93 8601 1117 947"
 reject "DE89 3704 0044 0532 0130 01" mod97
 reject "DE89 3704" pattern mod97
 reject "1289 3704 0044 0532 0130 00" pattern mod97
+
+"""##),
+        ("isbn.field", ##"""
+# An International Standard Book Number: ISBN-13 (978 or 979, then an EAN-13 check
+# digit) or ISBN-10 (mod 11, the last character may be X). Hyphens and spaces may be
+# typed; the stored form is the bare characters (978-0-306-40615-7 is stored as
+# 9780306406157), because where the hyphens go depends on the registration group.
+field isbn
+label "ISBN"
+help "13 digits starting 978 or 979, or 10 characters; hyphens allowed"
+placeholder "978-0-306-40615-7"
+autocapitalize all
+
+normalize strip " -" uppercase
+pattern /97[89][0-9]{10}|[0-9]{9}[0-9X]/   message "An ISBN has 13 digits starting 978 or 979, or 10 characters of which the last may be X"
+checksum isbn                              message "The ISBN's check digit does not match"
+
+# Vectors: Wikipedia, "ISBN" (0-306-40615-2 / 978-0-306-40615-7, 0-8044-2957-X,
+# 978-3-16-148410-0).
+accept "978-0-306-40615-7" formats "9780306406157"
+accept "978 3 16 148410 0" formats "9783161484100"
+accept "0-306-40615-2" formats "0306406152"
+accept "0-8044-2957-X" formats "080442957X"
+accept "0-8044-2957-x" formats "080442957X"
+accept live "978-0-30"
+reject "978-0-306-40615-8" isbn
+reject "0-306-40615-3" isbn
+reject "0-8044-2957-0" isbn
+reject "4006381333931" pattern isbn
+reject "0-306-4061X-2" pattern isbn
+reject "978-0-306-40615" pattern isbn
+reject live "97a" pattern
 
 """##),
         ("iso-date.field", ##"""
@@ -240,6 +313,36 @@ accept "José Núñez-García"
 reject "R2D2" charset
 reject "Ada_Lovelace" charset
 reject "-Ada" starts-with-letter
+
+"""##),
+        ("phone-intl.field", ##"""
+# A phone number in the international E.164 form: +, the country code, then the number,
+# 8 to 15 digits in all. Spaces may be typed anywhere; the stored form is + and the
+# digits without spaces (+44 20 7946 0958 is stored as +442079460958), E.164's own
+# spelling, because the country code has 1 to 3 digits and a single mask cannot tell
+# where it ends.
+field phone-intl
+label "Phone"
+help "International form: +, country code and number, e.g. +44 20 7946 0958"
+placeholder "+44 20 7946 0958"
+keyboard phone
+
+normalize strip-spaces
+pattern /\+[1-9][0-9]{7,14}/   message "Use the international form: +, country code and number (8 to 15 digits), e.g. +44 20 7946 0958"
+
+accept "+44 20 7946 0958" formats "+442079460958"
+accept "+1 202 555 0143" formats "+12025550143"
+accept "+4930123456" formats "+4930123456"
+accept "+8613812345678"
+accept live "+44 20"
+accept live "+"
+reject "020 7946 0958" pattern
+reject "44 20 7946 0958" pattern
+reject "+44 123 45" pattern
+reject "+1234567890123456" pattern
+reject "+0 20 7946 0958" pattern
+reject "+44-20-7946-0958" pattern
+reject live "44" pattern
 
 """##),
         ("phone.field", ##"""

@@ -182,6 +182,10 @@ enum Checksum {
         switch algorithm {
         case .luhn: luhn(b)
         case .mod97: mod97(b)
+        case .gtin: gtin(b)
+        case .isbn10: isbn10(b)
+        case .isbn: isbn(b)
+        case .verhoeff: verhoeff(b)
         }
     }
 

@@ -59,4 +59,15 @@ enum DefaultMessages {
         case (nil, nil): return base
         }
     }
+
+    static func checksum(_ algorithm: ChecksumAlgorithm) -> String {
+        switch algorithm {
+        case .luhn: "Fails the Luhn check digit test"
+        case .mod97: "Fails the MOD 97-10 check"
+        case .gtin: "Fails the GTIN check digit test"
+        case .isbn10: "Is not a valid ISBN-10"
+        case .isbn: "Is not a valid ISBN-10 or ISBN-13"
+        case .verhoeff: "Fails the Verhoeff check digit test"
+        }
+    }
 }

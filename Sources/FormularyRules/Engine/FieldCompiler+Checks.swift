@@ -152,8 +152,7 @@ extension FieldCompilation {
             return (.date(check), (range.firstDate?.description ?? "", range.lastDate?.description ?? ""),
                     DefaultMessages.date(formatText, range))
         case .checksum(let algorithm):
-            return (.checksum(algorithm), ("", ""),
-                    algorithm == .luhn ? "Fails the Luhn check digit test" : "Fails the MOD 97-10 check")
+            return (.checksum(algorithm), ("", ""), DefaultMessages.checksum(algorithm))
         }
     }
 

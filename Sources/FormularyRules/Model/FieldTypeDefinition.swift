@@ -231,8 +231,22 @@ public enum LengthUnit: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The algorithm of a `checksum` check; the raw value is its name in the language and the
-/// rule name it fails as.
-public enum ChecksumAlgorithm: String, Sendable, Hashable, CaseIterable { case luhn, mod97 }
+/// rule name it fails as. Each reads the digits of the normalized, formatted value (and
+/// `mod97` its letters, `isbn10`/`isbn` a final `X`).
+public enum ChecksumAlgorithm: String, Sendable, Hashable, CaseIterable {
+    /// Luhn (ISO/IEC 7812), as for payment cards.
+    case luhn
+    /// ISO 7064 MOD 97-10, as for IBAN.
+    case mod97
+    /// GS1 mod 10: GTIN-8, UPC-A/GTIN-12, EAN-13, GTIN-14 (weights 3, 1 from the right).
+    case gtin
+    /// ISBN-10: ten characters weighted 10…1, mod 11, a final `X` standing for 10.
+    case isbn10
+    /// ISBN-10 (as `isbn10`) or ISBN-13 (13 digits starting 978 or 979, as `gtin`).
+    case isbn
+    /// Verhoeff's dihedral-group check digit.
+    case verhoeff
+}
 
 /// A class of characters that `charset` allows; `literal` lists characters one by one.
 public enum CharsetClass: Sendable, Hashable {
