@@ -131,12 +131,16 @@ public final class CompiledFieldType: Sendable {
 
     /// The value's canonical form: normalized and mask-formatted. An absent value is
     /// returned as it is.
-    public func format(_ value: String) -> String {
+    ///
+    /// `stage` matters only for a type with masks chosen by the value: `.live` formats with
+    /// the mask the live stage chooses (a `when` matching a prefix is enough), as the text
+    /// shown while typing; `.final`, the canonical form, with the one the final stage chooses.
+    public func format(_ value: String, stage: Stage = .final) -> String {
         var text = value
         return text.withUTF8 { raw in
             if isBlank(raw) { return value }
             return Scratch.withCurrent { scratch in
-                let (formatted, _, _) = prepared(raw, scratch: scratch)
+                let (formatted, _, _) = prepared(raw, scratch: scratch, stage: stage)
                 return isSame(formatted, raw) ? value : makeString(formatted)
             }
         }
