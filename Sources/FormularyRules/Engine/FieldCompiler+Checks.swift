@@ -28,7 +28,8 @@ extension FieldCompilation {
             guard mask == nil else { continue }
             if let condition = rule.condition {
                 guard let program = compileCondition(condition, of: rule, compiled) else { continue }
-                choices.append(MaskChoice(mask: compiled, condition: program, check: check))
+                let maximum = RegexSource.maximumLength(condition.source, flags: condition.flags)
+                choices.append(MaskChoice(mask: compiled, condition: program, maximumLength: maximum, check: check))
             } else {
                 mask = compiled
                 maskCheck = check
