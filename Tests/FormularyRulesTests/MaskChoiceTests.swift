@@ -156,6 +156,34 @@ import Testing
         #expect(lint("AAAA", when: "(a)\\1").isEmpty)
     }
 
+    /// The load-time filters never skip a condition that would match: over the built-in
+    /// card's conditions and every prefix of some digit and letter strings, a condition that
+    /// matches (final) or partially matches (live) always passes `mayMatch`.
+    @Test func theConditionFiltersAreSound() throws {
+        let d = try #require(resolvedField(try String(contentsOfFile: "plugins/credit-card.field", encoding: .utf8)))
+        let type = try compile(d)
+        #expect(type.choices.count == 6)
+        let scratch = RegexScratch()
+        for value in ["378282246310005", "36227206271667", "4000000000000000006", "6205500000000000004",
+                      "62000000000000000", "3056930009020004", "A37", "3a", "30599999999999"] {
+            let bytes = Array(value.utf8)
+            for n in 1...bytes.count {
+                let prefix = Array(bytes[..<n])
+                for choice in type.choices {
+                    for live in [false, true] {
+                        let outcome = prefix.withUnsafeBufferPointer { choice.condition.match($0, partial: live, scratch: scratch) }
+                        if outcome == .match || (live && outcome == .partial) {
+                            #expect(choice.mayMatch(first: prefix[0], scalars: n, live: live), "\(value.prefix(n)) \(choice.mask.pattern)")
+                        }
+                    }
+                }
+            }
+        }
+        // And they do skip: a Visa number runs no condition of the Amex or Diners masks.
+        #expect(!type.choices[0].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
+        #expect(!type.choices[2].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
+    }
+
     @Test func maximumLengthReadsCommonShapes() {
         func max(_ source: String) -> Int? { RegexSource.maximumLength(source, flags: []) }
         #expect(max("3[47][0-9]{13}") == 15)
