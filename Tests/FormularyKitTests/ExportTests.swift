@@ -58,7 +58,7 @@ import FormularyRules
         #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable"])
         #expect(Self.type("age", in: parsed)?.objectValue?.keys == [
             "name", "version", "source", "extends", "label", "help", "placeholder", "keyboard",
-            "autocapitalize", "secure", "timing", "parameters", "normalize", "mask", "checks", "examples"])
+            "autocapitalize", "secure", "timing", "parameters", "normalize", "mask", "masks", "checks", "examples"])
     }
 
     @Test func creditCardCarriesItsDescriptionMaskAndChecks() throws {
@@ -82,7 +82,16 @@ import FormularyRules
         #expect(card["mask"]?["rule"]?.stringValue == "mask")
         #expect(card["mask"]?["checks_fill"]?.boolValue == true)
         #expect(card["mask"]?["message"]?.stringValue == "Card number is incomplete")
-        let luhn = try #require(card["checks"]?[0])
+        // Every mask, in order, with its `when`; `mask` is the last (the default).
+        let masks = try #require(card["masks"]?.arrayValue)
+        #expect(masks.count == 7)
+        #expect(masks[0]["pattern"]?.stringValue == "0000 000000 00000")
+        #expect(masks[0]["when"]?["pattern"]?.stringValue == "3[47].*")
+        #expect(masks[0]["when"]?["flags"]?.stringValue == "")
+        #expect(masks[6]["when"]?.isNull == true)
+        #expect(masks[6]["pattern"] == card["mask"]?["pattern"])
+        #expect(card["checks"]?[0]?["rule"]?.stringValue == "brand")
+        let luhn = try #require(card["checks"]?[1])
         #expect(luhn["rule"]?.stringValue == "luhn")
         #expect(luhn["kind"]?.stringValue == "checksum")
         #expect(luhn["arguments"]?["algorithm"]?.stringValue == "luhn")

@@ -14,6 +14,8 @@ import Testing
             CompilerDiagnostic.emptyOneOf(),
             CompilerDiagnostic.maskLengthConflict(mask: "00000", filled: "5", unit: "graphemes"),
             CompilerDiagnostic.acceptUnformattable(shownValue: "\"1234a\"", mask: "00000"),
+            CompilerDiagnostic.unreachableMask(pattern: "0000", reason: "an earlier mask without 'when' takes every value"),
+            CompilerDiagnostic.maskConditionUnmatchable(mask: "0000", reason: "it needs at least 5 letters or digits, and the mask holds 4"),
             CompilerDiagnostic.noSuchParameter("mni", ofType: "age"),
             CompilerDiagnostic.unknownParameterReference("mni"),
             CompilerDiagnostic.argumentKind(parameter: "min", ofType: "age", expected: "an integer", found: "a string"),

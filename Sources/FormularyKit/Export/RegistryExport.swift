@@ -110,15 +110,10 @@ public enum RegistryExport {
              "default": parameterValue(p.defaultValue)]
         })
         o["normalize"] = .array(d.normalization.map(normalizeStep))
-        if let mask = d.mask {
-            var m = JSONObject()
-            m["pattern"] = .string(mask.pattern)
-            m["checks_fill"] = .bool(mask.checksFill)
-            for (key, value) in ruleOptions(mask.options) { m[key] = value }
-            o["mask"] = .object(m)
-        } else {
-            o["mask"] = .null
-        }
+        // `mask` is the last mask (the default, and for most types the only one), as before
+        // masks could be chosen by the value; `masks` lists them all with their conditions.
+        o["mask"] = d.mask.map { mask($0, withCondition: false) } ?? .null
+        o["masks"] = .array(d.masks.map { mask($0, withCondition: true) })
         o["checks"] = .array(d.checks.map { check in
             var c = JSONObject()
             c["rule"] = .string(check.options.name)
@@ -129,6 +124,24 @@ public enum RegistryExport {
         })
         o["examples"] = .array(d.secure ? [] : d.examples.map(example))
         return .object(o)
+    }
+
+    /// `{"pattern", "checks_fill", "rule", "severity", "final_only", "message"}`, and with
+    /// `withCondition` `"when"`: null or `{"pattern", "flags"}` (`i`, `x`, `ix` or empty).
+    static func mask(_ mask: MaskRule, withCondition: Bool) -> JSONValue {
+        var m = JSONObject()
+        m["pattern"] = .string(mask.pattern)
+        m["checks_fill"] = .bool(mask.checksFill)
+        for (key, value) in ruleOptions(mask.options) { m[key] = value }
+        if withCondition {
+            m["when"] = mask.condition.map { condition -> JSONValue in
+                var flags = ""
+                if condition.flags.contains(.caseInsensitive) { flags += "i" }
+                if condition.flags.contains(.extended) { flags += "x" }
+                return ["pattern": .string(condition.source), "flags": .string(flags)]
+            } ?? .null
+        }
+        return .object(m)
     }
 
     /// `rule`, `severity`, `final_only`, `message` (the template, or null for the default).

@@ -46,25 +46,82 @@ reject "ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok ok 
 
 """##),
         ("credit-card.field", ##"""
-# A payment card number: 16 digits in groups of four, checked with Luhn.
+# A payment card number of a major brand, grouped as the brand prints it, checked with Luhn.
+#
+# Brands (issuer prefixes and lengths as the card networks publish them):
+#   Visa 4 (13, 16 or 19 digits; 4-4-4-4, the rest in fours); Mastercard 51-55 and
+#   2221-2720 (16); American Express 34, 37 (15; 4-6-5); Discover 6011, 644-649, 65 (16);
+#   Diners Club 300-305, 36, 38, 39 (14; 4-6-4; 16 in fours); JCB 3528-3589 (16);
+#   UnionPay 62 (16 to 19).
+# The first mask whose `when` matches the digits formats the number; while the user types,
+# a prefix is enough, so "3" already takes the American Express grouping.
+#
+# Test numbers: Stripe's test cards (https://docs.stripe.com/testing): 4242424242424242,
+# 5555555555554444, 2223003122003222, 5105105105105100, 378282246310005, 371449635398431,
+# 6011111111111117, 6011000990139424, 36227206271667, 3056930009020004, 3530111333300000,
+# 3566002020360505, 6200000000000005, 6205500000000000004; PayPal's sandbox test cards
+# (https://developer.paypal.com/tools/sandbox/card-testing/): 4111111111111111,
+# 4222222222222, 38520000023237. The 19-digit Visa, the 17- and 18-digit UnionPay, the
+# Discover 65/644 and Diners 39 numbers are made here (prefix, zeros, Luhn check digit):
+# the pages list none.
 field credit-card
 label "Credit Card Number"
-help "16 digits, grouped in fours"
+help "13 to 19 digits, grouped as on the card"
 placeholder "0000 0000 0000 0000"
 keyboard number-pad
 
 normalize strip " -"
-mask "0000 0000 0000 0000"   message "Card number is incomplete"
+mask "0000 000000 00000"       when /3[47].*/                                     message "Card number is incomplete"
+mask "0000 000000 0000"        when /3(?:0[0-5][0-9]{11}|[689][0-9]{12})/         message "Card number is incomplete"
+mask "0000 0000 0000 0"        when /4[0-9]{12}/                                  message "Card number is incomplete"
+mask "0000 0000 0000 0000 0"   when /62[0-9]{15}/                                 message "Card number is incomplete"
+mask "0000 0000 0000 0000 00"  when /62[0-9]{16}/                                 message "Card number is incomplete"
+mask "0000 0000 0000 0000 000" when /(?:4[0-9]|62)[0-9]{17}/                      message "Card number is incomplete"
+mask "0000 0000 0000 0000"                                                        message "Card number is incomplete"
+pattern /(?:4|5[1-5]|2(?:22[1-9]|2[3-9][0-9]|[3-6][0-9]{2}|7[01][0-9]|720)|3[47]|3(?:0[0-5]|[689])|35(?:2[89]|[3-8][0-9])|6(?:011|4[4-9]|5|2)).*/ \
+    as brand message "Not a card number of a known brand (Visa, Mastercard, American Express, Discover, Diners Club, JCB, UnionPay)"
 checksum luhn                 message "Card number is not valid"
 
 accept "4111 1111 1111 1111"
 accept "4111111111111111" formats "4111 1111 1111 1111"
+accept "4242424242424242" formats "4242 4242 4242 4242"
+accept "4222222222222" formats "4222 2222 2222 2"
+accept "4000000000000000006" formats "4000 0000 0000 0000 006"
+accept "5555555555554444" formats "5555 5555 5555 4444"
+accept "5105105105105100" formats "5105 1051 0510 5100"
+accept "2223003122003222" formats "2223 0031 2200 3222"
+accept "2720000000000005" formats "2720 0000 0000 0005"
 accept "5500-0000-0000-0004" formats "5500 0000 0000 0004"
+accept "378282246310005" formats "3782 822463 10005"
+accept "3714 496353 98431"
+accept "6011111111111117" formats "6011 1111 1111 1117"
+accept "6011000990139424" formats "6011 0009 9013 9424"
+accept "6500000000000002" formats "6500 0000 0000 0002"
+accept "6440000000000005" formats "6440 0000 0000 0005"
+accept "36227206271667" formats "3622 720627 1667"
+accept "38520000023237" formats "3852 000002 3237"
+accept "39000000000005" formats "3900 000000 0005"
+accept "3056930009020004" formats "3056 9300 0902 0004"
+accept "3530111333300000" formats "3530 1113 3330 0000"
+accept "3566002020360505" formats "3566 0020 2036 0505"
+accept "6200000000000005" formats "6200 0000 0000 0005"
+accept "62000000000000000" formats "6200 0000 0000 0000 0"
+accept "620000000000000005" formats "6200 0000 0000 0000 05"
+accept "6205500000000000004" formats "6205 5000 0000 0000 004"
 accept live "4111 11"
+accept live "3"
+accept live "3782 82"
 reject "4111 1111 1111 1112" luhn
 reject "4111 1111 1111" mask luhn
 reject "4111 1111 1111 111a" mask luhn
-reject live "4111 1111 1111 11111" mask
+reject "37828224631000" mask luhn
+reject "3622720627166" mask luhn
+reject "5555 5555 5555 444" mask luhn
+reject "1234 5678 9012 3452" brand
+reject "2220 0000 0000 0000" brand
+reject live "351" brand
+reject live "3782 822463 100055" mask
+reject live "4111 1111 1111 1111 1111" mask
 
 """##),
         ("cvv.field", ##"""

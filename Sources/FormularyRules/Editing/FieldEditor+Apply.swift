@@ -59,9 +59,9 @@ extension FieldEditor {
     }
 
     /// For each scalar of the text, whether the mask put it there as a literal. All false
-    /// without a mask.
+    /// without a mask. With several masks, the one the live stage chooses for the text.
     func literalFlags(_ scalars: [Unicode.Scalar]) -> [Bool] {
-        guard let mask = type.mask else { return [Bool](repeating: false, count: scalars.count) }
+        guard let mask = type.chosenMask(scalars, stage: .live) else { return [Bool](repeating: false, count: scalars.count) }
         return mask.layout(scalars).takenAsLiteral
     }
 
@@ -93,7 +93,7 @@ extension FieldEditor {
             var raw = typed
             raw.append(contentsOf: rest)
             let plain = type.normalizedScalars(String(raw))
-            if let k = markIndex, type.mask == nil, k == normalized.count, normalized.count > plain.count,
+            if let k = markIndex, !type.hasMask, k == normalized.count, normalized.count > plain.count,
                replacement.unicodeScalars.allSatisfy(isWhiteSpace),
                normalized[..<plain.count].elementsEqual(plain),
                normalized[plain.count...].allSatisfy(isWhiteSpace) {
@@ -105,10 +105,11 @@ extension FieldEditor {
             normalized = plain
         }
 
-        // The text is `type.format(raw)`, built from the same walk that places the caret.
+        // The text is `type.format(raw)`, built from the same walk that places the caret. With
+        // several masks, the one the live stage chooses: typing "3" takes a mask `when /3[47].*/`.
         var output: [Unicode.Scalar]
         let caretScalars: Int
-        if let mask = type.mask {
+        if let mask = type.chosenMask(normalized, stage: .live) {
             let layout = mask.layout(normalized)
             output = layout.output
             if typedCount > 0 {

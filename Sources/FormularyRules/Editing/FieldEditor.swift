@@ -52,6 +52,10 @@ public struct EditOutcome: Sendable {
 /// trims, white space the user types at the end of the text is kept
 /// (`"Ada "`, so that "Ada Lovelace" can be typed at all) until the next edit or
 /// ``commit()``; `type.format(text)` is then `text` without that white space.
+/// For a type with masks chosen by the value (`mask … when /RE/`) the mask is the one the
+/// live stage chooses for the text, so the invariant reads `text ==
+/// type.format(text, stage: .live)`: typing "3" already takes a mask `when /3[47].*/`.
+/// ``commit()`` formats with the final stage's choice.
 public struct FieldEditor: Sendable {
     /// The field type that formats and judges the text.
     public let type: CompiledFieldType

@@ -1,5 +1,5 @@
 extension CompiledFieldType {
-    /// The value without what the type's mask inserted and after normalization: the
+    /// The value without what the type's mask (the one chosen for it) inserted and after normalization: the
     /// characters that fill the mask's slots (plus any the mask could not place). For a
     /// type without a mask, the normalized value. An absent value (empty or only white
     /// space) is returned as it is, as ``format(_:)`` does.
@@ -11,8 +11,10 @@ extension CompiledFieldType {
     public func unformat(_ text: String) -> String {
         if text.unicodeScalars.allSatisfy(isWhiteSpace) { return text }
         let normalized = normalize(text)
-        guard let mask else { return normalized }
+        guard hasMask else { return normalized }
         let value = Array(normalized.unicodeScalars)
+        // The mask `format` would choose (final stage): its literals are the ones to remove.
+        guard let mask = chosenMask(value, stage: .final) else { return normalized }
         let layout = mask.layout(value)
         var keptTail = value.count
         if !layout.filled {

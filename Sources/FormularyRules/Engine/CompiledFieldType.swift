@@ -4,7 +4,8 @@
 /// 1. A value that is empty or only white space is absent: no check runs, the verdict is
 ///    `valid` and `formatted` is the raw value.
 /// 2. The normalization steps run in order.
-/// 3. The mask, if any, formats the value (and is itself the check `mask`).
+/// 3. The mask, if any, formats the value (and is itself the check `mask`); with several
+///    masks, the one chosen for the value (see `CompiledFieldType+Masks.swift`).
 /// 4. The checks run, in order, on the normalized, formatted value.
 ///
 /// All methods are safe to call concurrently from several threads: the compiled type is
@@ -17,8 +18,12 @@ public final class CompiledFieldType: Sendable {
     public let arguments: [String: ParameterValue]
 
     let steps: [NormalizeOperation]
+    /// The unconditional mask (for most types the only one); nil without one.
     let mask: CompiledMask?
     let maskCheck: MaskCheck?
+    /// The masks with a `when` condition, in order, tried before ``mask``; empty for types
+    /// with one mask, which then pay nothing for the choice.
+    let choices: [MaskChoice]
     let checks: [CompiledCheck]
 
     struct MaskCheck: Sendable {
@@ -30,16 +35,18 @@ public final class CompiledFieldType: Sendable {
 
     init(definition: FieldTypeDefinition, arguments: [String: ParameterValue],
          steps: [NormalizeOperation], mask: CompiledMask?, maskCheck: MaskCheck?,
-         checks: [CompiledCheck]) {
+         choices: [MaskChoice] = [], checks: [CompiledCheck]) {
         self.definition = definition
         self.arguments = arguments
         self.steps = steps
         self.mask = mask
         self.maskCheck = maskCheck
+        self.choices = choices
         self.checks = checks
         maskSeverity = maskCheck?.severity
         checkRefs = checks.map { Unmanaged.passUnretained($0) }
         maskRef = mask.map { Unmanaged.passUnretained($0) }
+        choiceRefs = choices.map { Unmanaged.passUnretained($0) }
         stepBoxes = steps.map(NormalizeStepBox.init)
         stepRefs = stepBoxes.map { Unmanaged.passUnretained($0) }
     }
@@ -51,6 +58,7 @@ public final class CompiledFieldType: Sendable {
     // shared object without retaining it keeps threads from contending on its reference count.
     private let checkRefs: [Unmanaged<CompiledCheck>]
     private let maskRef: Unmanaged<CompiledMask>?
+    private let choiceRefs: [Unmanaged<MaskChoice>]
 
     /// The mask check's severity (nil: no fill check), kept apart from `maskCheck` so the
     /// fast path reads it without copying (and retaining) the message template.
@@ -62,8 +70,9 @@ public final class CompiledFieldType: Sendable {
     /// The checks are visited through an unsafe buffer so that no check is copied: copying
     /// would retain its payloads, and two threads retaining the same objects contend.
     @inline(__always)
-    func passesFinal(_ b: Bytes, fit: CompiledMask.Fit?, scratch: Scratch, countingWarnings: Bool) -> Bool {
-        if let fit, let maskSeverity, fit != .filled, countingWarnings || maskSeverity == .error {
+    func passesFinal(_ b: Bytes, fit: CompiledMask.Fit?, choice: Int, scratch: Scratch, countingWarnings: Bool) -> Bool {
+        let severity = choice < 0 ? maskSeverity : choiceRefs[choice]._withUnsafeGuaranteedRef { $0.severity }
+        if let fit, let severity, fit != .filled, countingWarnings || severity == .error {
             return false
         }
         return checkRefs.withUnsafeBufferPointer { all in
@@ -81,16 +90,17 @@ public final class CompiledFieldType: Sendable {
     /// Whether a present value (not blank; well-formed) passes the final stage.
     @inline(__always)
     func passesPresent(_ raw: Bytes, scratch: Scratch, countingWarnings: Bool) -> Bool {
-        let (b, fit) = prepared(raw, scratch: scratch)
-        return passesFinal(b, fit: fit, scratch: scratch, countingWarnings: countingWarnings)
+        let (b, fit, choice) = prepared(raw, scratch: scratch)
+        return passesFinal(b, fit: fit, choice: choice, scratch: scratch, countingWarnings: countingWarnings)
     }
 
     /// Runs normalization and mask formatting on `raw`; returns the result with how it fits
-    /// the mask (nil without a mask). The bytes are `raw` itself or live in `scratch`: valid
+    /// the mask (nil without a mask) and which mask formatted it (an index in ``choices``, or
+    /// -1 for ``mask``), chosen for `stage`. The bytes are `raw` itself or live in `scratch`: valid
     /// until the scratch is used again. (No closure: a closure's context cost retains on the
     /// batch hot path when the optimizer did not inline it.)
     @inline(__always)
-    func prepared(_ raw: Bytes, scratch: Scratch) -> (Bytes, CompiledMask.Fit?) {
+    func prepared(_ raw: Bytes, scratch: Scratch, stage: Stage = .final) -> (Bytes, CompiledMask.Fit?, Int) {
         var current = raw
         var buffer: Int? = nil   // the scratch buffer `current` lives in (nil: the raw value)
         stepRefs.withUnsafeBufferPointer { all in
@@ -102,20 +112,35 @@ public final class CompiledFieldType: Sendable {
                 }
             }
         }
-        guard let maskRef else { return (current, nil) }
-        return maskRef._withUnsafeGuaranteedRef {
-            $0.format(current, scratch: scratch, buffer: buffer == 0 ? 1 : 0)
+        let target = buffer == 0 ? 1 : 0
+        if !choiceRefs.isEmpty {
+            let choice = chooseMask(current, scratch: scratch, buffer: target, stage: stage)
+            if choice >= 0 {
+                let (b, fit) = choiceRefs[choice]._withUnsafeGuaranteedRef {
+                    $0.mask.format(current, scratch: scratch, buffer: target)
+                }
+                return (b, fit, choice)
+            }
         }
+        guard let maskRef else { return (current, nil, -1) }
+        let (b, fit) = maskRef._withUnsafeGuaranteedRef {
+            $0.format(current, scratch: scratch, buffer: target)
+        }
+        return (b, fit, -1)
     }
 
     /// The value's canonical form: normalized and mask-formatted. An absent value is
     /// returned as it is.
-    public func format(_ value: String) -> String {
+    ///
+    /// `stage` matters only for a type with masks chosen by the value: `.live` formats with
+    /// the mask the live stage chooses (a `when` matching a prefix is enough), as the text
+    /// shown while typing; `.final`, the canonical form, with the one the final stage chooses.
+    public func format(_ value: String, stage: Stage = .final) -> String {
         var text = value
         return text.withUTF8 { raw in
             if isBlank(raw) { return value }
             return Scratch.withCurrent { scratch in
-                let (formatted, _) = prepared(raw, scratch: scratch)
+                let (formatted, _, _) = prepared(raw, scratch: scratch, stage: stage)
                 return isSame(formatted, raw) ? value : makeString(formatted)
             }
         }
@@ -152,16 +177,26 @@ public final class CompiledFieldType: Sendable {
                 return FieldResult(formatted: value, verdict: .valid, violations: [], isAbsent: true)
             }
             return Scratch.withCurrent { scratch in
-                let (b, fit) = prepared(raw, scratch: scratch)
-                let formatted = isSame(b, raw) ? value : makeString(b)
-                let finalViolations = violations(b, fit: fit, stage: .final, scratch: scratch)
+                let (b, fit, choice) = prepared(raw, scratch: scratch)
+                var formatted = isSame(b, raw) ? value : makeString(b)
+                let finalViolations = violations(b, fit: fit, choice: choice, stage: .final, scratch: scratch)
                 let finalValid = !finalViolations.contains { $0.severity == .error }
                 switch stage {
                 case .final:
                     return FieldResult(formatted: formatted, verdict: finalValid ? .valid : .invalid,
                                        violations: finalViolations, isAbsent: false)
+                case .live where !choices.isEmpty:
+                    // The live stage may choose another mask: prepare again (this reuses the
+                    // scratch buffers `b` lives in, so the final stage is done with them).
+                    let (lb, lfit, lchoice) = prepared(raw, scratch: scratch, stage: .live)
+                    formatted = makeString(lb)
+                    let liveViolations = violations(lb, fit: lfit, choice: lchoice, stage: .live, scratch: scratch)
+                    let verdict: Verdict = finalValid ? .valid
+                        : liveViolations.contains { $0.severity == .error } ? .invalid : .incomplete
+                    return FieldResult(formatted: formatted, verdict: verdict,
+                                       violations: liveViolations, isAbsent: false)
                 case .live:
-                    let liveViolations = violations(b, fit: fit, stage: .live, scratch: scratch)
+                    let liveViolations = violations(b, fit: fit, choice: choice, stage: .live, scratch: scratch)
                     let verdict: Verdict = finalValid ? .valid
                         : liveViolations.contains { $0.severity == .error } ? .invalid : .incomplete
                     return FieldResult(formatted: formatted, verdict: verdict,
@@ -171,9 +206,10 @@ public final class CompiledFieldType: Sendable {
         }
     }
 
-    private func violations(_ b: Bytes, fit: CompiledMask.Fit?, stage: Stage, scratch: Scratch) -> [Violation] {
+    private func violations(_ b: Bytes, fit: CompiledMask.Fit?, choice: Int, stage: Stage,
+                            scratch: Scratch) -> [Violation] {
         var found: [Violation] = []
-        if let fit, let maskCheck, stage == .final || !maskCheck.finalOnly {
+        if let fit, let maskCheck = maskCheck(for: choice), stage == .final || !maskCheck.finalOnly {
             let passes = stage == .final ? fit == .filled : fit != .broken
             if !passes {
                 found.append(Violation(rule: maskCheck.rule, severity: maskCheck.severity,

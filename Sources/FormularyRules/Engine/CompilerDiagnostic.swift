@@ -20,13 +20,23 @@ public enum CompilerDiagnostic: String, DiagnosticCatalog {
     case maskLengthConflict = "mask-length-conflict"
     /// An `accept` example the type's own mask cannot fill.
     case acceptUnformattable = "accept-unformattable"
+    /// A mask no value can reach: after a mask without `when`, or with the same `when` as
+    /// an earlier mask (a warning).
+    case unreachableMask = "unreachable-mask"
+    /// A mask whose `when` pattern cannot match the slot characters of any value that fills
+    /// the mask (a warning).
+    case maskConditionUnmatchable = "mask-condition-unmatchable"
 
     /// `.compiler`.
     public static var domain: DiagnosticDomain { .compiler }
 
-    /// `.warning` for `regex-backtracking` (the type still works), `.error` otherwise.
+    /// `.warning` for `regex-backtracking`, `unreachable-mask` and
+    /// `mask-condition-unmatchable` (the type still works), `.error` otherwise.
     public var defaultSeverity: Diagnostic.Severity {
-        self == .regexBacktracking ? .warning : .error
+        switch self {
+        case .regexBacktracking, .unreachableMask, .maskConditionUnmatchable: .warning
+        default: .error
+        }
     }
 }
 
@@ -81,6 +91,17 @@ extension CompilerDiagnostic {
     public static func acceptUnformattable(shownValue: String, mask: String) -> DiagnosticMessage {
         CompilerDiagnostic.acceptUnformattable.message(
             "the accept example \(shownValue) does not fill the mask \"\(mask)\"")
+    }
+
+    /// `the mask "0000" is never used: REASON`.
+    public static func unreachableMask(pattern: String, reason: String) -> DiagnosticMessage {
+        CompilerDiagnostic.unreachableMask.message("the mask \"\(pattern)\" is never used: \(reason)")
+    }
+
+    /// A `when` that cannot select a value filling `mask` (as displayed), and why.
+    public static func maskConditionUnmatchable(mask: String, reason: String) -> DiagnosticMessage {
+        CompilerDiagnostic.maskConditionUnmatchable.message(
+            "the 'when' pattern of the mask \"\(mask)\" cannot match a value that fills it: \(reason)")
     }
 
     // MARK: Language ids the compiler reports again

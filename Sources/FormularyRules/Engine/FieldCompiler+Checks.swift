@@ -6,23 +6,36 @@ extension FieldCompilation {
         let steps = definition.normalization.map(NormalizeOperation.init)
         var mask: CompiledMask? = nil
         var maskCheck: CompiledFieldType.MaskCheck? = nil
-        if let rule = definition.mask {
-            if let compiled = CompiledMask(rule.pattern) {
-                mask = compiled
-                var substitutions = parameterTexts
-                substitutions["min"] = String(compiled.slotCount)
-                substitutions["max"] = String(compiled.slotCount)
-                let template = rule.options.message ?? "Expected the format \(compiled.display)"
-                // `drop mask` keeps the mask for formatting but removes its fill check.
-                if rule.checksFill {
-                    maskCheck = .init(rule: rule.options.name, severity: rule.options.severity,
-                                      finalOnly: rule.options.finalOnly,
-                                      message: MessageTemplate(template, substitutions: substitutions, secure: secure))
-                }
-            } else {
+        var choices: [MaskChoice] = []
+        var compiledMasks: [CompiledMask] = []
+        // The masks up to the first unconditional one take part; `checkMaskReachability`
+        // warns about the rest.
+        for rule in definition.masks {
+            guard let compiled = CompiledMask(rule.pattern) else {
                 report(CompilerDiagnostic.maskEndsInBackslash(rule.pattern), at: rule.options.location)
+                continue
+            }
+            compiledMasks.append(compiled)
+            var substitutions = parameterTexts
+            substitutions["min"] = String(compiled.slotCount)
+            substitutions["max"] = String(compiled.slotCount)
+            let template = rule.options.message ?? "Expected the format \(compiled.display)"
+            // `drop mask` keeps the mask for formatting but removes its fill check.
+            let check: CompiledFieldType.MaskCheck? = rule.checksFill
+                ? .init(rule: rule.options.name, severity: rule.options.severity, finalOnly: rule.options.finalOnly,
+                        message: MessageTemplate(template, substitutions: substitutions, secure: secure))
+                : nil
+            guard mask == nil else { continue }
+            if let condition = rule.condition {
+                guard let program = compileCondition(condition, of: rule, compiled) else { continue }
+                let maximum = RegexSource.maximumLength(condition.source, flags: condition.flags)
+                choices.append(MaskChoice(mask: compiled, condition: program, maximumLength: maximum, check: check))
+            } else {
+                mask = compiled
+                maskCheck = check
             }
         }
+        checkMaskReachability()
         var checks: [CompiledCheck] = []
         for rule in definition.checks {
             guard let (kind, bounds, defaultMessage) = compileKind(rule) else { continue }
@@ -35,10 +48,10 @@ extension FieldCompilation {
                                         message: MessageTemplate(template, substitutions: substitutions,
                                                                  secure: secure)))
         }
-        if let mask { checkMaskAgainstLengths(mask, checks) }
+        for compiled in compiledMasks { checkMaskAgainstLengths(compiled, checks) }
         let type = CompiledFieldType(definition: definition, arguments: values, steps: steps,
-                                     mask: mask, maskCheck: maskCheck, checks: checks)
-        if mask != nil { checkAcceptExamples(type) }
+                                     mask: mask, maskCheck: maskCheck, choices: choices, checks: checks)
+        if type.hasMask { checkAcceptExamples(type) }
         return type
     }
 
@@ -181,18 +194,19 @@ extension FieldCompilation {
     }
 
     private mutating func checkAcceptExamples(_ type: CompiledFieldType) {
-        guard let mask = type.mask else { return }
         for example in definition.examples where !example.live {
             guard case .accept = example.expectation else { continue }
             var text = example.value
-            let fit: CompiledMask.Fit? = text.withUTF8 { raw in
+            let prepared: (CompiledMask.Fit?, Int)? = text.withUTF8 { raw in
                 if isBlank(raw) { return nil }
-                return Scratch.withCurrent { type.prepared(raw, scratch: $0).1 }
+                return Scratch.withCurrent { let p = type.prepared(raw, scratch: $0); return (p.1, p.2) }
             }
+            guard let (fit, choice) = prepared, let fit else { continue }
+            let mask = choice < 0 ? type.mask! : type.choices[choice].mask
             // Without its fill check (`drop mask`) the mask only formats: an example must
             // then fit it, not fill it.
-            let required: Bool = type.maskCheck == nil ? fit == .broken : fit != .filled
-            if fit != nil, required {
+            let required: Bool = type.maskCheck(for: choice) == nil ? fit == .broken : fit != .filled
+            if required {
                 let shown = definition.secure ? MessageTemplate.securePlaceholder : "\"\(example.value)\""
                 report(CompilerDiagnostic.acceptUnformattable(shownValue: shown, mask: mask.display),
                        at: example.location)

@@ -20,7 +20,7 @@ import CPCRE2
 final class RegexProgram: @unchecked Sendable {
     // pcre2_code is read-only after compilation and JIT compilation, so one program is
     // shared by every thread; the per-match state lives in each thread's `RegexScratch`.
-    private let code: OpaquePointer
+    let code: OpaquePointer
     let hasJIT: Bool
     /// The live-stage program; `code` when the wrapped pattern does not compile (a pattern
     /// starting with `(*…)` options, which must stay first).

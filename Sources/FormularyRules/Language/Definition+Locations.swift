@@ -27,7 +27,7 @@ extension FieldTypeDefinition {
         var copy = self
         copy.location = .unknown
         copy.parameters = parameters.map { var p = $0; p.location = .unknown; return p }
-        copy.mask = mask.map { var m = $0; m.options.location = .unknown; return m }
+        copy.masks = masks.map { var m = $0; m.options.location = .unknown; return m }
         copy.checks = checks.map { check in
             var c = check
             c.options.location = .unknown

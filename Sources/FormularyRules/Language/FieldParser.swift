@@ -19,7 +19,7 @@ struct FieldParser {
         "rule": "a check starts with its kind ('length', 'pattern', 'range'…), and 'as NAME' names it",
     ]
     static let singletons: Set<String> = [
-        "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "timing", "mask",
+        "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "timing",
     ]
 
     let source: SourceLines
@@ -34,6 +34,7 @@ struct FieldParser {
     var parameterLines: [String: Int] = [:]
     var ruleLines: [String: Int] = [:]
     var singletonLines: [String: Int] = [:]
+    var maskRuleNames: Set<String> = []
 
     init(source: SourceLines, location: SourceLocation) {
         self.source = source
@@ -89,7 +90,7 @@ struct FieldParser {
                                  at location: SourceLocation) {
         if Self.singletons.contains(keyword) {
             if let earlier = singletonLines[keyword] {
-                let what = keyword == "mask" ? "a type has one mask" : "it may be given once"
+                let what = "it may be given once"
                 diagnostics.append(source.diagnostic(
                     LanguageDiagnostic.duplicateDirective(keyword, earlierLine: earlier, why: what), at: location))
                 return
@@ -106,11 +107,16 @@ struct FieldParser {
             parameterLines[parameter.name] = location.line
             parameters[parameter.name] = parameter.defaultValue.kind
         case .mask(let mask):
-            guard claimRuleName(mask.options) else { return }
+            // Several masks may share a rule name (they are one check: the chosen mask's).
+            if !maskRuleNames.contains(mask.options.name) {
+                guard claimRuleName(mask.options) else { return }
+                maskRuleNames.insert(mask.options.name)
+            }
         case .check(let check):
             guard claimRuleName(check.options) else { return }
         case .drop(let rule):
             ruleLines[rule] = nil
+            maskRuleNames.remove(rule)
         default:
             break
         }

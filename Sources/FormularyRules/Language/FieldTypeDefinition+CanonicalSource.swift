@@ -22,9 +22,16 @@ extension FieldTypeDefinition {
         if !normalization.isEmpty {
             lines.append("normalize " + normalization.map(Self.spell).joined(separator: " "))
         }
-        if let mask {
-            lines.append("mask \(Canonical.quote(mask.pattern))" + Canonical.modifiers(mask.options, defaultName: "mask"))
-            if !mask.checksFill { lines.append("drop \(mask.options.name)") }
+        // One line per mask; a single unconditional mask reads as it always has, so the
+        // version hashes of existing types do not change. `drop NAME` follows the last mask
+        // of a name whose fill check is off (a drop reaches every earlier mask of the name).
+        for (k, mask) in masks.enumerated() {
+            let condition = mask.condition.map { " when " + Canonical.regex($0.source, $0.flags) } ?? ""
+            lines.append("mask \(Canonical.quote(mask.pattern))" + condition
+                         + Canonical.modifiers(mask.options, defaultName: "mask"))
+            if !mask.checksFill, !masks[(k + 1)...].contains(where: { $0.options.name == mask.options.name }) {
+                lines.append("drop \(mask.options.name)")
+            }
         }
         for check in checks {
             lines.append(Self.spell(check.kind) + Canonical.modifiers(check.options, defaultName: check.kind.keyword))

@@ -36,7 +36,17 @@ extension LineParser {
             if let problem = Self.maskProblem(pattern) {
                 throw error(LanguageDiagnostic.invalidMask(token!.text, problem: problem), at: token!.location)
             }
-            return .mask(MaskRule(pattern: pattern, options: try parseModifiers(defaultName: "mask")))
+            var condition: MaskCondition?
+            if cursor.take(word: "when") != nil {
+                guard let token = cursor.peek, case .regex(let source, let flags) = token.kind else {
+                    throw expected("a regex literal over the value's letters and digits, such as /3[47].*/",
+                                   after: "when")
+                }
+                cursor.advance()
+                condition = MaskCondition(source: source, flags: flags)
+            }
+            return .mask(MaskRule(pattern: pattern, options: try parseModifiers(defaultName: "mask"),
+                                  condition: condition))
         case "drop":
             let (rule, _) = try expectName("the name of a rule to drop")
             try expectEnd()

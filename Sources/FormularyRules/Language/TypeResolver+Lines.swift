@@ -8,6 +8,7 @@ extension TypeResolver {
         var diagnostics: [Diagnostic] = []
         var ownExamples: [Example] = []
         let baseText = decl.base.map { "base type '\($0)'" } ?? "this type"
+        var ownMasks = false   // the type's first mask line replaces the base's masks
 
         for line in decl.lines {
             switch line.directive {
@@ -40,19 +41,23 @@ extension TypeResolver {
                         LanguageDiagnostic.maskNamedLikeACheck(mask.options.name), at: mask.options.location))
                     continue
                 }
-                definition.mask = mask
+                if ownMasks { definition.masks.append(mask) } else { definition.masks = [mask] }
+                ownMasks = true
             case .check(let check):
                 if let index = definition.checks.firstIndex(where: { $0.options.name == check.options.name }) {
                     definition.checks[index] = check
-                } else if let mask = definition.mask, mask.checksFill, mask.options.name == check.options.name {
+                } else if definition.masks.contains(where: { $0.checksFill && $0.options.name == check.options.name }) {
                     diagnostics.append(source.diagnostic(
                         LanguageDiagnostic.checkNamedLikeTheMask(check.options.name), at: check.options.location))
                 } else {
                     definition.checks.append(check)
                 }
             case .drop(let rule):
-                if let mask = definition.mask, mask.checksFill, mask.options.name == rule {
-                    definition.mask?.checksFill = false
+                // `drop` turns off the fill check of every mask of that name declared so far.
+                if definition.masks.contains(where: { $0.checksFill && $0.options.name == rule }) {
+                    for k in definition.masks.indices where definition.masks[k].options.name == rule {
+                        definition.masks[k].checksFill = false
+                    }
                 } else if let index = definition.checks.firstIndex(where: { $0.options.name == rule }) {
                     definition.checks.remove(at: index)
                 } else {
@@ -124,7 +129,9 @@ extension TypeResolver {
     /// `pattern-budget` when there is a pattern (the engine's rule for a regex over budget).
     static func ruleNames(of definition: FieldTypeDefinition) -> [String] {
         var names: [String] = []
-        if let mask = definition.mask, mask.checksFill { names.append(mask.options.name) }
+        for mask in definition.masks where mask.checksFill && !names.contains(mask.options.name) {
+            names.append(mask.options.name)
+        }
         names += definition.checks.map(\.options.name)
         if definition.checks.contains(where: { if case .pattern = $0.kind { true } else { false } }) {
             names.append("pattern-budget")

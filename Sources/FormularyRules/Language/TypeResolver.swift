@@ -7,11 +7,13 @@
 ///   `secure` makes it secure (there is no way back: a secret stays a secret);
 /// - `param` replaces the base's parameter of that name (it must keep its kind) or adds one;
 /// - `normalize` appends steps after the base's;
-/// - `mask` replaces the base's mask;
+/// - the type's `mask` lines (with or without `when`) replace the base's masks as a whole:
+///   the first replaces them, later ones append to the type's own list;
 /// - a check replaces the base's check of the same rule name, in the base's position, or
 ///   is added at the end;
 /// - `drop RULE` removes the check named RULE. Dropping the mask's rule (`drop mask`)
-///   keeps the mask for formatting and removes only its fill check. Dropping a rule that
+///   keeps the mask for formatting and removes only its fill check, of every mask of that
+///   rule name declared so far. Dropping a rule that
 ///   does not exist is an error.
 ///
 /// Examples (`accept`/`reject`): a derived type that declares none keeps its base's; one

@@ -27,8 +27,16 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     public var parameters: [Parameter]
     /// `normalize` steps, applied in order before any check.
     public var normalization: [NormalizeStep]
-    /// The input mask, if the type (or a base) declares one.
-    public var mask: MaskRule?
+    /// The input masks in source order (a base's, unless the type declares its own). Each
+    /// but the last usually has a `when` condition: the first whose condition matches the
+    /// value's slot characters formats it, an unconditional one always matches.
+    public var masks: [MaskRule]
+    /// The last mask (the default one, and for most types the only one); setting it
+    /// replaces every mask with this one.
+    public var mask: MaskRule? {
+        get { masks.last }
+        set { masks = newValue.map { [$0] } ?? [] }
+    }
     /// The checks in rule order: bases' checks first, then the type's own.
     public var checks: [CheckRule]
     /// `accept` and `reject` examples, run by `formulary types test` and the self-tests.
@@ -41,8 +49,8 @@ public struct FieldTypeDefinition: Sendable, Hashable {
                 placeholder: String? = nil, keyboard: Keyboard? = nil,
                 autocapitalize: Autocapitalize? = nil, secure: Bool = false,
                 timing: MessageTiming? = nil, parameters: [Parameter] = [], normalization: [NormalizeStep] = [],
-                mask: MaskRule? = nil, checks: [CheckRule] = [], examples: [Example] = [],
-                location: SourceLocation) {
+                mask: MaskRule? = nil, masks: [MaskRule] = [], checks: [CheckRule] = [],
+                examples: [Example] = [], location: SourceLocation) {
         self.name = name
         self.bases = bases
         self.label = label
@@ -54,7 +62,7 @@ public struct FieldTypeDefinition: Sendable, Hashable {
         self.timing = timing
         self.parameters = parameters
         self.normalization = normalization
-        self.mask = mask
+        self.masks = masks + (mask.map { [$0] } ?? [])
         self.checks = checks
         self.examples = examples
         self.location = location
@@ -216,11 +224,30 @@ public struct MaskRule: Sendable, Hashable {
     /// turns this off: the mask then only formats, as in `plugins/iban.field`, whose lengths
     /// vary by country.
     public var checksFill: Bool
+    /// `when /RE/flags`: the mask applies only to values whose slot characters match (nil:
+    /// always).
+    public var condition: MaskCondition?
     /// Makes a mask rule.
-    public init(pattern: String, options: RuleOptions, checksFill: Bool = true) {
+    public init(pattern: String, options: RuleOptions, checksFill: Bool = true, condition: MaskCondition? = nil) {
         self.pattern = pattern
         self.options = options
         self.checksFill = checksFill
+        self.condition = condition
+    }
+}
+
+/// The `when /RE/flags` of a mask: a regex over the value's slot characters (its letters
+/// and digits, every other character left out), matched as a whole in the final stage and as
+/// a possible prefix in the live stage.
+public struct MaskCondition: Sendable, Hashable {
+    /// The regex as written between the slashes.
+    public var source: String
+    /// The flags after the closing slash.
+    public var flags: RegexFlags
+    /// Makes a condition.
+    public init(source: String, flags: RegexFlags = []) {
+        self.source = source
+        self.flags = flags
     }
 }
 

@@ -1,0 +1,199 @@
+import Testing
+@testable import FormularyRules
+
+/// Masks chosen by the value (`mask "…" when /RE/`): the language, the engine in both
+/// stages, the byte fast path, `unformat`, the editor and the lint.
+@Suite struct MaskChoiceTests {
+    static let cardText = """
+        field card
+        normalize strip " -"
+        mask "0000 000000 00000" when /3[47].*/ message "Amex numbers have 15 digits"
+        mask "0000 000000 0000" when /3[0689].*/ as diners
+        mask "0000 0000 0000 0000"
+        """
+
+    func card() throws -> CompiledFieldType {
+        let d = try #require(resolvedField(Self.cardText))
+        return try compile(d)
+    }
+
+    @Test func parsesAListOfMasksWithConditions() throws {
+        let d = try #require(resolvedField(Self.cardText)).strippingLocations()
+        #expect(d.masks.map(\.pattern) == ["0000 000000 00000", "0000 000000 0000", "0000 0000 0000 0000"])
+        #expect(d.masks.map(\.condition?.source) == ["3[47].*", "3[0689].*", nil])
+        #expect(d.masks.map(\.options.name) == ["mask", "diners", "mask"])
+        #expect(d.mask?.pattern == "0000 0000 0000 0000")
+        // The canonical text reads back as the same definition.
+        let again = try #require(resolvedField(d.canonicalSource)).strippingLocations()
+        #expect(again == d)
+        #expect(d.canonicalSource.contains("mask \"0000 000000 00000\" when /3[47].*/ message \"Amex numbers have 15 digits\"\n"))
+    }
+
+    @Test func singleMaskCanonicalTextIsUnchanged() throws {
+        let d = try #require(resolvedField("field z\nmask \"00-00\" warning\ndrop mask"))
+        #expect(d.canonicalSource == "field z\nmask \"00-00\" warning\ndrop mask\n")
+    }
+
+    @Test func theFirstMatchingMaskFormatsAndChecks() throws {
+        let type = try card()
+        #expect(type.format("378282246310005") == "3782 822463 10005")
+        #expect(type.format("36227206271667") == "3622 720627 1667")
+        #expect(type.format("4111111111111111") == "4111 1111 1111 1111")
+        #expect(type.failed("378282246310005").isEmpty)
+        #expect(type.failed("4111111111111111").isEmpty)
+        // The chosen mask's check, with its own name and message.
+        #expect(type.failed("3782822463100") == ["mask"])
+        #expect(type.validate("3782822463100").violations.first?.message == "Amex numbers have 15 digits")
+        #expect(type.failed("362272062716") == ["diners"])
+        #expect(type.failed("41111111111111112") == ["mask"])
+        // A formatted value keeps its mask: formatting is idempotent.
+        #expect(type.format("3782 822463 10005") == "3782 822463 10005")
+    }
+
+    @Test func theLiveStageChoosesByPrefix() throws {
+        let type = try card()
+        // "3" could still become Amex: the first mask whose pattern a continuation matches.
+        #expect(type.chosenMask(Array("3".unicodeScalars), stage: .live)?.pattern == "0000 000000 00000")
+        #expect(type.chosenMask(Array("3".unicodeScalars), stage: .final)?.pattern == "0000 0000 0000 0000")
+        #expect(type.validate("37828224631", stage: .live).formatted == "3782 822463 1")
+        #expect(type.live("37828224631") == .incomplete)
+        #expect(type.live("3782822463100055") == .invalid)
+        #expect(type.live("4111111111111111") == .valid)
+    }
+
+    @Test func noMaskAppliesWhenEveryMaskHasAConditionAndNoneMatches() throws {
+        let d = try #require(resolvedField("field t\nmask \"00-00\" when /1.*/"))
+        let type = try compile(d)
+        #expect(type.format("1234") == "12-34")
+        #expect(type.format("2345") == "2345")
+        #expect(type.failed("2345").isEmpty)
+        #expect(type.failed("123").isEmpty == false)
+    }
+
+    @Test func theBytePathAgreesWithTheStringPath() throws {
+        let type = try card()
+        let values = ["378282246310005", "3782 822463 10005", "3782822463100", "36227206271667", "3", "34",
+                      "4111111111111111", "4111 1111 1111 1111", "41111111111111112", "3a", "é3", " 37 ",
+                      "6011111111111117", "5555-5555-5555-4444", "37828224631000x", "3782 8224 6310 005"]
+        for value in values {
+            var text = value
+            let (clean, canonical) = text.withUTF8 { raw in
+                (type.isClean(utf8: UnsafeRawBufferPointer(raw)), type.canonicalUTF8(UnsafeRawBufferPointer(raw)))
+            }
+            let result = type.validate(value)
+            #expect(clean == result.violations.isEmpty, "\(value)")
+            #expect(String(decoding: canonical, as: UTF8.self) == type.format(value), "\(value)")
+            #expect(type.isValid(value) == (result.verdict == .valid), "\(value)")
+        }
+    }
+
+    @Test func unformatUsesTheChosenMask() throws {
+        let type = try card()
+        #expect(type.unformat("3782 822463 10005") == "378282246310005")
+        #expect(type.unformat("4111 1111 1111 1111") == "4111111111111111")
+        for value in ["378282246310005", "37828", "4111111", "36227206271667"] {
+            #expect(type.format(type.unformat(type.format(value))) == type.format(value))
+        }
+    }
+
+    @Test func theEditorGroupsByTheLiveChoice() throws {
+        let type = try card()
+        var editor = FieldEditor(type: type)
+        for c in "378282246310005" { _ = editor.insert(String(c)) }
+        #expect(editor.text == "3782 822463 10005")
+        #expect(editor.caret == editor.text.count)
+        #expect(editor.result.verdict == .valid)
+        var visa = FieldEditor(type: type)
+        for c in "41111" { _ = visa.insert(String(c)) }
+        #expect(visa.text == "4111 1")
+        _ = visa.deleteBackward()
+        _ = visa.deleteBackward()
+        #expect(visa.text == "411")
+    }
+
+    @Test func inheritanceReplacesTheMaskListAndDropReachesEveryMask() throws {
+        let r = resolver([Self.cardText, "field visa extends card\nmask \"0000-0000-0000-0000\"",
+                          "field loose extends card\ndrop mask"])
+        guard case .success(let visa)? = r.resolve("visa") else { Issue.record("visa"); return }
+        #expect(visa.masks.map(\.pattern) == ["0000-0000-0000-0000"])
+        guard case .success(let loose)? = r.resolve("loose") else { Issue.record("loose"); return }
+        #expect(loose.masks.map(\.checksFill) == [false, true, false])
+    }
+
+    @Test func lintFindsUnreachableMasks() {
+        func lint(_ masks: [MaskRule]) -> [String] {
+            diagnosticIDs(FieldTypeDefinition(name: "t", masks: masks, location: testLocation))
+        }
+        func mask(_ pattern: String, when: String? = nil) -> MaskRule {
+            MaskRule(pattern: pattern, options: RuleOptions(name: "mask", location: at(1)),
+                     condition: when.map { MaskCondition(source: $0) })
+        }
+        #expect(lint([mask("0000", when: "1.*"), mask("000")]).isEmpty)
+        #expect(lint([mask("0000"), mask("000")]) == ["unreachable-mask"])
+        #expect(lint([mask("0000"), mask("000", when: "1.*")]) == ["unreachable-mask"])
+        #expect(lint([mask("0000", when: "1.*"), mask("00-00", when: "1.*"), mask("000")]) == ["unreachable-mask"])
+        #expect(lint([mask("0000", when: "1[")]) == ["invalid-regex"])
+    }
+
+    @Test func lintFindsConditionsThatCannotMatchTheMask() {
+        func lint(_ pattern: String, when: String) -> [String] {
+            let rule = MaskRule(pattern: pattern, options: RuleOptions(name: "mask", location: at(1)),
+                                condition: MaskCondition(source: when))
+            return diagnosticIDs(FieldTypeDefinition(name: "t", masks: [rule, MaskRule(pattern: "0", options: RuleOptions(name: "mask", location: at(2)))],
+                                                     location: testLocation))
+        }
+        #expect(lint("0000 000000 00000", when: "3[47].*").isEmpty)
+        #expect(lint("0000 000000 00000", when: "3[47][0-9]{13}").isEmpty)
+        // Too long, too short, letters where the slots hold digits.
+        #expect(lint("0000", when: "[0-9]{5}") == ["mask-condition-unmatchable"])
+        #expect(lint("0000 000000 00000", when: "3[47][0-9]{5}") == ["mask-condition-unmatchable"])
+        #expect(lint("0000", when: "[A-Z]{2}.*") == ["mask-condition-unmatchable"])
+        #expect(lint("0000", when: "1(2|x)x.") == ["mask-condition-unmatchable"])
+        // Letter slots: letters may match.
+        #expect(lint("AA00", when: "[A-Z]{2}.*").isEmpty)
+        // Unbounded or unread: no claim.
+        #expect(lint("0000", when: "(?i)[0-9]+").isEmpty)
+        #expect(lint("AAAA", when: "(a)\\1").isEmpty)
+    }
+
+    /// The load-time filters never skip a condition that would match: over the built-in
+    /// card's conditions and every prefix of some digit and letter strings, a condition that
+    /// matches (final) or partially matches (live) always passes `mayMatch`.
+    @Test func theConditionFiltersAreSound() throws {
+        let d = try #require(resolvedField(try String(contentsOfFile: "plugins/credit-card.field", encoding: .utf8)))
+        let type = try compile(d)
+        #expect(type.choices.count == 6)
+        let scratch = RegexScratch()
+        for value in ["378282246310005", "36227206271667", "4000000000000000006", "6205500000000000004",
+                      "62000000000000000", "3056930009020004", "A37", "3a", "30599999999999"] {
+            let bytes = Array(value.utf8)
+            for n in 1...bytes.count {
+                let prefix = Array(bytes[..<n])
+                for choice in type.choices {
+                    for live in [false, true] {
+                        let outcome = prefix.withUnsafeBufferPointer { choice.condition.match($0, partial: live, scratch: scratch) }
+                        if outcome == .match || (live && outcome == .partial) {
+                            #expect(choice.mayMatch(first: prefix[0], scalars: n, live: live), "\(value.prefix(n)) \(choice.mask.pattern)")
+                        }
+                    }
+                }
+            }
+        }
+        // And they do skip: a Visa number runs no condition of the Amex or Diners masks.
+        #expect(!type.choices[0].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
+        #expect(!type.choices[2].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
+    }
+
+    @Test func maximumLengthReadsCommonShapes() {
+        func max(_ source: String) -> Int? { RegexSource.maximumLength(source, flags: []) }
+        #expect(max("3[47][0-9]{13}") == 15)
+        #expect(max("(?:34|37)\\d{2,4}") == 6)
+        #expect(max("a|bcd|(ef)?") == 3)
+        #expect(max("3[47].*") == nil)
+        #expect(max("x{3,}") == nil)
+        #expect(max("(?=4)4[0-9]{12}(?:[0-9]{3})?") == 16)
+        #expect(max("\\p{L}\\x{41}\\x41[[:digit:]\\]]") == 4)
+        #expect(max("(a)\\1") == nil)
+        #expect(max("a{") == 2)
+    }
+}
