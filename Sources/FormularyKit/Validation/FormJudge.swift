@@ -49,4 +49,11 @@ final class FormJudge: Sendable {
         try EntryValues.locate(values, into: &scratch.spans)
         coreRef._withUnsafeGuaranteedRef { $0.judge(values, layout: plan, scratch: &scratch, into: &violations) }
     }
+
+    /// The `unique` key hashes of the entry just judged (see ``EntryJudge/forEachUniqueHash``).
+    @inline(__always)
+    func forEachUniqueHash(_ values: UnsafeRawBufferPointer, plan: LayoutPlan, scratch: inout Scratch,
+                           _ body: (Int, UInt64) -> Void) {
+        coreRef._withUnsafeGuaranteedRef { $0.forEachUniqueHash(values, layout: plan, scratch: &scratch, body) }
+    }
 }

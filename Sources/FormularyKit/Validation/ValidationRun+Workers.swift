@@ -9,6 +9,8 @@ struct ChunkOutcome: Sendable {
     var counts: [RunCounts]
     var entries: [(form: Int, id: Int64, version: Int, range: Range<Int>)] = []
     var violations: [FormViolation] = []
+    /// The `unique` key hash of each entry with a key (forms with `unique` rules only).
+    var uniqueHashes: [UniqueKeyHash] = []
 }
 
 /// The state the writer and the workers share, behind one condition lock.
@@ -109,6 +111,7 @@ extension ValidationRun {
 
         let writer = try store.runResultWriter(runID: runID)
         var checked = 0
+        var uniqueHashes: [UniqueKeyHash] = []
         for index in 0..<chunks.count {
             let outcome = try board.take(index)
             let chunk = chunks[index]
@@ -125,10 +128,17 @@ extension ValidationRun {
                     try writer.progress(formID: judge.formID, judgedThrough: chunk.throughID, counts: outcome.counts[j])
                 }
             }
+            uniqueHashes += outcome.uniqueHashes
             checked += outcome.counts.reduce(0) { $0 + $1.entriesChecked }
             progress?(ValidationProgress(entriesChecked: checked, fraction: chunk.fraction))
         }
-        return writer.writtenResults()
+        if !uniqueHashes.isEmpty, let last = chunks.last {
+            // The workers are done; the first snapshot reads the colliding entries again.
+            board.stopAndWait()
+            try recordUniqueness(uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
+                                 judgedThrough: last.throughID)
+        }
+        return try writer.writtenResults()
     }
 }
 
@@ -142,11 +152,14 @@ final class ChunkJudge {
     // exclusivity check per entry. One scratch per form: each remembers its fields' values.
     private var scratches: [FormJudge.Scratch]
     private var violations: [FormViolation] = []
+    /// Per form: whether it has `unique` rules, so that entries' keys are hashed.
+    private let hashesKeys: [Bool]
 
     init(snapshot: EntrySnapshot, judges: [FormJudge], rememberValues: Bool) {
         self.judges = judges
         self.snapshot = snapshot
         scratches = judges.map { $0.makeScratch(rememberValues: rememberValues) }
+        hashesKeys = judges.map { !$0.core.uniqueRules.isEmpty }
         judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -184,6 +197,14 @@ final class ChunkJudge {
                     try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
                         try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
                             try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
+                            guard hashesKeys[j] else { return }
+                            var prior: UInt8 = 0
+                            for v in violations { prior = v.severity == .error ? 2 : max(prior, 1) }
+                            let version = Int32(truncatingIfNeeded: row.version)
+                            judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { u, hash in
+                                outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id, version: version,
+                                                                          form: Int32(j), rule: Int16(u), prior: prior))
+                            }
                         }
                     }
                 }

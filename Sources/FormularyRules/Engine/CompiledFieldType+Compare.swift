@@ -81,3 +81,17 @@ extension DateCheck {
         return Calendar.dayNumber(year: year, month: month, day: day)
     }
 }
+
+extension CompiledFieldType {
+    /// Calls `body` with the canonical form of a present value (normalized and
+    /// mask-formatted), as `canonicalUTF8` gives it but without copying: the bytes live in
+    /// `scratch` (or are the value's own) and are valid only during the call.
+    package func withCanonicalUTF8<R>(_ utf8: UnsafeRawBufferPointer, scratch: Scratch,
+                                      _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        let bytes = utf8.assumingMemoryBound(to: UInt8.self)
+        guard isWellFormedUTF8(bytes) else {
+            return canonicalUTF8(utf8).withUnsafeBytes(body)
+        }
+        return body(UnsafeRawBufferPointer(prepared(bytes, scratch: scratch).0))
+    }
+}

@@ -56,6 +56,8 @@ package final class EntryJudge: Sendable {
     private let requireSpans: [(trigger: Int, start: Int, end: Int, rule: Int)]
     private let requiredByRules: [Int]
     private let comparisons: [(a: Int, b: Int, rule: Int)]
+    /// The fields of each `unique` rule, in form order.
+    let uniqueFields: [[Int]]
 
     /// - Parameter types: the compiled type of each field of `form`, in order.
     package init(form: FormDefinition, types: [CompiledFieldType]) {
@@ -93,6 +95,7 @@ package final class EntryJudge: Sendable {
         var spans: [(trigger: Int, start: Int, end: Int, rule: Int)] = []
         var list: [Int] = []
         var compared: [(a: Int, b: Int, rule: Int)] = []
+        var unique: [[Int]] = []
         for (r, rule) in rules.enumerated() {
             switch rule {
             case let .same(a, b, _): pairs.append((a, b, r))
@@ -100,10 +103,10 @@ package final class EntryJudge: Sendable {
                 spans.append((trigger, list.count, list.count + required.count, r))
                 list += required
             case let .compare(a, _, b, _, _): compared.append((a, b, r))
-            case .unique: break
+            case let .unique(fields, _): unique.append(fields)
             }
         }
-        (samePairs, requireSpans, requiredByRules, comparisons) = (pairs, spans, list, compared)
+        (samePairs, requireSpans, requiredByRules, comparisons, uniqueFields) = (pairs, spans, list, compared, unique)
     }
 
     /// The layout of entries whose values come as `columns`, in that order.
