@@ -112,6 +112,12 @@ extension ValidationRun {
         let writer = try store.runResultWriter(runID: runID)
         var checked = 0
         var uniqueHashes: [UniqueKeyHash] = []
+        // Room for every id of the run at once: pages are only touched as hashes come, and
+        // the array never doubles (a copy would double the peak memory).
+        let uniqueRules = judges.reduce(0) { $0 + $1.core.uniqueRules.count }
+        if uniqueRules > 0, let first = chunks.first, let last = chunks.last {
+            uniqueHashes.reserveCapacity(Int(last.throughID - first.afterID) * uniqueRules)
+        }
         for index in 0..<chunks.count {
             let outcome = try board.take(index)
             let chunk = chunks[index]
@@ -128,14 +134,14 @@ extension ValidationRun {
                     try writer.progress(formID: judge.formID, judgedThrough: chunk.throughID, counts: outcome.counts[j])
                 }
             }
-            uniqueHashes += outcome.uniqueHashes
+            uniqueHashes.append(contentsOf: outcome.uniqueHashes)
             checked += outcome.counts.reduce(0) { $0 + $1.entriesChecked }
             progress?(ValidationProgress(entriesChecked: checked, fraction: chunk.fraction))
         }
         if !uniqueHashes.isEmpty, let last = chunks.last {
             // The workers are done; the first snapshot reads the colliding entries again.
             board.stopAndWait()
-            try recordUniqueness(uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
+            try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
                                  judgedThrough: last.throughID)
         }
         return try writer.writtenResults()
@@ -198,12 +204,8 @@ final class ChunkJudge {
                         try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
                             try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
                             guard hashesKeys[j] else { return }
-                            var prior: UInt8 = 0
-                            for v in violations { prior = v.severity == .error ? 2 : max(prior, 1) }
-                            let version = Int32(truncatingIfNeeded: row.version)
-                            judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { u, hash in
-                                outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id, version: version,
-                                                                          form: Int32(j), rule: Int16(u), prior: prior))
+                            judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
+                                outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
                             }
                         }
                     }

@@ -12,10 +12,11 @@ extension EntryJudge {
     /// For each `unique` rule (index into ``uniqueRules``) whose fields all hold a value in
     /// the entry just judged with `scratch`, a 64-bit hash of the canonical values. Call it
     /// right after ``judge(_:layout:scratch:into:)`` of the same entry.
+    /// `seed` (say the form's id) goes into every hash, with the rule's index.
     package func forEachUniqueHash(_ values: UnsafeRawBufferPointer, layout: Layout, scratch: inout Scratch,
-                                   _ body: (Int, UInt64) -> Void) {
+                                   seed: UInt64 = 0, _ body: (Int, UInt64) -> Void) {
         for (u, fields) in uniqueFields.enumerated() {
-            var hash: UInt64 = 0x243F_6A88_85A3_08D3
+            var hash: UInt64 = (0x243F_6A88_85A3_08D3 ^ seed &* 0x9E37_79B9_7F4A_7C15) &+ UInt64(u)
             var present = true
             for f in fields {
                 guard scratch.states[f] != 0,
