@@ -88,4 +88,22 @@ struct UniqueValidationTests {
             .form(source: Self.form, file: "signup.form")
         #expect(signup.judge(["name": "Ada", "email": "ada@example.com"]).verdict == .valid)
     }
+
+    /// The bucketed search finds every hash two entries share, in any bucket, and nothing else.
+    @Test func sharedHashesAreFoundAcrossBuckets() {
+        var hashes: [UniqueKeyHash] = []
+        for i in 0..<5_000 { hashes.append(UniqueKeyHash(hash: UInt64(i) &* 0x9E37_79B9_7F4A_7C15, entryID: Int64(i))) }
+        let shared: [UInt64] = [0, 1 << 63, 0xFFFF_0000_0000_0001, 0x1234_5678_9ABC_DEF0]
+        for (k, h) in shared.enumerated() {
+            hashes.append(UniqueKeyHash(hash: h, entryID: 10_000 + Int64(k)))
+            hashes.append(UniqueKeyHash(hash: h, entryID: 20_000 + Int64(k)))
+        }
+        // Same top 16 bits, different hashes: same bucket, no candidates.
+        hashes.append(UniqueKeyHash(hash: 0xABCD_0000_0000_0001, entryID: 30_000))
+        hashes.append(UniqueKeyHash(hash: 0xABCD_0000_0000_0002, entryID: 30_001))
+        let found = Set(ValidationRun.sharedHashes(hashes))
+        // Hash 0 is also entry 0's (0 × the constant).
+        #expect(found == [0, 10_000, 20_000, 10_001, 20_001, 10_002, 20_002, 10_003, 20_003])
+        #expect(ValidationRun.sharedHashes([]).isEmpty)
+    }
 }

@@ -15,15 +15,24 @@ extension EntryJudge {
     /// `seed` (say the form's id) goes into every hash, with the rule's index.
     package func forEachUniqueHash(_ values: UnsafeRawBufferPointer, layout: Layout, scratch: inout Scratch,
                                    seed: UInt64 = 0, _ body: (Int, UInt64) -> Void) {
-        for (u, fields) in uniqueFields.enumerated() {
-            var hash: UInt64 = (0x243F_6A88_85A3_08D3 ^ seed &* 0x9E37_79B9_7F4A_7C15) &+ UInt64(u)
-            var present = true
-            for f in fields {
-                guard scratch.states[f] != 0,
-                      let bytes = scratch.spans[layout.columnOfField[f]].bytes(in: values) else { present = false; break }
-                hash = self.fields[f].type.withCanonicalUTF8(bytes, scratch: scratch.engine) { Self.mix(hash, $0) }
+        // Through unsafe buffers and unretained types: copying a `Field` or a rule's array
+        // per entry would retain shared objects, which threads contend on.
+        let engine = scratch.engine
+        uniqueFields.withUnsafeBufferPointer { rules in
+            for u in 0..<rules.count {
+                var hash: UInt64 = (0x243F_6A88_85A3_08D3 ^ seed &* 0x9E37_79B9_7F4A_7C15) &+ UInt64(u)
+                var present = true
+                rules[u].withUnsafeBufferPointer { fields in
+                    for f in fields {
+                        guard scratch.states[f] != 0,
+                              let bytes = scratch.spans[layout.columnOfField[f]].bytes(in: values) else { present = false; return }
+                        hash = typeRefs[f]._withUnsafeGuaranteedRef {
+                            $0.withCanonicalUTF8(bytes, scratch: engine) { Self.mix(hash, $0) }
+                        }
+                    }
+                }
+                if present { body(u, hash) }
             }
-            if present { body(u, hash) }
         }
     }
 

@@ -48,7 +48,7 @@ package final class EntryJudge: Sendable {
     let fieldIndex: [String: Int]
     // The per-entry loop reads these instead of copying `Field`s (each copy retains two
     // strings and a class): `fields` keeps the types alive.
-    private let typeRefs: [Unmanaged<CompiledFieldType>]
+    let typeRefs: [Unmanaged<CompiledFieldType>]
     private let requiredFields: [Bool]
     // The cross-field rules as plain integers (field indices, and the rule's index in
     // `rules` for its options), so that walking them per entry copies no payloads.
