@@ -128,7 +128,17 @@ extension ValidationRun {
             }
             for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
                 var bucket = UnsafeMutableBufferPointer(rebasing: out[starts[b]..<starts[b + 1]])
-                bucket.sort { $0.hash < $1.hash }
+                if bucket.count <= 32 {
+                    // Buckets hold about 15 hashes a million: insertion sort, no closure calls.
+                    for i in 1..<bucket.count {
+                        let h = bucket[i]
+                        var k = i
+                        while k > 0, bucket[k - 1].hash > h.hash { bucket[k] = bucket[k - 1]; k -= 1 }
+                        bucket[k] = h
+                    }
+                } else {
+                    bucket.sort { $0.hash < $1.hash }
+                }
                 var i = 0
                 while i < bucket.count {
                     var j = i + 1
