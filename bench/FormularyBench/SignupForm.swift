@@ -10,9 +10,10 @@ enum SignupForm {
     /// The "today" the data set must be judged against.
     static let today = CivilDate(year: SignupData.today.year, month: SignupData.today.month, day: SignupData.today.day)
 
-    /// `bench/signup-unique.form`: the same form with `unique email`.
+    /// `bench/unique/signup.form`: the same form with `unique email` (a folder of its own, so
+    /// that `--plugins bench` still finds one form `signup`).
     static let uniquePath = URL(fileURLWithPath: path).deletingLastPathComponent()
-        .appendingPathComponent("signup-unique.form").path
+        .appendingPathComponent("unique").appendingPathComponent("signup.form").path
 
     /// The built-in types and the form (with `unique`: the variant), as a registry.
     static func registry(unique: Bool = false) throws -> Registry {

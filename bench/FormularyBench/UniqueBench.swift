@@ -5,7 +5,7 @@ import FormularyStore
 
 /// What `unique email` costs a validation run: the sign-up data set (``SignupData``) at
 /// 1,000,000 entries (or `FORMULARY_UNIQUE_BENCH_SIZE`), judged alternately with
-/// `bench/signup.form` and `bench/signup-unique.form`, each run in a child process; best of
+/// `bench/signup.form` and `bench/unique/signup.form`, each run in a child process; best of
 /// seven each (the machine is shared and noisy). The target: at most 20% slower.
 func runUniqueBench() {
     let size = ProcessInfo.processInfo.environment["FORMULARY_UNIQUE_BENCH_SIZE"].flatMap(Int.init) ?? 1_000_000
