@@ -73,4 +73,55 @@ struct FormValidatorAgreementTests {
         #expect(unknownSeen == 40)
         #expect(recorded.count > 30)
     }
+
+    /// `compare` is judged by the one judge: a run and `FormValidator` agree entry by entry
+    /// on dates, numbers and text, with absent and invalid sides skipped.
+    @Test func compareJudgesAsTheValidationRunRecordedIt() throws {
+        let form = """
+            form signup
+            field starts iso-date required
+            field ends   iso-date
+            field until  exp-date
+            field age    age
+            field limit  decimal
+            field name   name
+            field nick   name
+            compare starts < ends   message "The end date must be after the start date"
+            compare starts <= until as card-valid warning
+            compare age >= limit
+            compare name != nick
+            """
+        let fixture = try ValidationFixture(form: form)
+        let columns = ["starts", "ends", "until", "age", "limit", "name", "nick"]
+        var rows: [[String?]] = []
+        let days = ["2026-03-01", "2026-03-02", "20260228", "2026-02-30", " ", nil]
+        for i in 0..<216 {
+            rows.append([days[i % 6], days[(i / 6) % 6], ["02/26", "03/26", "13/26", nil][i % 4],
+                         ["30", "31", "x", nil][(i / 4) % 4], ["30.00", "30.5", "-1", "lots"][(i / 3) % 4],
+                         ["Ada", " Ada ", "Bob"][i % 3], ["Ada", "Bob", nil][(i / 3) % 3]])
+        }
+        try fixture.add(columns, rows)
+        let run = try fixture.validate()
+        let today = CivilDate(year: 2026, month: 11, day: 29)
+        let signup = try FieldCatalog.builtin(today: today).form(source: form, file: "signup.form")
+
+        var recorded: [Int64: [String]] = [:]
+        for result in try fixture.store.results(ofRun: run.id) {
+            let r = result.rule
+            recorded[result.entryID, default: []].append("\(r.field ?? "-")|\(r.rule)|\(r.severity.rawValue)|\(r.message)")
+        }
+        var rulesSeen: Set<String> = []
+        for entry in try fixture.store.entries(form: "signup") {
+            var values: [String: String] = [:]
+            for (field, value) in zip(entry.fields, entry.values) { values[field] = value }
+            let result = signup.judge(values)
+            let judged = result.violations.map { "\($0.field ?? "-")|\($0.rule)|\($0.severity.rawValue)|\($0.message)" }
+            #expect(judged.sorted() == (recorded[entry.id] ?? []).sorted(), "entry \(entry.id): \(values)")
+            rulesSeen.formUnion(result.formViolations.map(\.rule))
+        }
+        #expect(rulesSeen == ["compare", "card-valid"])
+        #expect(recorded.values.joined().contains("ends|compare|error|The end date must be after the start date"))
+        #expect(recorded.values.joined().contains("limit|compare|error|'age' must be at least 'limit'"))
+        #expect(recorded.values.joined().contains("nick|compare|error|'name' must differ from 'nick'"))
+    }
 }

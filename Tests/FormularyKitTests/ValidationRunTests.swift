@@ -150,6 +150,8 @@ func referenceViolations(_ entry: StoredEntry, form: FormDefinition, registry: R
             for f in fields where present[f] == nil {
                 out.insert("\(f)|\(rule.options.name)|\(rule.options.severity.rawValue)|\(rule.options.message ?? "'\(f)' is required when '\(trigger)' is given")")
             }
+        case .compare, .unique:
+            break   // not in the reference's forms
         }
     }
     let declared = Set(form.fields.map(\.key))

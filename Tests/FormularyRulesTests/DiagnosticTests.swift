@@ -108,6 +108,16 @@ import Testing
                 $0 == "email" ? email : nil
             })
         }
+        let rules = parseText("form g\nfield d date\nfield n n\ncompare d < n\nunique n, n", file: "g.form")
+        if case .form(let definition) = rules.content {
+            let date = FieldTypeDefinition(name: "date", checks: [
+                CheckRule(kind: .date(format: "yyyy", range: nil), options: RuleOptions(name: "date", location: noLocation)),
+            ], location: noLocation)
+            let number = FieldTypeDefinition(name: "n", checks: [
+                CheckRule(kind: .integer, options: RuleOptions(name: "integer", location: noLocation)),
+            ], location: noLocation)
+            record(FormChecker.check(definition, source: rules.source) { $0 == "date" ? date : $0 == "n" ? number : nil })
+        }
         let params = [Parameter(name: "n", defaultValue: .integer("1"), location: noLocation)]
         let twice = [TypeReference.Argument(name: "n", value: .integer("1"), location: noLocation),
                      TypeReference.Argument(name: "n", value: .integer("2"), location: noLocation)]

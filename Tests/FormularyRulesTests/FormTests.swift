@@ -101,7 +101,7 @@ import Testing
     @Test func misplacedDirectivesSayWhereTheyBelong() {
         func formMessage(_ line: String) -> String? { parseText("form f\n" + line, file: "f.form").diagnostics.first?.text }
         #expect(formMessage("rule same a b") == "unknown directive 'rule'; a cross-field rule starts with its kind: "
-                + "'same A B' or 'require A… when B' (name it with 'as NAME')")
+                + "'same A B', 'require A… when B', 'compare A < B' or 'unique A…' (name it with 'as NAME')")
         for word in ["date", "pattern", "length", "mask", "accept"] {
             #expect(formMessage("\(word) x") == "unknown directive '\(word)'; '\(word)' is a directive of field types "
                     + "(.field files); a form gives each field a type instead: 'field KEY TYPE', e.g. 'field card credit-card'")

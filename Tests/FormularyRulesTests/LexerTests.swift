@@ -104,7 +104,15 @@ import Testing
         #expect(lexIDs("$ x") == ["unexpected-character"])
         #expect(lexIDs("a .. b") == ["invalid-range-operator"])
         #expect(lexIDs("a ; b @") == ["unexpected-character", "unexpected-character"])
-        #expect(lexIDs("a < b") == ["unexpected-character"])
+        #expect(lexIDs("a <b") == ["unexpected-character"])
+        // A form's `compare` operators; `<` before dots still starts a range operator.
+        #expect(kinds("a < b <= c > d >= e != f = g <..5") == [
+            .word("a"), .comparison(.less), .word("b"), .comparison(.lessOrEqual), .word("c"),
+            .comparison(.greater), .word("d"), .comparison(.greaterOrEqual), .word("e"),
+            .comparison(.notEqual), .word("f"), .punctuation("="), .word("g"), .rangeOperator(.exclusiveFrom), .number("5"),
+        ])
+        #expect(kinds("a <") == [.word("a"), .comparison(.less)])
+        #expect(lexIDs("a ! b") == ["unexpected-character"])
     }
 
     @Test func invalidUTF8IsReportedWithLineAndColumn() {

@@ -113,7 +113,7 @@ private func databaseBytes(_ path: String) throws -> Int {
     return Int(pages * size)
 }
 
-private struct ChildFigures {
+struct ChildFigures {
     var entries: Int
     var seconds: Double
     var maxRSSKiB: Int
@@ -131,10 +131,11 @@ private func threadCPUSeconds() -> Double {
 
 /// Runs `FormularyBench validate-child PATH [judge-every-value]` and reads its one line of
 /// figures.
-private func runChild(path: String, rememberValues: Bool) -> ChildFigures? {
+func runChild(path: String, rememberValues: Bool, unique: Bool = false) -> ChildFigures? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     process.arguments = ["validate-child", path] + (rememberValues ? [] : ["judge-every-value"])
+        + (unique ? ["unique-email"] : [])
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch {
@@ -154,9 +155,9 @@ private func runChild(path: String, rememberValues: Bool) -> ChildFigures? {
 
 /// The child: one validation run of the database at `path` with `bench/signup.form`; prints
 /// `entries seconds maxRSSKiB invalid errors cpuSeconds`.
-func runValidateChild(path: String, rememberValues: Bool) {
+func runValidateChild(path: String, rememberValues: Bool, unique: Bool = false) {
     do {
-        let registry = try SignupForm.registry()
+        let registry = try SignupForm.registry(unique: unique)
         let store = try Store(path: path)
         let today = SignupForm.today
         let run = ValidationRun(store: store, registry: registry,

@@ -71,6 +71,10 @@ struct FormsShowCommand: Command {
                 case .same(let a, let b): context.stdout.line("rule \(rule.options.name): same \(a) \(b)".forTerminal)
                 case .require(let xs, let y):
                     context.stdout.line("rule \(rule.options.name): require \(xs.joined(separator: " ")) when \(y)".forTerminal)
+                case .compare(let a, let op, let b):
+                    context.stdout.line("rule \(rule.options.name): compare \(a) \(op.rawValue) \(b)".forTerminal)
+                case .unique(let xs):
+                    context.stdout.line("rule \(rule.options.name): unique \(xs.joined(separator: ", "))".forTerminal)
                 }
             }
         }

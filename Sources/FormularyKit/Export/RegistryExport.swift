@@ -202,6 +202,7 @@ public enum RegistryExport {
         o["rules"] = .array(f.rules.map { rule in
             var r = JSONObject()
             r["rule"] = .string(rule.options.name)
+            var op = JSONValue.null
             switch rule.kind {
             case .same(let a, let b):
                 r["kind"] = "same"
@@ -211,7 +212,17 @@ public enum RegistryExport {
                 r["kind"] = "require"
                 r["fields"] = .array(fields.map(JSONValue.string))
                 r["when"] = .string(trigger)
+            case .compare(let a, let comparison, let b):
+                r["kind"] = "compare"
+                r["fields"] = [.string(a), .string(b)]
+                r["when"] = .null
+                op = .string(comparison.rawValue)
+            case .unique(let fields):
+                r["kind"] = "unique"
+                r["fields"] = .array(fields.map(JSONValue.string))
+                r["when"] = .null
             }
+            r["operator"] = op
             for (key, value) in ruleOptions(rule.options) where key != "rule" { r[key] = value }
             return .object(r)
         })

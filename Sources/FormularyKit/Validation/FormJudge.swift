@@ -49,4 +49,14 @@ final class FormJudge: Sendable {
         try EntryValues.locate(values, into: &scratch.spans)
         coreRef._withUnsafeGuaranteedRef { $0.judge(values, layout: plan, scratch: &scratch, into: &violations) }
     }
+
+    /// The `unique` key hashes of the entry just judged (see ``EntryJudge/forEachUniqueHash``),
+    /// seeded with the form's id so that keys of different forms and rules seldom meet.
+    @inline(__always)
+    func forEachUniqueHash(_ values: UnsafeRawBufferPointer, plan: LayoutPlan, scratch: inout Scratch,
+                           _ body: (UInt64) -> Void) {
+        coreRef._withUnsafeGuaranteedRef {
+            $0.forEachUniqueHash(values, layout: plan, scratch: &scratch, seed: UInt64(bitPattern: formID)) { _, hash in body(hash) }
+        }
+    }
 }

@@ -9,6 +9,8 @@ struct ChunkOutcome: Sendable {
     var counts: [RunCounts]
     var entries: [(form: Int, id: Int64, version: Int, range: Range<Int>)] = []
     var violations: [FormViolation] = []
+    /// The `unique` key hash of each entry with a key (forms with `unique` rules only).
+    var uniqueHashes: [UniqueKeyHash] = []
 }
 
 /// The state the writer and the workers share, behind one condition lock.
@@ -109,6 +111,13 @@ extension ValidationRun {
 
         let writer = try store.runResultWriter(runID: runID)
         var checked = 0
+        var uniqueHashes: [UniqueKeyHash] = []
+        // Room for every id of the run at once: pages are only touched as hashes come, and
+        // the array never doubles (a copy would double the peak memory).
+        let uniqueRules = judges.reduce(0) { $0 + $1.core.uniqueRules.count }
+        if uniqueRules > 0, let first = chunks.first, let last = chunks.last {
+            uniqueHashes.reserveCapacity(Int(last.throughID - first.afterID) * uniqueRules)
+        }
         for index in 0..<chunks.count {
             let outcome = try board.take(index)
             let chunk = chunks[index]
@@ -125,10 +134,17 @@ extension ValidationRun {
                     try writer.progress(formID: judge.formID, judgedThrough: chunk.throughID, counts: outcome.counts[j])
                 }
             }
+            uniqueHashes.append(contentsOf: outcome.uniqueHashes)
             checked += outcome.counts.reduce(0) { $0 + $1.entriesChecked }
             progress?(ValidationProgress(entriesChecked: checked, fraction: chunk.fraction))
         }
-        return writer.writtenResults()
+        if !uniqueHashes.isEmpty, let last = chunks.last {
+            // The workers are done; the first snapshot reads the colliding entries again.
+            board.stopAndWait()
+            try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
+                                 judgedThrough: last.throughID)
+        }
+        return try writer.writtenResults()
     }
 }
 
@@ -142,11 +158,14 @@ final class ChunkJudge {
     // exclusivity check per entry. One scratch per form: each remembers its fields' values.
     private var scratches: [FormJudge.Scratch]
     private var violations: [FormViolation] = []
+    /// Per form: whether it has `unique` rules, so that entries' keys are hashed.
+    private let hashesKeys: [Bool]
 
     init(snapshot: EntrySnapshot, judges: [FormJudge], rememberValues: Bool) {
         self.judges = judges
         self.snapshot = snapshot
         scratches = judges.map { $0.makeScratch(rememberValues: rememberValues) }
+        hashesKeys = judges.map { !$0.core.uniqueRules.isEmpty }
         judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -184,6 +203,10 @@ final class ChunkJudge {
                     try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
                         try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
                             try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
+                            guard hashesKeys[j] else { return }
+                            judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
+                                outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
+                            }
                         }
                     }
                 }

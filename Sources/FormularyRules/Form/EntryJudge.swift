@@ -37,6 +37,9 @@ package final class EntryJudge: Sendable {
     enum Rule: Sendable {
         case same(Int, Int, RuleOptions)
         case require([Int], when: Int, RuleOptions)
+        case compare(Int, ComparisonOperator, Int, ComparisonReading, RuleOptions)
+        /// Judged across entries by batch validation (``uniqueKeys``), never here.
+        case unique([Int], RuleOptions)
     }
 
     package let form: FormDefinition
@@ -45,13 +48,16 @@ package final class EntryJudge: Sendable {
     let fieldIndex: [String: Int]
     // The per-entry loop reads these instead of copying `Field`s (each copy retains two
     // strings and a class): `fields` keeps the types alive.
-    private let typeRefs: [Unmanaged<CompiledFieldType>]
+    let typeRefs: [Unmanaged<CompiledFieldType>]
     private let requiredFields: [Bool]
     // The cross-field rules as plain integers (field indices, and the rule's index in
     // `rules` for its options), so that walking them per entry copies no payloads.
     private let samePairs: [(a: Int, b: Int, rule: Int)]
     private let requireSpans: [(trigger: Int, start: Int, end: Int, rule: Int)]
     private let requiredByRules: [Int]
+    private let comparisons: [(a: Int, b: Int, rule: Int)]
+    /// The fields of each `unique` rule, in form order.
+    let uniqueFields: [[Int]]
 
     /// - Parameter types: the compiled type of each field of `form`, in order.
     package init(form: FormDefinition, types: [CompiledFieldType]) {
@@ -75,20 +81,32 @@ package final class EntryJudge: Sendable {
                 guard let t = index[trigger] else { return nil }
                 let r = required.compactMap { index[$0] }
                 return .require(r, when: t, rule.options)
+            case .compare(let a, let op, let b):
+                guard let i = index[a], let j = index[b] else { return nil }
+                let reading = types[i].comparisonReading.common(with: types[j].comparisonReading)
+                return .compare(i, op, j, reading, rule.options)
+            case .unique(let keys):
+                let f = keys.compactMap { index[$0] }
+                guard f.count == keys.count else { return nil }
+                return .unique(f, rule.options)
             }
         }
         var pairs: [(a: Int, b: Int, rule: Int)] = []
         var spans: [(trigger: Int, start: Int, end: Int, rule: Int)] = []
         var list: [Int] = []
+        var compared: [(a: Int, b: Int, rule: Int)] = []
+        var unique: [[Int]] = []
         for (r, rule) in rules.enumerated() {
             switch rule {
             case let .same(a, b, _): pairs.append((a, b, r))
             case let .require(required, trigger, _):
                 spans.append((trigger, list.count, list.count + required.count, r))
                 list += required
+            case let .compare(a, _, b, _, _): compared.append((a, b, r))
+            case let .unique(fields, _): unique.append(fields)
             }
         }
-        (samePairs, requireSpans, requiredByRules) = (pairs, spans, list)
+        (samePairs, requireSpans, requiredByRules, comparisons, uniqueFields) = (pairs, spans, list, compared, unique)
     }
 
     /// The layout of entries whose values come as `columns`, in that order.
@@ -138,7 +156,8 @@ package final class EntryJudge: Sendable {
     /// Judges one entry: its values lie in `values` where `scratch.spans` says (one span per
     /// column of `layout`). Appends every failed rule to `violations`, in this order: each
     /// field's (form order; a type's checks in rule order, or `required`), the `same` rules,
-    /// the `require … when` rules, then `unknown-field` for each present undeclared value.
+    /// the `require … when` rules, the `compare` rules, then `unknown-field` for each present
+    /// undeclared value. (`unique` needs other entries: batch validation judges it.)
     package func judge(_ values: UnsafeRawBufferPointer, layout: Layout, scratch: inout Scratch,
                        into violations: inout [FormViolation]) {
         precondition(scratch.spans.count == layout.columnCount, "spans must be located for the layout")
@@ -222,11 +241,39 @@ package final class EntryJudge: Sendable {
                     message: options.message ?? "'\(fields[missing].key)' is required when '\(fields[trigger].key)' is given"))
             }
         }
+        for (a, b, r) in comparisons where scratch.states[a] != 0 && scratch.states[b] != 0 {
+            guard case let .compare(_, op, _, reading, options) = rules[r],
+                  let x = scratch.spans[layout.columnOfField[a]].bytes(in: values),
+                  let y = scratch.spans[layout.columnOfField[b]].bytes(in: values) else { continue }
+            // An invalid side is reported by its own field; comparing it would say nothing.
+            if scratch.states[a] == 2 && !fields[a].type.isValid(utf8: x) { continue }
+            if scratch.states[b] == 2 && !fields[b].type.isValid(utf8: y) { continue }
+            guard let order = CompiledFieldType.compare(x, of: fields[a].type, y, of: fields[b].type, as: reading),
+                  !op.holds(order: order) else { continue }
+            violations.append(FormViolation(
+                field: fields[b].key, type: nil, rule: options.name, severity: options.severity,
+                message: options.message ?? Self.comparisonMessage(fields[a].key, op, fields[b].key, reading)))
+        }
         for (column, name) in layout.unknownColumns {
             guard let bytes = scratch.spans[column].bytes(in: values),
                   !CompiledFieldType.isAbsent(utf8: bytes) else { continue }
             violations.append(FormViolation(field: name, type: nil, rule: "unknown-field", severity: .warning,
                                             message: "'\(name)' is not a field of form '\(form.name)'"))
         }
+    }
+
+    /// The default message of a failed `compare A OP B`, e.g. "'starts' must be before 'ends'".
+    static func comparisonMessage(_ a: String, _ op: ComparisonOperator, _ b: String,
+                                  _ reading: ComparisonReading) -> String {
+        let dates = reading == .date
+        let relation = switch op {
+        case .less: dates ? "be before" : "be less than"
+        case .lessOrEqual: dates ? "be on or before" : "be at most"
+        case .greater: dates ? "be after" : "be greater than"
+        case .greaterOrEqual: dates ? "be on or after" : "be at least"
+        case .equal: dates ? "be the same date as" : "equal"
+        case .notEqual: dates ? "be another date than" : "differ from"
+        }
+        return "'\(a)' must \(relation) '\(b)'"
     }
 }

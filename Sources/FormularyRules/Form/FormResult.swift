@@ -7,7 +7,8 @@ public struct FormResult: Sendable {
     /// `isAbsent`, and `invalid` with the violation `required` when the form requires it.
     public var fields: [String: FieldResult]
     /// The violations that belong to no single field's type: cross-field rules (`same`,
-    /// `require … when`, under their `as` names) reported on the field they name, and
+    /// `require … when`, `compare`, under their `as` names) reported on the field they name
+    /// (`unique` needs other entries: only batch validation judges it), and
     /// `unknown-field` warnings for values under keys the form does not declare.
     public var formViolations: [FormViolation]
     /// Keys of the values given that the form does not declare, sorted.

@@ -127,6 +127,12 @@ extension FormDefinition {
             case .require(let fields, let trigger):
                 lines.append("require \(fields.joined(separator: " ")) when \(trigger)"
                              + Canonical.modifiers(rule.options, defaultName: "require", allowFinal: false))
+            case .compare(let a, let op, let b):
+                lines.append("compare \(a) \(op.rawValue) \(b)"
+                             + Canonical.modifiers(rule.options, defaultName: "compare", allowFinal: false))
+            case .unique(let fields):
+                lines.append("unique \(fields.joined(separator: ", "))"
+                             + Canonical.modifiers(rule.options, defaultName: "unique", allowFinal: false))
             }
         }
         return lines.joined(separator: "\n") + "\n"

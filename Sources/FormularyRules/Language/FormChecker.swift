@@ -41,10 +41,35 @@ public enum FormChecker: Sendable {
             let named: [String] = switch rule.kind {
             case .same(let a, let b): [a, b]
             case .require(let fields, let trigger): fields + [trigger]
+            case .compare(let a, _, let b): [a, b]
+            case .unique(let fields): fields
             }
             for name in named where declared[name] == nil {
                 report(LanguageDiagnostic.undeclaredField(name, rule: rule.options.name, fields: keys),
                        rule.options.location)
+            }
+            switch rule.kind {
+            case .compare(let a, _, let b) where a == b:
+                report(LanguageDiagnostic.duplicateRuleField(a, rule: rule.options.name), rule.options.location)
+            case .compare(let a, _, let b):
+                // A date compared with a number or text would fall back to comparing text:
+                // almost surely not what the author meant.
+                func reading(_ key: String) -> ComparisonReading? {
+                    guard let field = form.fields.first(where: { $0.key == key }),
+                          let definition = lookup(field.type.name) else { return nil }
+                    return ComparisonReading(checks: definition.checks.map(\.kind))
+                }
+                if let ra = reading(a), let rb = reading(b), ra != rb {
+                    report(LanguageDiagnostic.incompatibleComparison(a, ra, b, rb, rule: rule.options.name),
+                           rule.options.location)
+                }
+            case .unique(let fields):
+                var seen: Set<String> = []
+                for name in fields where !seen.insert(name).inserted {
+                    report(LanguageDiagnostic.duplicateRuleField(name, rule: rule.options.name), rule.options.location)
+                }
+            default:
+                break
             }
         }
         return diagnostics

@@ -3,7 +3,7 @@
 /// Only syntax is checked here; whether the types exist, the arguments fit and the
 /// cross-field rules name declared fields is `FormChecker`'s job, since it needs the registry.
 struct FormParser {
-    static let directives = ["label", "field", "same", "require"]
+    static let directives = ["label", "field", "same", "require", "compare", "unique"]
 
     /// Words that are not form directives but are easily written in a form: a type's
     /// directives, and `rule` (which `forms show` prints before each rule's name).
@@ -13,7 +13,8 @@ struct FormParser {
             hints[word] = "'\(word)' is a directive of field types (.field files); a form gives each field "
                 + "a type instead: 'field KEY TYPE', e.g. 'field card credit-card'"
         }
-        hints["rule"] = "a cross-field rule starts with its kind: 'same A B' or 'require A… when B' "
+        hints["rule"] = "a cross-field rule starts with its kind: 'same A B', 'require A… when B', "
+            + "'compare A < B' or 'unique A…' "
             + "(name it with 'as NAME')"
         return hints
     }()
@@ -46,7 +47,7 @@ struct FormParser {
         guard let first = line.tokens.first else { return }
         guard let keyword = source.directiveKeyword(
             of: first, header: "form", noun: "form", directives: Self.directives,
-            someDirectives: "'field' or 'same'", expected: "'label', 'field', 'same' or 'require'",
+            someDirectives: "'field' or 'same'", expected: "'label', 'field', 'same', 'require', 'compare' or 'unique'",
             misplaced: Self.misplaced, into: &diagnostics) else { return }
         var parser = LineParser(tokens: line.tokens, source: source)
         do throws(Diagnostic) {
@@ -68,6 +69,10 @@ struct FormParser {
                 let (b, _) = try parser.expectName("the second field to compare", after: a)
                 let options = try parser.parseModifiers(defaultName: "same", allowFinal: false)
                 form.rules.append(CrossFieldRule(kind: .same(a, b), options: options))
+            case "compare":
+                form.rules.append(try parser.parseCompare())
+            case "unique":
+                form.rules.append(try parser.parseUnique())
             default:
                 var required: [String] = []
                 while let token = parser.cursor.peek, token.word != "when" {

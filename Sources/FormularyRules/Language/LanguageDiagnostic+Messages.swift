@@ -110,6 +110,27 @@ extension LanguageDiagnostic {
             notes: Suggestion.note(for: name, in: fields).map { [$0] } ?? [])
     }
 
+    /// A cross-field rule naming one field twice.
+    public static func duplicateRuleField(_ name: String, rule: String) -> DiagnosticMessage {
+        LanguageDiagnostic.duplicateRuleField.message("'\(rule)' names '\(name)' twice; name each field once")
+    }
+
+    /// `compare A OP B` where A's type reads values as `a` and B's as `b`.
+    public static func incompatibleComparison(_ a: String, _ readingA: ComparisonReading,
+                                              _ b: String, _ readingB: ComparisonReading,
+                                              rule: String) -> DiagnosticMessage {
+        func noun(_ r: ComparisonReading) -> String {
+            switch r {
+            case .date: "a date (its type has a 'date' check)"
+            case .number: "a number (its type has an 'integer' or 'decimal' check)"
+            case .text: "text"
+            }
+        }
+        return LanguageDiagnostic.incompatibleComparison.message(
+            "'\(rule)' compares '\(a)', read as \(noun(readingA)), with '\(b)', read as \(noun(readingB)); "
+                + "compare two dates, two numbers or two texts")
+    }
+
     /// `drop` of a rule the base lacks (`base`: how the base is named, e.g. `base type 'card'`).
     public static func cannotDrop(_ rule: String, base: String, rules: [String]) -> DiagnosticMessage {
         LanguageDiagnostic.unknownRule.message(

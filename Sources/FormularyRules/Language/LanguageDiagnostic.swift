@@ -105,6 +105,10 @@ public enum LanguageDiagnostic: String, DiagnosticCatalog {
     case duplicateField = "duplicate-field"
     /// A cross-field rule naming a field the form does not declare.
     case undeclaredField = "undeclared-field"
+    /// A field named twice by one cross-field rule (`unique email, email`, `compare a < a`).
+    case duplicateRuleField = "duplicate-rule-field"
+    /// `compare` of two fields their types read differently (a date with a number or text).
+    case incompatibleComparison = "incompatible-comparison"
 
     /// `.language`.
     public static var domain: DiagnosticDomain { .language }

@@ -88,7 +88,7 @@ struct LineScanner {
     /// Characters that start no token (and are not white space).
     static func isStray(_ c: Unicode.Scalar) -> Bool {
         switch c {
-        case " ", "\t", "#", "\\", "\"", "/", "$", "-", ".", "<", "(", ")", ",", ":", "=": false
+        case " ", "\t", "#", "\\", "\"", "/", "$", "-", ".", "<", ">", "(", ")", ",", ":", "=": false
         default: !isDigit(c) && !isWordStart(c)
         }
     }
@@ -119,6 +119,13 @@ struct LineScanner {
                 scanParameter()
             case "-" where peek(1).map(Self.isDigit) == true:
                 scanNumber()
+            case "<" where peek(1) == "=" || peek(1) == " " || peek(1) == "\t" || peek(1) == nil,
+                 ">", "!" where peek(1) == "=":
+                // `compare A OP B`; a `<` before anything else starts a range operator.
+                let two = peek(1) == "="
+                let op = ComparisonOperator(rawValue: String(c) + (two ? "=" : ""))!
+                i += two ? 2 : 1
+                emit(.comparison(op), from: i - (two ? 2 : 1))
             case "." , "<":
                 scanRangeOperator()
             case "(", ")", ",", ":", "=":

@@ -17,6 +17,8 @@ package struct Token: Sendable, Hashable {
         /// `$name`.
         case parameter(String)
         case rangeOperator(RangeOperator)
+        /// `<` `<=` `>` `>=` `!=` of a form's `compare` (its `=` is punctuation).
+        case comparison(ComparisonOperator)
         /// One of `(` `)` `,` `:` `=`.
         case punctuation(Character)
     }

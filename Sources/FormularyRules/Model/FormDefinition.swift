@@ -90,7 +90,8 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// `same A B` and `require X… when Y`, with the usual rule options.
+/// `same A B`, `require X… when Y`, `compare A OP B` and `unique X…`, with the usual rule
+/// options.
 public struct CrossFieldRule: Sendable, Hashable {
     /// What a cross-field rule requires.
     public enum Kind: Sendable, Hashable {
@@ -98,10 +99,16 @@ public struct CrossFieldRule: Sendable, Hashable {
         case same(String, String)
         /// `require X… when Y`: the listed fields are present whenever field `Y` is.
         case require([String], when: String)
+        /// `compare A OP B`: `A OP B` holds, reading both values as dates, numbers or
+        /// canonical text (see ``ComparisonOperator``); skipped when either is absent or invalid.
+        case compare(String, ComparisonOperator, String)
+        /// `unique X…`: no two entries of a batch validation have the same canonical values
+        /// of these fields (absent values never collide); skipped for one record.
+        case unique([String])
     }
     /// What the rule requires.
     public var kind: Kind
-    /// Default names: `same`, `require`.
+    /// Default names: `same`, `require`, `compare`, `unique`.
     public var options: RuleOptions
     /// Makes a cross-field rule.
     public init(kind: Kind, options: RuleOptions) {

@@ -20,6 +20,11 @@ public final class RunResultWriter {
     private let digest = DataDigests.ResultsAccumulator()
     private var entryRules: [(rule: Int64, version: Int64)] = []
     private var entryOfRules: Int64 = -1
+    /// The highest entry id added so far, and whether an entry came after a higher one (a
+    /// run's final `unique` batch): then the digest is computed from the rows as stored.
+    private var highestEntry: Int64 = -1
+    private var addedOutOfOrder = false
+    private let backend: any StoreBackend
 
     private struct RuleKey: Hashable {
         var formID: Int64
@@ -33,6 +38,7 @@ public final class RunResultWriter {
     init(store: Store, runID: Int64) throws {
         self.runID = runID
         rows = try store.backend.makeRunResultRowWriter(runID: runID)
+        backend = store.backend
     }
 
     /// The id of this failed rule in the run, inserted on first use.
@@ -51,6 +57,8 @@ public final class RunResultWriter {
         if entryID != entryOfRules {
             feedEntryRules()
             entryOfRules = entryID
+            if entryID < highestEntry { addedOutOfOrder = true }
+            highestEntry = max(highestEntry, entryID)
         }
         entryRules.append((ruleID, Int64(entryVersion)))
         try rows.addResult(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
@@ -64,8 +72,18 @@ public final class RunResultWriter {
 
     /// What this writer wrote, for the run's end record (``Store/finishRun(id:status:error:actor:written:)``).
     /// Call it once, after the last batch committed; it describes the run's results only when
-    /// every batch did.
-    public func writtenResults() -> WrittenResults {
+    /// every batch did. Entries may come out of id order (a run's `unique` results come in a
+    /// final batch after the scan): the digest is then read back from the stored rows, in
+    /// `run_results` order.
+    public func writtenResults() throws -> WrittenResults {
+        if addedOutOfOrder {
+            let results = DataDigests.ResultsAccumulator()
+            try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
+                results.add(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
+            }
+            let (hash, count) = results.finish()
+            return WrittenResults(runID: runID, hash: hash, count: count)
+        }
         feedEntryRules()
         let (hash, count) = digest.finish()
         return WrittenResults(runID: runID, hash: hash, count: count)

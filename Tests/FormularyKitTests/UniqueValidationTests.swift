@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import FormularyRules
+import FormularyStore
+@testable import FormularyKit
+
+/// `unique` in batch validation: entries sharing canonical values fail, each naming the
+/// others; absent values never collide; counts and the audit digest stay right.
+struct UniqueValidationTests {
+    static let form = """
+        form signup
+        field name   name    required
+        field email  email
+        field team   name
+        field seat   age
+        unique email
+        unique team, seat   as seat-taken warning
+        """
+
+    func results(_ fixture: ValidationFixture, run: RunRecord) throws -> [Int64: [String]] {
+        var out: [Int64: [String]] = [:]
+        for result in try fixture.store.results(ofRun: run.id) {
+            let r = result.rule
+            out[result.entryID, default: []].append("\(r.field ?? "-")|\(r.rule)|\(r.severity.rawValue)|\(r.message)")
+        }
+        return out
+    }
+
+    @Test func entriesWithTheSameCanonicalValuesFailAndNameEachOther() throws {
+        let fixture = try ValidationFixture(form: Self.form)
+        let ids = try fixture.add(["name", "email", "team", "seat"], [
+            ["Ada", "ada@example.com", "red", "20"],      // 1: same email as 3 (trimmed)
+            ["Bob", "bob@example.com", "red", "21"],      // 2
+            ["Cy", " ada@example.com ", "blue", "20"],    // 3
+            ["Di", nil, "red", "21"],                     // 4: absent email; same team and seat as 2
+            ["Ed", "  ", "green", nil],                   // 5: blank email, absent seat: no collision
+            ["Flo", "Ada@example.com", "green", "22"],    // 6: case differs: another value
+            [nil, "bob@example.com", nil, "30"],          // 7: invalid (name required) and same email as 2
+        ])
+        // Batches of 2 with 2 workers: the duplicates lie in different batches.
+        let run = try fixture.validate(batchSize: 2)
+        let found = try results(fixture, run: run)
+        #expect(found[ids[0]] == ["email|unique|error|the same email as entry \(ids[2])"])
+        #expect(found[ids[2]] == ["email|unique|error|the same email as entry \(ids[0])"])
+        #expect(found[ids[1]]?.sorted() == ["email|unique|error|the same email as entry \(ids[6])",
+                                          "team|seat-taken|warning|the same team and seat as entry \(ids[3])"])
+        #expect(found[ids[3]] == ["team|seat-taken|warning|the same team and seat as entry \(ids[1])"])
+        #expect(found[ids[6]]?.sorted() == ["email|unique|error|the same email as entry \(ids[1])",
+                                          "name|required|error|'name' is required"])
+        #expect(found[ids[4]] == nil && found[ids[5]] == nil)
+        #expect(found.count == 5)
+
+        // Counts: 1, 2, 3 and 7 invalid (7 already was); 4 warned.
+        #expect(run.status == .complete)
+        #expect(run.counts.entriesChecked == 7)
+        #expect(run.counts.entriesInvalid == 4)
+        #expect(run.counts.entriesWarned == 1)
+        #expect(run.counts.errors == 5 && run.counts.warnings == 2)
+        // The run's digest, recomputed from the rows as verification does, still holds.
+        #expect(try fixture.store.verifyAudit().isValid)
+    }
+
+    @Test func largeGroupsNameAFewIdsAndHowManyMore() throws {
+        #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [1, 2, 3, 4, 5, 6, 7], custom: nil)
+                == "the same email as entries 1, 2, 3, 4, 5 and 2 more")
+        #expect(ValidationRun.uniqueMessage(fields: ["a", "b", "c"], others: [9], custom: nil)
+                == "the same a, b and c as entry 9")
+        #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [3, 4], custom: "Email already used")
+                == "Email already used (entries 3, 4)")
+
+        let fixture = try ValidationFixture(form: Self.form)
+        let ids = try fixture.add(["name", "email"], (0..<9).map { i in ["N" + String(UnicodeScalar(UInt8(97 + i))), "same@example.com"] })
+        let run = try fixture.validate(batchSize: 4)
+        let found = try results(fixture, run: run)
+        let others = ids.dropFirst().prefix(5).map(String.init).joined(separator: ", ")
+        #expect(found[ids[0]] == ["email|unique|error|the same email as entries \(others) and 3 more"])
+        #expect(found.count == 9 && run.counts.entriesInvalid == 9)
+    }
+
+    @Test func withoutDuplicatesNothingChangesAndOneRecordIgnoresUnique() throws {
+        let fixture = try ValidationFixture(form: Self.form)
+        try fixture.add(["name", "email"], (0..<20).map { i in ["N" + String(UnicodeScalar(UInt8(97 + i))), "u\(i)@example.com"] })
+        let run = try fixture.validate(batchSize: 3)
+        #expect(try results(fixture, run: run).isEmpty)
+        #expect(run.counts.entriesInvalid == 0 && run.counts.entriesChecked == 20)
+
+        let signup = try FieldCatalog.builtin(today: CivilDate(year: 2026, month: 11, day: 29))
+            .form(source: Self.form, file: "signup.form")
+        #expect(signup.judge(["name": "Ada", "email": "ada@example.com"]).verdict == .valid)
+    }
+
+    /// The bucketed search finds every hash two entries share, in any bucket, and nothing else.
+    @Test func sharedHashesAreFoundAcrossBuckets() {
+        var hashes: [UniqueKeyHash] = []
+        for i in 0..<5_000 { hashes.append(UniqueKeyHash(hash: UInt64(i) &* 0x9E37_79B9_7F4A_7C15, entryID: Int64(i))) }
+        let shared: [UInt64] = [0, 1 << 63, 0xFFFF_0000_0000_0001, 0x1234_5678_9ABC_DEF0]
+        for (k, h) in shared.enumerated() {
+            hashes.append(UniqueKeyHash(hash: h, entryID: 10_000 + Int64(k)))
+            hashes.append(UniqueKeyHash(hash: h, entryID: 20_000 + Int64(k)))
+        }
+        // Same top 16 bits, different hashes: same bucket, no candidates.
+        hashes.append(UniqueKeyHash(hash: 0xABCD_0000_0000_0001, entryID: 30_000))
+        hashes.append(UniqueKeyHash(hash: 0xABCD_0000_0000_0002, entryID: 30_001))
+        let found = Set(ValidationRun.sharedHashes(hashes))
+        // Hash 0 is also entry 0's (0 × the constant).
+        #expect(found == [0, 10_000, 20_000, 10_001, 20_001, 10_002, 20_002, 10_003, 20_003])
+        #expect(ValidationRun.sharedHashes([]).isEmpty)
+    }
+}
