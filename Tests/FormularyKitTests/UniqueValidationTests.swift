@@ -106,4 +106,21 @@ struct UniqueValidationTests {
         #expect(found == [0, 10_000, 20_000, 10_001, 20_001, 10_002, 20_002, 10_003, 20_003])
         #expect(ValidationRun.sharedHashes([]).isEmpty)
     }
+
+    /// The filter filled batch by batch passes every hash another one equals (across batches
+    /// too), passes hashes that only share its slot, and drops hashes alone in their slot.
+    @Test func hashFilterPassesEverySharedHash() {
+        var filter = UniqueHashFilter(expected: 100)
+        let first = [UniqueKeyHash(hash: 7, entryID: 1), UniqueKeyHash(hash: 1 << 40 | 9, entryID: 2),
+                     UniqueKeyHash(hash: 11, entryID: 3)]
+        // Hash 7 again in a later batch; 1 << 40 | 9 and 9 differ but share a slot (low bits).
+        let second = [UniqueKeyHash(hash: 7, entryID: 4), UniqueKeyHash(hash: 9, entryID: 5),
+                      UniqueKeyHash(hash: 12, entryID: 6)]
+        filter.insert(contentsOf: first)
+        filter.insert(contentsOf: second)
+        let passed = filter.candidates(first + second)
+        #expect(passed.map(\.entryID) == [1, 2, 4, 5])
+        #expect(Set(ValidationRun.sharedHashes(passed)) == [1, 4])
+        #expect(UniqueHashFilter(expected: 0).candidates([]).isEmpty)
+    }
 }

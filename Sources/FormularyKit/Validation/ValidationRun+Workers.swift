@@ -112,11 +112,13 @@ extension ValidationRun {
         let writer = try store.runResultWriter(runID: runID)
         var checked = 0
         var uniqueHashes: [UniqueKeyHash] = []
+        var uniqueFilter: UniqueHashFilter?
         // Room for every id of the run at once: pages are only touched as hashes come, and
         // the array never doubles (a copy would double the peak memory).
         let uniqueRules = judges.reduce(0) { $0 + $1.core.uniqueRules.count }
         if uniqueRules > 0, let first = chunks.first, let last = chunks.last {
             uniqueHashes.reserveCapacity(Int(last.throughID - first.afterID) * uniqueRules)
+            uniqueFilter = UniqueHashFilter(expected: Int(last.throughID - first.afterID) * uniqueRules)
         }
         for index in 0..<chunks.count {
             let outcome = try board.take(index)
@@ -135,12 +137,14 @@ extension ValidationRun {
                 }
             }
             uniqueHashes.append(contentsOf: outcome.uniqueHashes)
+            uniqueFilter?.insert(contentsOf: outcome.uniqueHashes)
             checked += outcome.counts.reduce(0) { $0 + $1.entriesChecked }
             progress?(ValidationProgress(entriesChecked: checked, fraction: chunk.fraction))
         }
         if !uniqueHashes.isEmpty, let last = chunks.last {
             // The workers are done; the first snapshot reads the colliding entries again.
             board.stopAndWait()
+            if let uniqueFilter { uniqueHashes = uniqueFilter.candidates(uniqueHashes) }
             try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
                                  judgedThrough: last.throughID)
         }
