@@ -18,11 +18,7 @@ struct FormValidatorAgreementTests {
         let formText = try #require(DemoFiles.files.first { $0.name == "signup.form" }?.text)
         let signup = try FieldCatalog.builtin(today: today).form(source: formText, file: "demo/signup.form")
 
-        var recorded: [Int64: [String]] = [:]
-        for result in try store.results(ofRun: demo.run.id) {
-            let r = result.rule
-            recorded[result.entryID, default: []].append("\(r.field ?? "-")|\(r.rule)|\(r.severity.rawValue)|\(r.message)")
-        }
+        let recorded = try Self.recordedViolations(of: demo.run.id, in: store)
         let entries = try store.entries(form: demo.form)
         #expect(entries.count == 320)
         var verdicts: [EntryVerdict: Int] = [:]
@@ -30,7 +26,7 @@ struct FormValidatorAgreementTests {
             var values: [String: String] = [:]
             for (field, value) in zip(entry.fields, entry.values) { values[field] = value }
             let result = signup.judge(values)
-            let judged = result.violations.map { "\($0.field ?? "-")|\($0.rule)|\($0.severity.rawValue)|\($0.message)" }
+            let judged = result.violations.map { Self.line(field: $0.field, rule: $0.rule, severity: $0.severity, message: $0.message) }
             #expect(judged.sorted() == (recorded[entry.id] ?? []).sorted(), "entry \(entry.id): \(values)")
             #expect(result.verdict == EntryVerdict(violations: result.violations))
             verdicts[result.verdict, default: 0] += 1
@@ -56,17 +52,13 @@ struct FormValidatorAgreementTests {
         let today = CivilDate(year: 2026, month: 11, day: 29)
         let signup = try FieldCatalog.builtin(today: today).form(source: ValidationFixture.form, file: "signup.form")
 
-        var recorded: [Int64: [String]] = [:]
-        for result in try fixture.store.results(ofRun: run.id) {
-            let r = result.rule
-            recorded[result.entryID, default: []].append("\(r.field ?? "-")|\(r.rule)|\(r.severity.rawValue)|\(r.message)")
-        }
+        let recorded = try Self.recordedViolations(of: run.id, in: fixture.store)
         var unknownSeen = 0
         for entry in try fixture.store.entries(form: "signup") {
             var values: [String: String] = [:]
             for (field, value) in zip(entry.fields, entry.values) { values[field] = value }
             let result = signup.judge(values)
-            let judged = result.violations.map { "\($0.field ?? "-")|\($0.rule)|\($0.severity.rawValue)|\($0.message)" }
+            let judged = result.violations.map { Self.line(field: $0.field, rule: $0.rule, severity: $0.severity, message: $0.message) }
             #expect(judged.sorted() == (recorded[entry.id] ?? []).sorted(), "entry \(entry.id): \(values)")
             if result.unknownFields == ["nickname"] { unknownSeen += 1 }
         }
@@ -105,17 +97,13 @@ struct FormValidatorAgreementTests {
         let today = CivilDate(year: 2026, month: 11, day: 29)
         let signup = try FieldCatalog.builtin(today: today).form(source: form, file: "signup.form")
 
-        var recorded: [Int64: [String]] = [:]
-        for result in try fixture.store.results(ofRun: run.id) {
-            let r = result.rule
-            recorded[result.entryID, default: []].append("\(r.field ?? "-")|\(r.rule)|\(r.severity.rawValue)|\(r.message)")
-        }
+        let recorded = try Self.recordedViolations(of: run.id, in: fixture.store)
         var rulesSeen: Set<String> = []
         for entry in try fixture.store.entries(form: "signup") {
             var values: [String: String] = [:]
             for (field, value) in zip(entry.fields, entry.values) { values[field] = value }
             let result = signup.judge(values)
-            let judged = result.violations.map { "\($0.field ?? "-")|\($0.rule)|\($0.severity.rawValue)|\($0.message)" }
+            let judged = result.violations.map { Self.line(field: $0.field, rule: $0.rule, severity: $0.severity, message: $0.message) }
             #expect(judged.sorted() == (recorded[entry.id] ?? []).sorted(), "entry \(entry.id): \(values)")
             rulesSeen.formUnion(result.formViolations.map(\.rule))
         }
@@ -123,5 +111,20 @@ struct FormValidatorAgreementTests {
         #expect(recorded.values.joined().contains("ends|compare|error|The end date must be after the start date"))
         #expect(recorded.values.joined().contains("limit|compare|error|'age' must be at least 'limit'"))
         #expect(recorded.values.joined().contains("nick|compare|error|'name' must differ from 'nick'"))
+    }
+
+    /// One violation as the comparison reads it: `field|rule|severity|message`.
+    static func line(field: String?, rule: String, severity: Severity, message: String) -> String {
+        "\(field ?? "-")|\(rule)|\(severity.rawValue)|\(message)"
+    }
+
+    /// What a validation run stored, per entry id, as ``line(field:rule:severity:message:)``.
+    static func recordedViolations(of runID: Int64, in store: Store) throws -> [Int64: [String]] {
+        var recorded: [Int64: [String]] = [:]
+        for result in try store.results(ofRun: runID) {
+            let r = result.rule
+            recorded[result.entryID, default: []].append(line(field: r.field, rule: r.rule, severity: r.severity, message: r.message))
+        }
+        return recorded
     }
 }

@@ -55,25 +55,7 @@ extension DateCheck {
     /// ignoring the range; nil when the value does not have the format's shape or names no
     /// real date.
     func firstDay(_ b: Bytes) -> Int? {
-        let items = format.items
-        guard b.count == items.count else { return nil }
-        var year = 0, month = 0, day = 0
-        for i in 0..<items.count {
-            let c = b[i]
-            switch items[i] {
-            case .literal(let l):
-                guard c == l else { return nil }
-            case .digit(let field):
-                guard c.isASCIIDigit else { return nil }
-                let d = Int(c &- 0x30)
-                switch field {
-                case .year: year = year * 10 + d
-                case .month: month = month * 10 + d
-                case .day: day = day * 10 + d
-                }
-            }
-        }
-        if format.twoDigitYear { year = DateFormat.windowYear(year, todayYear: todayYear) }
+        guard let (year, month, day) = fields(b) else { return nil }
         guard format.hasMonth else { return Calendar.dayNumber(year: year, month: 1, day: 1) }
         guard month >= 1, month <= 12 else { return nil }
         guard format.hasDay else { return Calendar.dayNumber(year: year, month: month, day: 1) }

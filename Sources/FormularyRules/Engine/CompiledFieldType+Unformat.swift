@@ -44,13 +44,7 @@ extension CompiledFieldType {
         var text = value
         return text.withUTF8 { raw in
             Scratch.withCurrent { scratch in
-                var current = raw
-                var buffer: Int? = nil
-                for step in steps {
-                    let target = buffer == 0 ? 1 : 0
-                    current = step.apply(current, scratch: scratch, buffer: target)
-                    if case .trim = step {} else { buffer = target }
-                }
+                let current = normalized(raw, scratch: scratch).0
                 var scalars: [Unicode.Scalar] = []
                 scalars.reserveCapacity(current.count)
                 var i = 0
@@ -70,13 +64,7 @@ extension CompiledFieldType {
         var text = value
         return text.withUTF8 { raw in
             Scratch.withCurrent { scratch in
-                var current = raw
-                var buffer: Int? = nil
-                for step in steps {
-                    let target = buffer == 0 ? 1 : 0
-                    current = step.apply(current, scratch: scratch, buffer: target)
-                    if case .trim = step {} else { buffer = target }
-                }
+                let current = normalized(raw, scratch: scratch).0
                 return makeString(current)
             }
         }

@@ -94,15 +94,13 @@ public final class CompiledFieldType: Sendable {
         return passesFinal(b, fit: fit, choice: choice, scratch: scratch, countingWarnings: countingWarnings)
     }
 
-    /// Runs normalization and mask formatting on `raw`; returns the result with how it fits
-    /// the mask (nil without a mask) and which mask formatted it (an index in ``choices``, or
-    /// -1 for ``mask``), chosen for `stage`. The bytes are `raw` itself or live in `scratch`: valid
-    /// until the scratch is used again. (No closure: a closure's context cost retains on the
-    /// batch hot path when the optimizer did not inline it.)
+    /// Runs the normalization steps on `raw`, ping-ponging between the scratch's two
+    /// buffers; returns the result and the buffer it lives in (nil: `raw` itself, which
+    /// `trim` alone never copies).
     @inline(__always)
-    func prepared(_ raw: Bytes, scratch: Scratch, stage: Stage = .final) -> (Bytes, CompiledMask.Fit?, Int) {
+    func normalized(_ raw: Bytes, scratch: Scratch) -> (Bytes, buffer: Int?) {
         var current = raw
-        var buffer: Int? = nil   // the scratch buffer `current` lives in (nil: the raw value)
+        var buffer: Int? = nil
         stepRefs.withUnsafeBufferPointer { all in
             for i in 0..<all.count {
                 let target = buffer == 0 ? 1 : 0
@@ -112,6 +110,17 @@ public final class CompiledFieldType: Sendable {
                 }
             }
         }
+        return (current, buffer)
+    }
+
+    /// Runs normalization and mask formatting on `raw`; returns the result with how it fits
+    /// the mask (nil without a mask) and which mask formatted it (an index in ``choices``, or
+    /// -1 for ``mask``), chosen for `stage`. The bytes are `raw` itself or live in `scratch`: valid
+    /// until the scratch is used again. (No closure: a closure's context cost retains on the
+    /// batch hot path when the optimizer did not inline it.)
+    @inline(__always)
+    func prepared(_ raw: Bytes, scratch: Scratch, stage: Stage = .final) -> (Bytes, CompiledMask.Fit?, Int) {
+        let (current, buffer) = normalized(raw, scratch: scratch)
         let target = buffer == 0 ? 1 : 0
         if !choiceRefs.isEmpty {
             let choice = chooseMask(current, scratch: scratch, buffer: target, stage: stage)

@@ -38,17 +38,21 @@ struct DateCheck: Sendable {
         return (n, n)
     }
 
-    func passesFinal(_ b: Bytes) -> Bool {
+    /// The year (windowed when the format has `yy`), month and day a complete value
+    /// writes, or nil when it does not have the format's shape. Month and day are 0 when
+    /// the format has none; nothing is checked against the calendar here.
+    @inline(__always)
+    func fields(_ b: Bytes) -> (year: Int, month: Int, day: Int)? {
         let items = format.items
-        guard b.count == items.count else { return false }
+        guard b.count == items.count else { return nil }
         var year = 0, month = 0, day = 0
         for i in 0..<items.count {
             let c = b[i]
             switch items[i] {
             case .literal(let l):
-                guard c == l else { return false }
+                guard c == l else { return nil }
             case .digit(let field):
-                guard c.isASCIIDigit else { return false }
+                guard c.isASCIIDigit else { return nil }
                 let d = Int(c &- 0x30)
                 switch field {
                 case .year: year = year * 10 + d
@@ -58,6 +62,11 @@ struct DateCheck: Sendable {
             }
         }
         if format.twoDigitYear { year = DateFormat.windowYear(year, todayYear: todayYear) }
+        return (year, month, day)
+    }
+
+    func passesFinal(_ b: Bytes) -> Bool {
+        guard let (year, month, day) = fields(b) else { return false }
         if format.hasMonth && !format.hasDay {
             guard month >= 1, month <= 12 else { return false }
             let number = year * 12 + month - 1
