@@ -47,8 +47,10 @@ import Testing
     /// come after rows of higher entries give the digest of the rows as stored.
     @Test func entriesOutOfOrderGiveTheDigestOfTheStoredOrder() throws {
         // Each in a database of its own, so that the run and rule ids are the same.
-        func digest(order: [Int64]) throws -> WrittenResults {
-            let (store, writer, formID) = try makeRun(file: order.map(String.init).joined(separator: "-") + ".db")
+        func digest(order: [Int64], keepRows: Bool = false) throws -> WrittenResults {
+            let name = order.map(String.init).joined(separator: "-") + (keepRows ? "-kept" : "")
+            let (store, writer, formID) = try makeRun(file: name + ".db")
+            if keepRows { writer.keepRowsForDigest() }
             try store.transaction {
                 let rule = try writer.ruleID(formID: formID, field: "age", type: "age", rule: "range",
                                              severity: .error, message: "too old")
@@ -61,6 +63,10 @@ import Testing
         let outOfOrder = try digest(order: [2, 9, 1, 5])
         #expect(inOrder.count == 4 && outOfOrder.count == 4)
         #expect(inOrder.hash == outOfOrder.hash)
+        // Rows kept in memory (no reading back) give the same digest, in either order.
+        #expect(try digest(order: [2, 9, 1, 5], keepRows: true).hash == inOrder.hash)
+        #expect(try digest(order: [1, 2, 5, 9], keepRows: true).hash == inOrder.hash)
+        #expect(try digest(order: [2, 9, 1, 5, 9], keepRows: true).count == 4)   // an entry's rule twice: once
         #expect(try digest(order: [1, 2, 5]).hash != inOrder.hash)
     }
 
