@@ -70,6 +70,24 @@ public final class RunResultWriter {
         try rows.progress(formID: formID, judgedThrough: judgedThrough, counts: counts)
     }
 
+    /// Carries form `formID`'s results forward from the complete run `base`: the rows of
+    /// every entry of the form up to `throughID` that no import changed after `sinceImport`,
+    /// copied inside the storage (``StoreBackend/carryForward(runID:formID:fromRun:throughID:sinceImport:)``).
+    /// Returns the carried entries' counts, to add with the batch's ``progress(formID:judgedThrough:counts:)``
+    /// in the same transaction. Rules failed later by judged entries reuse the copied rules.
+    public func carryForward(formID: Int64, fromRun base: Int64, throughID: Int64,
+                             sinceImport: Int64) throws -> RunCounts {
+        let counts = try backend.carryForward(runID: runID, formID: formID, fromRun: base, throughID: throughID,
+                                              sinceImport: sinceImport)
+        for rule in try backend.rules(ofRun: runID, form: nil) where rule.formID == formID {
+            ruleIDs[RuleKey(formID: formID, field: rule.field, type: rule.type, rule: rule.rule,
+                            severity: rule.severity, message: rule.message)] = rule.id
+        }
+        // The copied rows never passed through this writer: the digest is read back at the end.
+        addedOutOfOrder = true
+        return counts
+    }
+
     /// What this writer wrote, for the run's end record (``Store/finishRun(id:status:error:actor:written:)``).
     /// Call it once, after the last batch committed; it describes the run's results only when
     /// every batch did. Entries may come out of id order (a run's `unique` results come in a
