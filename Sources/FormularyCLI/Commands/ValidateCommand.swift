@@ -7,7 +7,7 @@ struct ValidateCommand: Command {
         path: ["validate"],
         abstract: "Batch-validates stored entries and records a validation run and its results.",
         discussion: """
-        Judges every stored entry of the named forms (of every form with entries when none is
+        Checks every stored entry of the named forms (of every form with entries when none is
         named) with the form's fields, their types and parameters, 'required', the cross-field
         rules ('same', 'require … when'), and reports undeclared columns as unknown-field
         warnings. The run is recorded: when, by whom, the "today" used, the exact form and
