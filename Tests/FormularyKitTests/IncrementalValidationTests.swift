@@ -64,7 +64,7 @@ struct IncrementalValidationTests {
             let messages: [String] = i.results.map(\.rule.message), fullMessages: [String] = f.results.map(\.rule.message)
             #expect(same && messages == fullMessages, "entry \(entry.id)", sourceLocation: sourceLocation)
         }
-        let verification = try fixture.store.verifyAudit()
+        let verification = try fixture.store.auditReport()
         #expect(verification.isValid, "\(verification)", sourceLocation: sourceLocation)
     }
 
@@ -204,6 +204,19 @@ struct IncrementalValidationTests {
         _ = try fixture.validate()
         let all = try fixture.validate(all: true)
         #expect(all.entriesJudged == 2 && all.entriesCarried == 0 && all.forms.allSatisfy { $0.carriedFrom == nil })
+    }
+
+    @Test func theCarriedCountsAreInTheRunsDigest() throws {
+        let fixture = try fixture()
+        try fixture.add(ValidationFixture.columns, [ValidationFixture.good, ValidationFixture.good])
+        _ = try fixture.validate()
+        let run = try fixture.validate()
+        #expect(run.entriesCarried == 2)
+        #expect(try fixture.store.auditRecords().last?.details.contains("\"entries_carried\":2") == true)
+        #expect(try fixture.store.auditReport().isValid)
+        // Edited outside formulary, the run no longer matches its audit record.
+        try fixture.store.database.execute("UPDATE run_forms SET entries_carried = 0 WHERE run_id = ?", [.integer(run.id)])
+        #expect(try !fixture.store.auditReport().isValid)
     }
 
     @Test func idsBecomeRanges() {

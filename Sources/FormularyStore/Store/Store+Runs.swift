@@ -105,6 +105,7 @@ extension Store {
             "digest": .string(digest),
         ]
         if let error { details["error"] = .string(error) }
+        if run.entriesCarried > 0 { details["entries_carried"] = .integer(run.entriesCarried) }
         try appendAudit(actor: actor, action: AuditAction.runEnd, subject: String(id), details: .object(details))
     }
 
