@@ -293,7 +293,9 @@ public protocol RunResultRowWriting: AnyObject {
     /// Stores one result; a writer may hold results back until ``progress(formID:judgedThrough:counts:)``.
     /// A repeated (entry, rule) keeps the first.
     func addResult(entryID: Int64, ruleID: Int64, entryVersion: Int64) throws
-    /// Writes any results held back, then moves the form's progress marker and adds the
-    /// batch's counts to the form's and the run's.
+    /// Writes any results held back, then moves the form's progress marker (forward only: a
+    /// form whose entries up to a base run's extent were carried forward keeps that marker
+    /// while the scan goes through lower ids) and adds the batch's counts to the form's and
+    /// the run's.
     func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws
 }

@@ -64,8 +64,8 @@ public final class RunResultWriter {
         try rows.addResult(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
     }
 
-    /// Writes the results held back, moves the form's progress marker to `judgedThrough`,
-    /// and adds the batch's counts to the form's and the run's.
+    /// Writes the results held back, moves the form's progress marker to `judgedThrough`
+    /// (never back), and adds the batch's counts to the form's and the run's.
     public func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws {
         try rows.progress(formID: formID, judgedThrough: judgedThrough, counts: counts)
     }
