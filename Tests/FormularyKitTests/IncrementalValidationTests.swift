@@ -188,6 +188,31 @@ struct IncrementalValidationTests {
         #expect(second.counts.entriesInvalid == 2)
     }
 
+    @Test func aCarriedFormAndAUniqueFormInOneRun() throws {
+        let fixture = try fixture()
+        try """
+            form roster
+            field nick  nick  required
+            unique nick
+            """.write(to: fixture.folder.appendingPathComponent("roster.form"), atomically: true, encoding: .utf8)
+        try fixture.reload()
+        var sample = SampleRows(state: 5)
+        try fixture.add(ValidationFixture.columns, (0..<30).map { _ in sample.row() })
+        for k in 0..<4 { _ = try fixture.upsert(ValidationFixture.columns, key: "k\(k)", ValidationFixture.good) }
+        try fixture.add(["nick"], [["ada"], ["bob"], ["cyd"]], form: "roster")
+        _ = try fixture.validate()
+        // A changed entry that now fails (judged in the carried form's first batch, before the
+        // scan), and a new duplicate in the unique form (its final batch, after the scan).
+        var row = ValidationFixture.good
+        row[4] = "17"
+        _ = try fixture.upsert(ValidationFixture.columns, key: "k2", row)
+        try fixture.add(["nick"], [["ada"]], form: "roster")
+        let run = try fixture.validate()
+        #expect(judged(run, "signup") == 1 && judged(run, "roster") == 4)
+        #expect(run.forms.first { $0.form == "roster" }?.counts.entriesInvalid == 2)
+        try expectSameAsFullRun(fixture, run)
+    }
+
     @Test func anotherTodayJudgesFormsThatMeasureFromItInFull() throws {
         let fixture = try fixture()
         try fixture.add(ValidationFixture.columns, [ValidationFixture.good])

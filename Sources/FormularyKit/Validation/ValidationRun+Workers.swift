@@ -128,6 +128,8 @@ extension ValidationRun {
         // the array never doubles (a copy would double the peak memory).
         let uniqueRules = judges.reduce(0) { $0 + $1.core.uniqueRules.count }
         if uniqueRules > 0, let first = chunks.first, let last = chunks.last {
+            // With carried rows the digest is read back from the store anyway.
+            if carries.isEmpty { writer.keepRowsForDigest() }
             uniqueHashes.reserveCapacity(Int(last.throughID - first.afterID) * uniqueRules)
             uniqueFilter = UniqueHashFilter(expected: Int(last.throughID - first.afterID) * uniqueRules)
         }
@@ -149,7 +151,7 @@ extension ValidationRun {
             // The workers are done; the first snapshot reads the colliding entries again.
             board.stopAndWait()
             if let uniqueFilter { uniqueHashes = uniqueFilter.candidates(uniqueHashes) }
-            try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
+            try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshots: snapshots,
                                  judgedThrough: last.throughID)
         }
         return try writer.writtenResults()
