@@ -213,6 +213,31 @@ struct IncrementalValidationTests {
         try expectSameAsFullRun(fixture, run)
     }
 
+    @Test func aFormWithManyChangedEntriesIsJudgedInFull() throws {
+        let fixture = try fixture()
+        func upsertAll(_ count: Int, age: String) throws {
+            try fixture.store.transaction {
+                let writer = try fixture.store.entryWriter(form: "signup", actor: "tester", source: "bulk.csv")
+                let layout = try writer.layoutID(for: ValidationFixture.columns)
+                var row = ValidationFixture.good
+                row[4] = age
+                for k in 0..<count { _ = try writer.upsert(key: "b\(k)", layoutID: layout, values: row) }
+                _ = try writer.recordAudit()
+            }
+        }
+        try upsertAll(1_200, age: "30")
+        _ = try fixture.validate(batchSize: 500)
+        // 1,001 of 1,200 changed: more than 1,000 and more than an eighth.
+        try upsertAll(1_001, age: "31")
+        let run = try fixture.validate(batchSize: 500)
+        #expect(run.entriesCarried == 0 && run.entriesJudged == 1_200)
+        // 1,000 changed: read by id, the other 200 carried.
+        try upsertAll(1_000, age: "32")
+        let next = try fixture.validate(batchSize: 500)
+        #expect(next.entriesJudged == 1_000 && next.entriesCarried == 200)
+        try expectSameAsFullRun(fixture, next)
+    }
+
     @Test func anotherTodayJudgesFormsThatMeasureFromItInFull() throws {
         let fixture = try fixture()
         try fixture.add(ValidationFixture.columns, [ValidationFixture.good])
