@@ -73,8 +73,13 @@ public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// One batch validation run: judges every stored entry of the chosen forms and records the run
+/// One batch validation run: checks every stored entry of the chosen forms and records the run
 /// (see docs/storage.md, "Validation runs").
+///
+/// A form whose last complete run still applies (same form and type versions; see
+/// ``carryPlan(_:judge:index:formVersionID:typeVersionIDs:)``) has that run's results copied
+/// for its unchanged entries in a first batch, its changed entries judged by id in the same
+/// batch; the scan then starts after that run's extent (docs/storage.md, "Incremental runs").
 ///
 /// The work is split into id ranges of about ``ValidationOptions/batchSize`` entries. Worker
 /// threads, each with its own read connection, claim ranges in order, read the encoded rows
