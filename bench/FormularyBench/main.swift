@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|command|resolve|regex|store|large|editor]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|impact|command|resolve|regex|store|large|editor]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +29,7 @@ suites.append(("reader", { runReaderBench() }))
 suites.append(("fields", { runFieldsBench() }))
 suites.append(("validate", { runValidateBench() }))
 suites.append(("validate-unique", { runUniqueBench() }))
+suites.append(("impact", { runImpactBench() }))
 suites.append(("command", { runCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
 suites.append(("regex", { runRegexBench() }))
