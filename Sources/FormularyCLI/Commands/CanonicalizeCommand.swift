@@ -51,7 +51,7 @@ struct CanonicalizeCommand: Command {
         if outcome.dryRun {
             out.line("Dry run: \(entries) \(checked) would get a new version; nothing was written.".forTerminal)
         } else if n == 0 {
-            out.line("Nothing to rewrite: every valid value \(checked.dropFirst(3)) is already canonical.".forTerminal)
+            out.line("Nothing to rewrite: every valid value in form '\(outcome.form)' is already canonical.".forTerminal)
         } else {
             out.line("Rewrote \(entries) \(checked) as new versions (audit record \(outcome.auditSeq ?? 0)).".forTerminal)
         }
