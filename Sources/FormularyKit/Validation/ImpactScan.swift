@@ -147,70 +147,100 @@ final class ImpactChunkJudge {
         var currentScratches = self.currentScratches
         defer { (self.proposedScratches, self.currentScratches) = (proposedScratches, currentScratches) }
         var violations: [FormViolation] = []
+        var currentViolations: [FormViolation] = []
         var cursor = baseline.firstIndex(after: chunk.afterID)
         let ids = baseline.ids
-        var before: [(key: ImpactRuleKey, error: Bool)] = []
-        var after: [(key: ImpactRuleKey, error: Bool)] = []
+        let covered = baseline.coveredThrough
+        // As in ``ChunkJudge``: the judge and plan of the entry's form and layout, looked up
+        // only when they change and used unretained (a retain per entry shows in profiles).
+        var formID: Int64 = -1, layoutID: Int64 = -1, j = -1
+        var plan: Unmanaged<FormJudge.LayoutPlan>? = nil
+        let judgeRefs = forms.map { Unmanaged.passUnretained($0.proposed) }
         try snapshot.forEachEntry(afterID: chunk.afterID, throughID: chunk.throughID) { row in
-            guard let j = formOfID[row.formID] else { return }
-            let form = forms[j]
+            if row.formID != formID {
+                formID = row.formID
+                j = formOfID[formID] ?? -1
+                layoutID = -1
+            }
+            guard j >= 0 else { return }   // a form the proposal does not change
             let id = row.id
+            if row.layoutID != layoutID {
+                guard let found = forms[j].proposed.plan(layoutID: row.layoutID) else {
+                    throw StoreError.corrupt("entry \(id) has layout \(row.layoutID), which is missing")
+                }
+                plan = Unmanaged.passUnretained(found)
+                layoutID = row.layoutID
+            }
             while cursor < ids.count && ids[cursor] < id { cursor += 1 }
             let hasFailures = cursor < ids.count && ids[cursor] == id
-            guard let plan = form.proposed.plan(layoutID: row.layoutID) else {
-                throw StoreError.corrupt("entry \(id) has layout \(row.layoutID), which is missing")
-            }
             if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
             do {
-                try form.proposed.judge(row.values, plan: plan, scratch: &proposedScratches[j], into: &violations)
-            } catch {
+                try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
+                    try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                        try judge.judge(row.values, plan: $0, scratch: &proposedScratches[j], into: &violations)
+                    }
+                }
+            } catch let error as EntryValuesError {
                 throw StoreError.corrupt("entry \(id): \(error)")
             }
             outcome.checked += 1
-            let covered = id <= baseline.coveredThrough[j]
+            let isCovered = id <= covered[j]
             // The common case: no failure before, none now.
-            if covered && !hasFailures && violations.isEmpty { return }
-
-            after.removeAll(keepingCapacity: true)
-            for v in violations { Self.add(ImpactRuleKey(field: v.field, rule: v.rule), error: v.severity == .error, to: &after) }
-            before.removeAll(keepingCapacity: true)
-            if hasFailures {
-                let range = Int(baseline.starts[cursor])..<Int(baseline.starts[cursor + 1])
-                for f in baseline.failures[range] {
-                    let key = baseline.keys[Int(f.key)]
-                    Self.add(key, error: f.error, to: &before)
-                    // `unique` is judged across entries, not here: its latest result stands.
-                    if form.uniqueRules.contains(key.rule) {
-                        Self.add(key, error: f.error, to: &after)
-                    }
-                }
-            } else if !covered {
+            if isCovered && !hasFailures && violations.isEmpty { return }
+            var current: [FormViolation]? = nil
+            if !isCovered {
+                // No recorded result: the definitions as they are give the entry's baseline.
                 outcome.withoutResult += 1
-                if let current = form.current, let currentPlan = current.plan(layoutID: row.layoutID),
-                   var scratch = currentScratches[j] {
-                    violations.removeAll(keepingCapacity: true)
+                if let judge = forms[j].current, let currentPlan = judge.plan(layoutID: row.layoutID),
+                   currentScratches[j] != nil {
+                    if !currentViolations.isEmpty { currentViolations.removeAll(keepingCapacity: true) }
                     do {
-                        try current.judge(row.values, plan: currentPlan, scratch: &scratch, into: &violations)
-                    } catch {
+                        try judge.judge(row.values, plan: currentPlan, scratch: &currentScratches[j]!, into: &currentViolations)
+                    } catch let error as EntryValuesError {
                         throw StoreError.corrupt("entry \(id): \(error)")
                     }
-                    currentScratches[j] = scratch
-                    for v in violations { Self.add(ImpactRuleKey(field: v.field, rule: v.rule), error: v.severity == .error, to: &before) }
+                    if violations.isEmpty && currentViolations.isEmpty { return }
+                    current = currentViolations
                 } else {
-                    before = after
+                    current = violations   // nothing to compare with: unchanged
                 }
             }
-            let wasInvalid = before.contains { $0.error }, isInvalid = after.contains { $0.error }
-            if !wasInvalid && isInvalid { outcome.newlyFailing += 1 }
-            if wasInvalid && !isInvalid { outcome.fixed += 1 }
-            for item in after where !before.contains(where: { $0.key == item.key }) {
-                record(item.key, .newlyFailing, entry: id, into: &outcome)
-            }
-            for item in before where !after.contains(where: { $0.key == item.key }) {
-                record(item.key, .fixed, entry: id, into: &outcome)
-            }
+            compare(id, form: j, violations: violations, baselineIndex: hasFailures ? cursor : nil,
+                    current: current, into: &outcome)
         }
         return outcome
+    }
+
+    /// Compares an entry's failed rules now (`violations`) with its latest result: the
+    /// baseline's entry `baselineIndex`, or, for an entry without a recorded result, its
+    /// judgment with the current definitions (`current`); none when both are nil.
+    private func compare(_ id: Int64, form j: Int, violations: [FormViolation], baselineIndex: Int?,
+                         current: [FormViolation]?, into outcome: inout ImpactOutcome) {
+        var after: [(key: ImpactRuleKey, error: Bool)] = []
+        var before: [(key: ImpactRuleKey, error: Bool)] = []
+        for v in violations { Self.add(ImpactRuleKey(field: v.field, rule: v.rule), error: v.severity == .error, to: &after) }
+        if let index = baselineIndex {
+            let range = Int(baseline.starts[index])..<Int(baseline.starts[index + 1])
+            for f in baseline.failures[range] {
+                let key = baseline.keys[Int(f.key)]
+                Self.add(key, error: f.error, to: &before)
+                // `unique` is judged across entries, not here: its latest result stands.
+                if forms[j].uniqueRules.contains(key.rule) {
+                    Self.add(key, error: f.error, to: &after)
+                }
+            }
+        } else if let current {
+            for v in current { Self.add(ImpactRuleKey(field: v.field, rule: v.rule), error: v.severity == .error, to: &before) }
+        }
+        let wasInvalid = before.contains { $0.error }, isInvalid = after.contains { $0.error }
+        if !wasInvalid && isInvalid { outcome.newlyFailing += 1 }
+        if wasInvalid && !isInvalid { outcome.fixed += 1 }
+        for item in after where !before.contains(where: { $0.key == item.key }) {
+            record(item.key, .newlyFailing, entry: id, into: &outcome)
+        }
+        for item in before where !after.contains(where: { $0.key == item.key }) {
+            record(item.key, .fixed, entry: id, into: &outcome)
+        }
     }
 
     /// Adds a failed rule once (an entry may fail a rule on several checks); an error wins
