@@ -79,7 +79,13 @@ import Testing
         #expect(bad.status == 2, "\(bad)")
         #expect(bad.stdout.isEmpty)
         #expect(bad.errorLines.first == "formulary: error: nothing was judged: the file has problems", "\(bad)")
-        #expect(bad.stderr.contains("proposed/bad.field:2:"), "\(bad)")
+        #expect(bad.stderr.contains("proposed/bad.field:2:9: error: '..' is not a range operator"), "\(bad)")
+        // A form in a plugin folder that cannot be used, with or without the proposal.
+        try sandbox.write("broken/signup.form", "form signup\nfield card no-such-type\n")
+        let brokenForm = try sandbox.run("--plugins", "broken", "impact", "proposed/credit-card.field")
+        #expect(brokenForm.status == 2 && brokenForm.stdout.isEmpty, "\(brokenForm)")
+        #expect(brokenForm.errorLines.first == "formulary: error: form 'signup' cannot be used; nothing was judged", "\(brokenForm)")
+        #expect(brokenForm.stderr.contains("broken/signup.form:2:12: error: unknown type 'no-such-type'"), "\(brokenForm)")
         // A missing file, no file at all.
         let missing = try sandbox.run("impact", "proposed/nope.field")
         #expect(missing.status == 2 && missing.stderr.contains("proposed/nope.field"), "\(missing)")

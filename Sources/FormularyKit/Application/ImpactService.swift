@@ -137,7 +137,9 @@ public struct ImpactService {
         for name in try store.formNamesWithEntries() where try store.hasEntries(form: name) {
             guard let entry = proposed.forms[name], let formID = try store.formID(named: name) else { continue }
             guard let form = entry.form, !proposed.lint(form: name).containsErrors else {
-                throw ServiceError(.badInput, "form '\(name)' cannot be used with the proposed files; nothing was judged",
+                let already = current.forms[name].map { _ in current.lint(form: name).containsErrors } ?? false
+                throw ServiceError(.badInput, "form '\(name)' cannot be used"
+                                   + (already ? "" : " with the proposed files") + "; nothing was judged",
                                    details: .diagnostics(proposed.lint(form: name), lines: []))
             }
             let proposedTypes = try form.fields.map { field -> CompiledFieldType in
