@@ -129,6 +129,8 @@ import Testing
         let history = try sandbox.run("history", "4")
         #expect(history.outputLines.first == "Entry 4 of form signup, version 2", "\(history)")
         #expect(history.stdout.contains("entry version 1 (since replaced)"), "\(history)")
+        let versions = history.outputLines.dropFirst().prefix(2).map { $0.replacing(/\d{4}-\d{2}-\d{2}T[0-9:.]+Z/, with: "T") }
+        #expect(versions == ["  version 1  T  tester  import of signups.csv", "  version 2  T  tester  canonicalize"], "\(history)")
         let audit = try sandbox.auditRecords()
         let last = try #require(audit.last)
         #expect(last["action"] as? String == "canonicalize")

@@ -69,6 +69,9 @@ struct CanonicalizeServiceTests {
         // The run before judged version 1; history says the entry was replaced since.
         let history = try fixture.store.runHistory(entryID: ids[0])
         #expect(history.map(\.isCurrentVersion) == [false])
+        let shown = try HistoryService(workspace: ImpactServiceTests.workspace(fixture)).history(entry: ids[0])
+        #expect(shown.versions.map(\.source) == ["test.csv", "canonicalize"])
+        #expect(shown.versions.map(\.version) == [1, 2] && shown.versions.last?.actor == "ada")
 
         // A second pass finds nothing to do and writes nothing.
         let again = try service.canonicalize(form: "signup", dryRun: false, today: Self.today)
