@@ -166,4 +166,46 @@ struct ImpactServiceTests {
         #expect(report.rules.map(\.rule) == ["area-code"], "\(report.rules)")
         #expect(report.examples.map(\.entry) == [ids[2]])
     }
+
+    /// What `impact` predicts is what a run with the proposal added finds, entry by entry and
+    /// rule by rule.
+    @Test func agreesWithARunAfterAddingTheProposal() throws {
+        let fixture = try ValidationFixture()
+        var sample = SampleRows(state: 5)
+        let rows: [[String?]] = (0..<300).map { i in
+            var r = sample.row()
+            if i % 7 == 0 { r[3] = "(955) 123-4567" }
+            return r
+        }
+        _ = try fixture.add(ValidationFixture.columns, rows)
+        let first = try fixture.validate()
+        let phone = try Self.proposal(fixture, "phone.field", Self.strictPhone)
+        let form = try Self.proposal(fixture, "signup.form", ValidationFixture.form.replacing("age(min: 18", with: "age(min: 16"))
+        let report = try ImpactService(workspace: Self.workspace(fixture)).impact(files: [phone, form], today: Self.today) { _ in }
+
+        fixture.registry = try Registry.load(folders: [PluginFolder(path: fixture.folder.path, origin: .option),
+                                                       PluginFolder(path: fixture.folder.appendingPathComponent("proposed").path,
+                                                                    origin: .option)])
+        let second = try fixture.validate()
+        let formID = try #require(try fixture.store.formID(named: "signup"))
+        let invalidBefore = Set(try fixture.store.invalidEntryIDs(ofRun: first.id, formID: formID))
+        let invalidAfter = Set(try fixture.store.invalidEntryIDs(ofRun: second.id, formID: formID))
+        #expect(report.entriesChecked == 300)
+        #expect(report.newlyFailing == invalidAfter.subtracting(invalidBefore).count)
+        #expect(report.fixed == invalidBefore.subtracting(invalidAfter).count)
+        #expect(report.newlyFailing > 0 && report.fixed > 0, "\(report)")
+
+        func failed(_ run: Int64) throws -> Set<String> {
+            Set(try fixture.store.results(ofRun: run).map { "\($0.entryID) \($0.rule.field ?? "-") \($0.rule.rule)" })
+        }
+        let before = try failed(first.id), after = try failed(second.id)
+        var expected: [String: (newly: Int, fixed: Int)] = [:]
+        for item in after.subtracting(before) { expected[String(item.split(separator: " ", maxSplits: 1)[1]), default: (0, 0)].newly += 1 }
+        for item in before.subtracting(after) { expected[String(item.split(separator: " ", maxSplits: 1)[1]), default: (0, 0)].fixed += 1 }
+        let predicted = Dictionary(uniqueKeysWithValues: report.rules.map { ("\($0.field ?? "-") \($0.rule)", ($0.newlyFailing, $0.fixed)) })
+        #expect(predicted.count == expected.count, "\(predicted) vs \(expected)")
+        for (key, counts) in expected {
+            #expect(predicted[key]?.0 == counts.newly && predicted[key]?.1 == counts.fixed, "\(key): \(String(describing: predicted[key])) vs \(counts)")
+        }
+    }
 }
