@@ -158,5 +158,9 @@ import Testing
         let nothing = try empty.run("canonicalize", "--form", "signup")
         #expect(nothing.status == 0, "\(nothing)")
         #expect(nothing.outputLines.first == "Nothing to rewrite: every valid value in form 'signup' is already canonical.")
+        try empty.write("proposed/credit-card.field", Self.strictCard)
+        let noEntries = try empty.run("--format", "json", "impact", "proposed/credit-card.field")
+        #expect(noEntries.status == 0, "\(noEntries)")
+        #expect(noEntries.stdout == #"{"entries_checked":0,"newly_failing":0,"fixed":0,"unchanged":0,"rules":[],"examples":[]}"# + "\n")
     }
 }
