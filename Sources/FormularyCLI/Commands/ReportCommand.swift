@@ -51,22 +51,22 @@ struct ReportCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let report = try ReportService(workspace: context.workspace).load(run: runID, form: form)
-
-        let bytes: [UInt8]
-        switch format {
-        case .text: bytes = Array(report.text(by: grouping, colour: output == nil && context.style.enabled).utf8)
-        case .json: bytes = report.json(by: grouping)
-        case .csv: bytes = Array(report.csv(by: grouping).utf8)
-        case .html: bytes = Array(report.html(by: grouping).utf8)
+        let service = ReportService(workspace: context.workspace)
+        let rendering: ReportService.Format = switch format {
+        case .text: .text(colour: output == nil && context.style.enabled)
+        case .json: .json
+        case .csv: .csv
+        case .html: .html
         }
-
-        guard let path = output ?? (format == .html ? ReportFile.defaultHTMLName(run: report.facts.runID) : nil) else {
-            context.stdout.write(bytes: bytes)
+        let htmlDefault = format == .html && output == nil
+        guard let path = try output ?? (htmlDefault ? ReportFile.defaultHTMLName(run: service.runID(run: runID, form: form)) : nil) else {
+            let stdout = context.stdout
+            try service.render(run: runID, form: form, by: grouping, format: rendering,
+                               to: ReportSink { stdout.write(bytes: $0) })
             return .success
         }
-        try ReportService.save(bytes, to: path, chosen: output != nil)
-        context.stdout.line("Report of run \(report.facts.runID) written to \(path.forTerminal)")
+        let id = try service.save(run: runID, form: form, by: grouping, format: rendering, to: path, chosen: output != nil)
+        context.stdout.line("Report of run \(id) written to \(path.forTerminal)")
         return .success
     }
 }
