@@ -18,7 +18,7 @@ enum Formulary {
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
-        ReportCommand.self, ExportCommand.self,
+        ReportCommand.self, RunsListCommand.self, ExportCommand.self,
         DemoCommand.self,
         HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,
     ]

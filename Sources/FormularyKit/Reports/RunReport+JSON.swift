@@ -190,7 +190,7 @@ extension RunReport {
     }
 
     /// A percentage with one decimal as a JSON number (0 of nothing).
-    static func percentValue(_ part: Int, of whole: Int) -> Double {
+    package static func percentValue(_ part: Int, of whole: Int) -> Double {
         guard whole > 0 else { return 0 }
         return Double((part * 1000 + whole / 2) / whole) / 10
     }
