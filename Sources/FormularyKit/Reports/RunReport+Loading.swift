@@ -111,31 +111,37 @@ struct RunReportLoader {
         var previousCounts: [ReportGrouping: [String: Int]] = [:]
         var previousRunIDs: [Int64] = []
         for f in formRecords {
-            guard let previous = try store.previousRun(before: record.id, form: f.form),
-                  let previousForm = previous.forms.first(where: { $0.formID == f.formID }) else {
-                comparisons.append(RunReport.Comparison(form: f.form, previousRunID: nil, newlyFailing: [], fixed: []))
-                continue
-            }
-            compared[f.form] = (previous.id, previousForm.judgedThrough, f.judgedThrough, f.formID)
-            if !previousRunIDs.contains(previous.id) { previousRunIDs.append(previous.id) }
+            let previous = try store.previousRun(before: record.id, form: f.form)
+            let previousForm = previous?.forms.first(where: { $0.formID == f.formID })
+            // Without an earlier run, every failing entry is new (compared with run 0, which
+            // judged nothing).
+            let previousID = previousForm == nil ? 0 : previous!.id
+            let previousThrough = previousForm?.judgedThrough ?? 0
+            compared[f.form] = (previousID, previousThrough, f.judgedThrough, f.formID)
+            if previousID != 0 && !previousRunIDs.contains(previousID) { previousRunIDs.append(previousID) }
             var newly: [RunReport.Comparison.NewlyFailing] = []
             let newlyCount = try store.forEachComparedEntry(
-                runID: record.id, previousRunID: previous.id, formID: f.formID, newly: true,
-                previousJudgedThrough: previousForm.judgedThrough, judgedThrough: f.judgedThrough, secrets: secrets,
+                runID: record.id, previousRunID: previousID, formID: f.formID, newly: true,
+                previousJudgedThrough: previousThrough, judgedThrough: f.judgedThrough, secrets: secrets,
                 limit: Self.comparisonPreview) { row in
                 newly.append(.init(entry: Self.ref(row, secrets), before: row.judgedBefore ? .passed : .notJudged))
             }
+            guard previousID != 0 else {
+                comparisons.append(RunReport.Comparison(form: f.form, previousRunID: nil, newlyFailing: newly, fixed: [],
+                                                        newlyFailingCount: newlyCount, fixedCount: 0))
+                continue
+            }
             var fixed: [RunReport.EntryRef] = []
             let fixedCount = try store.forEachComparedEntry(
-                runID: record.id, previousRunID: previous.id, formID: f.formID, newly: false,
-                previousJudgedThrough: previousForm.judgedThrough, judgedThrough: f.judgedThrough, secrets: secrets,
+                runID: record.id, previousRunID: previousID, formID: f.formID, newly: false,
+                previousJudgedThrough: previousThrough, judgedThrough: f.judgedThrough, secrets: secrets,
                 limit: Self.comparisonPreview) { row in
                 fixed.append(Self.ref(row, secrets))
             }
-            comparisons.append(RunReport.Comparison(form: f.form, previousRunID: previous.id, newlyFailing: newly,
+            comparisons.append(RunReport.Comparison(form: f.form, previousRunID: previousID, newlyFailing: newly,
                                                     fixed: fixed, newlyFailingCount: newlyCount, fixedCount: fixedCount))
             for grouping in [ReportGrouping.rule, .field] {
-                let before = try store.reportGroupCounts(runID: previous.id, formID: f.formID, multiForm: multiForm,
+                let before = try store.reportGroupCounts(runID: previousID, formID: f.formID, multiForm: multiForm,
                                                          by: StoreReportRows.key(grouping))
                 previousCounts[grouping, default: [:]].merge(before, uniquingKeysWith: +)
             }

@@ -199,8 +199,9 @@ public struct RunReport {
         public var previousRunID: Int64?
         /// Entries with an error now that had none in the previous run, by id.
         public var newlyFailing: [NewlyFailing]
-        /// Entries with an error in the previous run that this run judged and found without one, by id.
-        public var fixed: [EntryRef]
+        /// Entries with an error in the previous run that this run judged and found without one,
+        /// by id (setting it sets the count).
+        public var fixed: [EntryRef] { didSet { fixedCount = fixed.count } }
         /// How many entries are newly failing in all (``newlyFailing`` may hold only the first ones).
         public var newlyFailingCount: Int
         /// How many entries are fixed in all (``fixed`` may hold only the first ones).
