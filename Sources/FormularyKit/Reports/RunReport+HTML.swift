@@ -80,7 +80,7 @@ extension RunReport {
         out += runsSection()
         try sink.write(out)
 
-        try groupsSection(grouping, to: sink)
+        try groupsSection(grouping, limit: entryLimit, to: sink)
         try sink.write(topValuesSection())
         try sink.write(comparisonSection(limit: entryLimit))
         try entriesSection(limit: entryLimit, to: sink)
@@ -126,14 +126,18 @@ extension RunReport {
         return out + "</section>\n"
     }
 
-    private func groupsSection(_ grouping: ReportGrouping, to sink: ReportSink) throws {
+    private func groupsSection(_ grouping: ReportGrouping, limit: Int, to sink: ReportSink) throws {
         let esc = ReportEscaping.html
         let n = ReportNumbers.grouped
         let withChange = grouping != .entry && !previousRunIDs.isEmpty
         try sink.write("<section id=\"groups\"><h2>By \(grouping.rawValue)</h2>\n")
         let last = grouping == .entry ? "Rules" : "Most common message"
         var any = false
+        var count = 0
         try rows.forEachGroup(by: grouping) { g in
+            count += 1
+            // Counting on past the limit costs a row each, not memory.
+            if count > limit { return true }
             if !any {
                 try sink.write("<table class=\"groups\"><thead><tr><th>\(esc(grouping.rawValue.capitalizedFirst))</th><th>Failures</th>"
                     + (withChange ? "<th>Change</th>" : "") + "<th>Entries</th>"
@@ -148,7 +152,7 @@ extension RunReport {
                 + "<td class=\"num wide\(g.warnings > 0 ? " warning" : "")\">\(n(g.warnings))</td><td>\(esc(detail))</td></tr>\n")
             return true
         }
-        try sink.write(any ? "</tbody></table>\n</section>\n" : "<p>No failures.</p>\n</section>\n")
+        try sink.write(any ? "</tbody></table>\n" + more(count, limit) + "</section>\n" : "<p>No failures.</p>\n</section>\n")
     }
 
     private func comparisonSection(limit: Int) -> String {
@@ -224,7 +228,7 @@ extension RunReport {
     .status{padding:.15rem .6rem;border-radius:1rem;font-size:.85rem;background:#fff4d6;color:#7a5200}.status-complete{background:#e3f5e8;color:#1d6b34}
     dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1.2rem}dt{color:#5b6570}dd{margin:0;overflow-wrap:anywhere}
     table{border-collapse:collapse;margin:.8rem 0;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #e8ebee;vertical-align:top;overflow-wrap:anywhere}
-    th{background:#f5f7f9;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}.hash{font-family:ui-monospace,Menlo,Consolas,monospace}
+    th{background:#f5f7f9;font-weight:600;overflow-wrap:normal}td.num{overflow-wrap:normal}td.num{text-align:right;font-variant-numeric:tabular-nums}.hash{font-family:ui-monospace,Menlo,Consolas,monospace}
     td.value,td.source{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
     table.versions{width:auto}.error{color:#b3261e}.warning{color:#8a5a00}.fixed{color:#1d6b34}
     .chart{max-width:100%;height:auto;display:block}.chart text{font-size:12px;fill:#1d2228}.chart .count{fill:#5b6570}.bar-error{fill:#d9534f}.bar-warning{fill:#f0ad4e}
