@@ -45,6 +45,18 @@ import FormularyRules
         #expect(cvv.source == "test.csv:4")
     }
 
+    @Test func groupedByEntryEachRuleShowsItsValueAndTheEntryItsSource() throws {
+        let (db, _, _, ids) = try Self.database()
+        let report = try Self.load(db)
+        let group = try #require(report.groups(by: .entry).first { $0.entry?.id == ids["a-3"]! })
+        #expect(group.source == "test.csv:8")
+        #expect(group.rulesWithValues == ["card.luhn \"\(ReportDatabase.badCard)\""])
+        let text = report.text(by: .entry)
+        #expect(text.contains("SOURCE"))
+        #expect(text.contains("test.csv:8  card.luhn \"\(ReportDatabase.badCard)\""))
+        #expect(text.contains("cvv.length \"•••\""))
+    }
+
     @Test func theValueIsTheOneOfTheVersionJudged() throws {
         let (db, first, _, ids) = try Self.database()
         // Run 1 judged a-2's first version; it has been replaced since.

@@ -35,6 +35,19 @@ public struct ReportGroup: Sendable, Hashable {
     public var commonMessage: String
     /// Distinct rules in the group, in the order first seen (`field.rule` for `--by entry`).
     public var rules: [String]
+    /// For `--by entry`: the value each of ``rules`` judged (nil when absent or the rule has
+    /// no field; ``RunReport/secureMask`` when secret).
+    public var values: [String?] = []
+    /// For `--by entry`: where the entry's judged version came from (`FILE:LINE`).
+    public var source: String? = nil
+
+    /// For `--by entry`: each rule with the value it judged (`card.luhn "4111…"`).
+    public var rulesWithValues: [String] {
+        rules.enumerated().map { i, rule in
+            guard i < values.count, let value = values[i] else { return rule }
+            return "\(rule) \(RunReport.quoted(value))"
+        }
+    }
 
     /// The key of rules of the whole form (no field; by type: no type) when grouping by field or type.
     public static let formLevel = "(form)"
@@ -139,7 +152,11 @@ final class InMemoryReportRows: RunReportRows {
             accumulators[i].messageCounts[failure.message, default: 0] += 1
             let rule = grouping == .entry ? (failure.field.map { "\($0).\(failure.rule)" } ?? failure.rule)
                                           : failure.rule
-            if accumulators[i].seenRules.insert(rule).inserted { accumulators[i].group.rules.append(rule) }
+            if accumulators[i].seenRules.insert(rule).inserted {
+                accumulators[i].group.rules.append(rule)
+                if grouping == .entry { accumulators[i].group.values.append(failure.value) }
+            }
+            if grouping == .entry && accumulators[i].group.source == nil { accumulators[i].group.source = failure.source }
         }
         let groups = accumulators.map { a -> ReportGroup in
             var group = a.group

@@ -131,7 +131,7 @@ extension RunReport {
         let n = ReportNumbers.grouped
         let withChange = grouping != .entry && !previousRunIDs.isEmpty
         try sink.write("<section id=\"groups\"><h2>By \(grouping.rawValue)</h2>\n")
-        let last = grouping == .entry ? "Rules" : "Most common message"
+        let last = grouping == .entry ? "Rules and values" : "Most common message"
         var any = false
         var count = 0
         try rows.forEachGroup(by: grouping) { g in
@@ -144,7 +144,8 @@ extension RunReport {
                     + "<th class=\"wide\">Errors</th><th class=\"wide\">Warnings</th><th>\(last)</th></tr></thead><tbody>\n")
                 any = true
             }
-            let detail = grouping == .entry ? g.rules.joined(separator: ", ") : g.commonMessage
+            let detail = grouping == .entry
+                ? g.rulesWithValues.joined(separator: ", ") + (g.source.map { " (\($0))" } ?? "") : g.commonMessage
             let change = withChange
                 ? "<td class=\"num\">\(esc(ReportNumbers.change(from: previousCounts[grouping]?[g.key] ?? 0, to: g.failures)))</td>" : ""
             try sink.write("<tr><td>\(esc(g.displayKey))</td><td class=\"num\">\(n(g.failures))</td>\(change)<td class=\"num\">\(n(g.entries))</td>"

@@ -90,6 +90,10 @@ extension RunReport {
                 g.field("errors", group.errors)
                 g.field("warnings", group.warnings)
                 g.array("rules") { ra in for rule in group.rules { ra.value(rule) } }
+                if group.entry != nil {
+                    g.array("values") { va in for v in group.values { if let v { va.value(v) } else { va.null() } } }
+                    g.fieldOrNull("source", group.source)
+                }
                 g.field("message", group.commonMessage)
             }
             try sink.write(bytes: w.bytes)

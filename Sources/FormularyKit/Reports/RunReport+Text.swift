@@ -91,7 +91,7 @@ extension RunReport {
 
     private func header(for grouping: ReportGrouping) -> [String] {
         switch grouping {
-        case .entry: ["ENTRY", "KEY", "FAILURES", "ERRORS", "WARNINGS", "RULES"]
+        case .entry: ["ENTRY", "KEY", "FAILURES", "ERRORS", "WARNINGS", "SOURCE", "RULES AND VALUES"]
         default: [grouping.heading, "FAILURES", "ENTRIES", "ERRORS", "WARNINGS", "MESSAGE"]
         }
     }
@@ -102,7 +102,7 @@ extension RunReport {
         let warnings = Cell(n(group.warnings), colour: group.warnings > 0 ? "33" : nil)
         if grouping == .entry, let entry = group.entry {
             return [Cell("#\(entry.id)"), Cell(entry.displayKey ?? ""), Cell(n(group.failures)),
-                    errors, warnings, Cell(group.rules.joined(separator: ", "))]
+                    errors, warnings, Cell(group.source ?? ""), Cell(group.rulesWithValues.joined(separator: ", "))]
         }
         var cells = [Cell(group.key), Cell(n(group.failures)), Cell(n(group.entries)), errors, warnings]
         if withChange {

@@ -59,7 +59,7 @@ final class StoreReportRows: RunReportRows {
             }
             return try body(ReportGroup(key: key, entry: entry, failures: row.failures, entries: row.entries,
                                         errors: row.errors, warnings: row.warnings, commonMessage: row.message,
-                                        rules: row.rules))
+                                        rules: row.rules, values: row.values, source: row.source))
         }
     }
 

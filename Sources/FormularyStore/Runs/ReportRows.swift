@@ -92,6 +92,10 @@ public struct ReportGroupRow: Sendable, Hashable {
     public var message: String
     /// Distinct rules in the order first seen (`field.rule` for entry groups).
     public var rules: [String]
+    /// For entry groups: the value of each of ``rules`` (nil when absent or the rule has no
+    /// field; the mask when secret), and the entry's source `FILE:LINE`.
+    public var values: [String?] = []
+    public var source: String? = nil
 }
 
 /// How often one value failed in a group (a rule or a field).

@@ -118,7 +118,9 @@ extension SQLiteBackend {
             sql = """
                 SELECT \(k), count(*), 1, sum(severity = 'error'), sum(severity = 'warning'), message,
                        group_concat(CASE WHEN field IS NULL THEN rule ELSE field || '.' || rule END, char(31)),
-                       min(rule_id), entry_key, key_secret
+                       min(rule_id), entry_key, key_secret,
+                       group_concat(CASE WHEN value IS NULL THEN char(30) ELSE value END, char(31)),
+                       source_file, source_line
                 FROM (SELECT * FROM (\(Self.failureRows(multiForm: multiForm))) ORDER BY entry_id, rule_id)
                 GROUP BY \(k) ORDER BY 4 DESC, 2 DESC, \(k)
                 """
@@ -161,6 +163,10 @@ extension SQLiteBackend {
                 group.message = row.string(5)
                 group.rules = row.string(6).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
                 group.entryKey = row.optionalString(8).map { row.bool(9) ? secrets.mask : $0 }
+                // NULL values stand as U+001E, so that the list keeps one slot per rule.
+                group.values = (row.optionalString(10) ?? "").split(separator: "\u{1F}", omittingEmptySubsequences: false)
+                    .map { $0 == "\u{1E}" ? nil : String($0) }
+                group.source = Self.source(row, file: 11, line: 12)
             } else if let d = details[group.key] {
                 // The most frequent message; the first seen among equals.
                 var best = (message: "", count: 0)
