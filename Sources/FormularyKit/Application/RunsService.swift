@@ -12,13 +12,21 @@ public struct RunsService {
 
     /// One run: its id, when it started, who ran it, the forms it judged, its counts and status.
     public struct RunRow: JSONObjectRepresentable, Sendable {
+        /// The run's id (`report --run ID`).
         public var id: Int64
+        /// When it started (UTC ISO 8601).
         public var startedAt: String
+        /// When it ended; nil while running or for a run whose process died.
         public var endedAt: String?
+        /// Who ran it.
         public var actor: String
+        /// The forms it judged, by name.
         public var forms: [String]
+        /// Entries it judged (of the listed form, with `--form`).
         public var entriesChecked: Int
+        /// Entries it found with at least one error.
         public var entriesFailing: Int
+        /// `complete`, `incomplete` or `running`.
         public var status: String
 
         /// The failing share, `30.0%` (`—` when nothing was checked).
