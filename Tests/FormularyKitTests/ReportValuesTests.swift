@@ -124,6 +124,10 @@ import FormularyRules
         let json = try JSONValue(parsing: report.json(by: .rule))
         let luhn = try #require(json["groups"]?.arrayValue?.first { $0["key"]?.stringValue == "luhn" })
         #expect(luhn["previous"]?.intValue == luhnBefore)
+        let byEntry = try JSONValue(parsing: report.json(by: .entry))
+        #expect(byEntry["changes"]?["rule"]?["luhn"]?["previous"]?.intValue == luhnBefore)
+        #expect(byEntry["changes"]?["rule"]?["luhn"]?["now"]?.intValue == luhnNow)
+        #expect(try JSONValue(parsing: before.json(by: .rule))["changes"] == .null)
         #expect(json["runs"]?.arrayValue?.map { $0["id"]?.intValue } == [Int(first.id), Int(report.facts.runID)])
     }
 

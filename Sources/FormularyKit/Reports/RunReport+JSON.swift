@@ -7,7 +7,8 @@ extension RunReport {
     /// the report is narrowed to, or null), `by`, `forms`, `type_versions`, `groups` (worst
     /// first; by rule or field with `previous`, the failures of the previous run, or null),
     /// `top_values` (per rule and per field, the 10 most frequent non-secret failing values
-    /// with counts), `runs` (the recent runs, oldest first), `failures` (every failed rule in
+    /// with counts), `changes` (failures per rule and per field, `previous` and `now`; null
+    /// without an earlier run), `runs` (the recent runs, oldest first), `failures` (every failed rule in
     /// entry order, each with its `value` and `source`) and `comparisons` (one per form).
     /// Secret values and entry keys are written as `•••`.
     public func json(by grouping: ReportGrouping) -> [UInt8] {
@@ -113,6 +114,27 @@ extension RunReport {
                                         e.field("count", v.count)
                                     }
                                 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Failures per rule and per field now and in the previous run of the same form(s),
+        // whatever the grouping (null when there is no earlier run).
+        try member("changes") { w in
+            guard !previousRunIDs.isEmpty else { return w.null() }
+            w.object { o in
+                o.array("previous_runs") { a in for id in previousRunIDs { a.value(Int(id)) } }
+                for g in [ReportGrouping.rule, .field] {
+                    var now: [String: Int] = [:]
+                    try? rows.forEachGroup(by: g) { now[$0.key] = $0.failures; return true }
+                    let before = previousCounts[g] ?? [:]
+                    o.object(g.rawValue) { k in
+                        for key in Set(now.keys).union(before.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                            k.object(key) { c in
+                                c.field("previous", before[key] ?? 0)
+                                c.field("now", now[key] ?? 0)
                             }
                         }
                     }
