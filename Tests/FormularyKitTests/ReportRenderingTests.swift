@@ -205,13 +205,21 @@ func parseCSV(_ text: String) -> [[String]] {
 
     // MARK: HTML
 
-    @Test func htmlIsOneSelfContainedPage() {
-        let html = report.html(by: .rule)
+    @Test func htmlIsOneSelfContainedPage() throws {
+        var r = report
+        r.recentRuns = (5...7).map { .init(id: Int64($0), startedAt: "2026-11-2\($0)T10:00:00.000Z", status: "complete",
+                                            entriesChecked: 1_000, entriesFailing: 100 * $0) }
+        let html = r.html(by: .rule)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.hasSuffix("</html>\n"))
-        for outside in ["http://", "https://", "src=", "href=", "<script", "<link", "@import", "url(", "<img"] {
-            #expect(!html.lowercased().contains(outside), "the page refers outside: \(outside)")
+        for outside in ["http://", "https://", "src=", "<script", "<link", "@import", "url(", "<img"] {
+            #expect(!html.lowercased().contains(outside),
+                    "the page refers outside: \(outside)")
         }
+        // The only links are to the other runs' pages, beside this one.
+        let links = html.components(separatedBy: "href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(Set(links) == ["formulary-report-run-5.html", "formulary-report-run-6.html"])
+        #expect(html.contains("Failing share of the last 3 runs"))
         #expect(html.contains("<style>"))
     }
 
