@@ -57,6 +57,29 @@ import FormularyRules
         #expect(text.contains("cvv.length \"•••\""))
     }
 
+    @Test func aVersionWithoutALineShowsItsFileAlone() throws {
+        let (db, _, _, ids) = try Self.database()
+        // Versions written before migration 5 have no line.
+        try db.store.database.execute("UPDATE entries SET source_line = NULL")
+        let report = try Self.load(db)
+        let luhn = try #require(report.failures.first { $0.entry.id == ids["a-3"]! })
+        #expect(luhn.source == "test.csv")
+    }
+
+    @Test func aValueJudgedByASecureTypeVersionIsMasked() throws {
+        let (db, _, second, ids) = try Self.database()
+        // The registry says credit-card is not secure; the version that judged the card did.
+        try db.store.database.execute("""
+            UPDATE type_versions SET secure = 1 WHERE id IN (
+              SELECT type_version_id FROM run_type_versions WHERE run_id = ? AND field = 'card')
+            """, [.integer(second.id)])
+        let report = try Self.load(db)
+        let luhn = try #require(report.failures.first { $0.entry.id == ids["a-3"]! && $0.rule == "luhn" })
+        #expect(luhn.value == RunReport.secureMask)
+        #expect(report.topValues[.field]?["card"] == nil)
+        #expect(!report.csv(by: .rule).contains(ReportDatabase.badCard))
+    }
+
     @Test func theValueIsTheOneOfTheVersionJudged() throws {
         let (db, first, _, ids) = try Self.database()
         // Run 1 judged a-2's first version; it has been replaced since.
