@@ -61,11 +61,13 @@ public struct ReportSecrets: Sendable, Hashable {
 
 /// One failed rule of one entry, with the value it judged and where the entry came from.
 public struct ReportFailureRow: Sendable, Hashable {
+    /// The entry that failed.
     public var entryID: Int64
     /// The entry version judged.
     public var entryVersion: Int
     /// The entry's key (nil without one; the mask when it is a secret value).
     public var key: String?
+    /// The failed rule.
     public var rule: RunRule
     /// The value of the failure's field in the version judged: nil when the rule has no
     /// field or the value was absent, the mask for a secret value.
@@ -83,10 +85,15 @@ public struct ReportGroupRow: Sendable, Hashable {
     public var key: String
     /// For entry groups: the entry's id and key (the mask when secret).
     public var entryID: Int64?
+    /// For entry groups: the entry's key (the mask when secret), nil without one.
     public var entryKey: String?
+    /// Failed rules in the group.
     public var failures: Int
+    /// Distinct entries in the group.
     public var entries: Int
+    /// Failed rules of error severity.
     public var errors: Int
+    /// Failed rules of warning severity.
     public var warnings: Int
     /// The most frequent message (for entry groups, that of its first failed rule).
     public var message: String
@@ -100,13 +107,17 @@ public struct ReportGroupRow: Sendable, Hashable {
 
 /// How often one value failed in a group (a rule or a field).
 public struct ReportValueCount: Sendable, Hashable {
+    /// The group (rule or field) key.
     public var key: String
+    /// The value as stored.
     public var value: String
+    /// Failures of the group with this value.
     public var count: Int
 }
 
 /// An entry named by a comparison of two runs.
 public struct ReportEntryRow: Sendable, Hashable {
+    /// The entry.
     public var entryID: Int64
     /// The entry's key (the mask when secret), nil without one.
     public var key: String?
