@@ -41,8 +41,10 @@ extension ReportService {
         let store = try workspace.store(.read)
         do {
             return try store.read {
+                var csv = false
+                if case .csv = format { csv = true }
                 let report = try RunReport.load(run: runID, form: form, from: store,
-                                                secureFields: try workspace.secureFields(store: store))
+                                                secureFields: try workspace.secureFields(store: store), summary: !csv)
                 switch format {
                 case .text(let colour): try report.renderText(by: grouping, colour: colour, to: sink)
                 case .json: try report.renderJSON(by: grouping, to: sink)

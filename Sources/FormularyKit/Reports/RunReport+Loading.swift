@@ -38,12 +38,14 @@ extension RunReport {
     ///   - secureFields: which stored values are secret (an entry key that is one is
     ///     flagged); by default decided without plugin folders (built-in and database types
     ///     and forms, and the type versions of the form's runs).
+    ///   - summary: whether to count the summary (comparisons, most frequent values,
+    ///     changes, recent runs); a CSV report, which shows only the failures, skips it.
     /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
     package static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
-                            secureFields: SecureFields? = nil) throws -> RunReport {
+                            secureFields: SecureFields? = nil, summary: Bool = true) throws -> RunReport {
         try store.read {
             let secure = try secureFields ?? SecureFields(store: store, registry: Registry.load(folders: [], store: store))
-            return try RunReportLoader(store: store, secureFields: secure).load(runID: runID, form: form)
+            return try RunReportLoader(store: store, secureFields: secure, summary: summary).load(runID: runID, form: form)
         }
     }
 }
@@ -52,6 +54,7 @@ extension RunReport {
 struct RunReportLoader {
     let store: Store
     let secureFields: SecureFields
+    var summary = true
 
     /// How many newly failing and fixed entries the model keeps per form (the JSON report
     /// streams the rest from the database).
@@ -110,7 +113,7 @@ struct RunReportLoader {
         var compared: [String: (previous: Int64, previousThrough: Int64, through: Int64, formID: Int64)] = [:]
         var previousCounts: [ReportGrouping: [String: Int]] = [:]
         var previousRunIDs: [Int64] = []
-        for f in formRecords {
+        for f in formRecords where summary {
             let previous = try store.previousRun(before: record.id, form: f.form)
             let previousForm = previous?.forms.first(where: { $0.formID == f.formID })
             // Without an earlier run, every failing entry is new (compared with run 0, which
@@ -149,7 +152,7 @@ struct RunReportLoader {
 
         // The most frequent failing values of each rule and field, counted by the database.
         var topValues: [ReportGrouping: [String: [RunReport.ValueCount]]] = [:]
-        for grouping in [ReportGrouping.rule, .field] {
+        for grouping in [ReportGrouping.rule, .field] where summary {
             for v in try store.reportTopValues(runID: record.id, formID: scopeFormID, multiForm: multiForm,
                                                secrets: secrets, by: StoreReportRows.key(grouping)) {
                 topValues[grouping, default: [:]][v.key, default: []].append(.init(value: v.value, count: v.count))
@@ -158,7 +161,7 @@ struct RunReportLoader {
 
         // The recent runs of the same form(s), for the history chart and links.
         var recentRuns: [RunReport.RunSummary] = []
-        for run in try store.runs(form: form, limit: 40) where run.id <= record.id {
+        for run in try store.runs(form: form, limit: 40) where summary && run.id <= record.id {
             let share = form == nil ? run.counts : (run.forms.first { $0.form == form }?.counts ?? run.counts)
             recentRuns.append(.init(id: run.id, startedAt: run.startedAt, status: run.status.rawValue,
                                     entriesChecked: share.entriesChecked, entriesFailing: share.entriesInvalid))
