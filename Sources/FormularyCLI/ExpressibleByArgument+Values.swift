@@ -127,3 +127,26 @@ struct OutputPath: ExpressibleByArgument {
     static var noun: String { "a file path" }
     static var expectation: String { "name the file to write, e.g. report.html" }
 }
+
+/// `validate --max-failing PCT`: a percentage from 0 to 100, decimals allowed.
+extension FailureThreshold: ExpressibleByArgument {
+    init?(argument: String) {
+        guard let threshold = try? FailureThreshold(percent: argument) else { return nil }
+        self = threshold
+    }
+
+    static var noun: String { "a percentage" }
+    static var expectation: String { "use a number from 0 to 100, decimals allowed (e.g. 2.5), without '%'" }
+
+    static func converting(_ argument: String) throws(ArgumentValueError) -> FailureThreshold {
+        do {
+            return try FailureThreshold(percent: argument)
+        } catch {
+            switch error {
+            case .notANumber: throw ArgumentValueError(reason: nil)
+            case .above100: throw ArgumentValueError(reason: "it is more than 100")
+            case .tooManyDecimals: throw ArgumentValueError(reason: "more than \(FailureThreshold.maxDecimals) decimals")
+            }
+        }
+    }
+}

@@ -18,6 +18,7 @@ enum Formulary {
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
+        ImpactCommand.self, CanonicalizeCommand.self,
         ReportCommand.self, RunsListCommand.self, ExportCommand.self,
         DemoCommand.self,
         HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,

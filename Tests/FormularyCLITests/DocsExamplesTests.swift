@@ -130,6 +130,9 @@ struct DocsExamplesTests {
     static let masks: [(pattern: String, placeholder: String)] = [
         (#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"#, "<time>"),
         (#"in \d+(\.\d+)? s \([\d,]+ entries/s\)"#, "in <duration>"),
+        // An incremental run: `in 0.01 s (2 judged at 310 entries/s, 3 carried forward…`.
+        (#"in \d+(\.\d+)? s \((\d+) judged at [\d,]+ entries/s"#, "in <duration> ($2 judged at <rate>"),
+        (#"in \d+(\.\d+)? s \(0 judged, "#, "in <duration> (0 judged, "),
         (#"head [0-9a-f]{64}"#, "head <hash>"),
         // `audit verify` names the head as `head SEQ HASH`, `audit head` prints `SEQ HASH`; data
         // digests are keyed by a random key each database draws.
@@ -298,6 +301,10 @@ struct DocsExamplesTests {
                              out: ["Run 1 complete: 3 entries in 1.5 s (2 entries/s), today 2026-11-29."], err: []))
         #expect(!Self.matches(["Run 1 complete: 3 entries in 0.02 s (152 entries/s), today 2026-11-29."],
                               out: ["Run 1 complete: 4 entries in 0.02 s (152 entries/s), today 2026-11-29."], err: []))
+        #expect(Self.matches(["Run 2 complete: 5 entries in 0.01 s (2 judged at 310 entries/s, 3 carried forward from run 1), today 2026-11-29."],
+                             out: ["Run 2 complete: 5 entries in 0.50 s (2 judged at 4 entries/s, 3 carried forward from run 1), today 2026-11-29."], err: []))
+        #expect(!Self.matches(["Run 2 complete: 5 entries in 0.01 s (2 judged at 310 entries/s, 3 carried forward from run 1), today 2026-11-29."],
+                              out: ["Run 2 complete: 5 entries in 0.01 s (1 judged at 310 entries/s, 4 carried forward from run 1), today 2026-11-29."], err: []))
         #expect(Self.matches(["a", "…", "z"], out: ["a", "b", "c", "z"], err: []))
         #expect(!Self.matches(["a", "…", "z"], out: ["a", "b"], err: []))
         #expect(Self.matches(["a", "  …"], out: ["a", "  b", "  c"], err: []))

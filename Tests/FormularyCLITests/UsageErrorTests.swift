@@ -37,6 +37,8 @@ import Testing
             ["entries", "show", "abc"], ["history", "0"],
             ["completions"], ["completions", "powershell"], ["completions", "bash", "zsh"],
             ["check", "cvv", "1", "--format", "csv"],
+            ["impact"], ["impact", "--format", "csv", "x.field"], ["canonicalize"], ["canonicalize", "--form"],
+            ["canonicalize", "--form", "signup", "--dry-run=yes"],
         ]
         var transcript = ""
         for arguments in cases {

@@ -82,3 +82,83 @@ import Testing
         #expect(comparison.stdout.contains("0 newly failing, 1 fixed"), "\(comparison)")
     }
 }
+
+/// `validate --all`, `--max-failing PCT`, and what an incremental run says of itself.
+@Suite struct ValidateThresholdAndIncrementalTests {
+    /// Four entries, one invalid (25%).
+    func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        try sandbox.write("people.csv", """
+            name,email,age
+            Ada,ada@example.com,36
+            Bob,bob@example.com,17
+            Cy,cy@example.com,40
+            Di,di@example.com,50
+
+            """)
+        try sandbox.mustRun("import", "--form", "signup", "--key", "email", "people.csv")
+        return sandbox
+    }
+
+    @Test func maxFailingExitsOneOnlyAboveTheShare() throws {
+        let sandbox = try sandbox()
+        #expect(try sandbox.run("validate").status == 1, "by default any invalid entry fails the run")
+        let within = try sandbox.run("validate", "--max-failing", "25")
+        #expect(within.status == 0, "exactly 25% is not more than 25%: \(within)")
+        #expect(within.stdout.contains("1 of 4 entries invalid (25.00 %): within --max-failing 25 %."), "\(within)")
+        let above = try sandbox.run("validate", "--max-failing", "24.99")
+        #expect(above.status == 1, "\(above)")
+        #expect(above.stdout.contains("more than --max-failing 24.99 %."), "\(above)")
+        #expect(try sandbox.run("validate", "--max-failing", "0").status == 1)
+        let json = try sandbox.run("--format", "json", "validate", "--max-failing", "30")
+        #expect(json.status == 0, "\(json)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["max_failing"] as? Double == 30 && object["max_failing_exceeded"] as? Bool == false, "\(object)")
+    }
+
+    @Test func badPercentagesAreUsageErrors() throws {
+        let sandbox = try sandbox()
+        for (text, why) in [("101", "(it is more than 100)"), ("5%", "is not a percentage;"), ("-1", "is not a percentage;"),
+                            ("abc", "is not a percentage;"), ("1.1234567", "(more than 6 decimals)")] {
+            let result = try sandbox.run("validate", "--max-failing", text)
+            #expect(result.status == 2, "\(text): \(result)")
+            #expect(result.stderr.hasPrefix("formulary: error: --max-failing '\(text)' "), "\(result)")
+            #expect(result.stderr.contains(why) && result.stderr.contains("use a number from 0 to 100"), "\(result)")
+            #expect(result.stdout.isEmpty)
+        }
+        let missing = try sandbox.run("validate", "--max-failing")
+        #expect(missing.status == 2, "\(missing)")
+        // Nothing was validated by the refused commands.
+        let runs = try sandbox.run("--format", "json", "audit")
+        #expect(!runs.stdout.contains("\"validate\""), "\(runs)")
+    }
+
+    @Test func aSecondRunCarriesForwardAndSaysSo() throws {
+        let sandbox = try sandbox()
+        _ = try sandbox.run("validate")
+        try sandbox.write("change.csv", """
+            name,email,age
+            Bob,bob@example.com,18
+            Eve,eve@example.com,30
+
+            """)
+        try sandbox.mustRun("import", "--form", "signup", "--key", "email", "change.csv")
+        let second = try sandbox.run("validate")
+        #expect(second.status == 0, "Bob is fixed: \(second)")
+        #expect(second.stdout.hasPrefix("Run 2 complete: 5 entries in "), "\(second)")
+        #expect(second.stdout.contains("(2 judged at "), "\(second)")
+        #expect(second.stdout.contains("3 carried forward from run 1), today "), "\(second)")
+        let json = try sandbox.run("--format", "json", "validate")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["entries_judged"] as? Int == 0 && object["entries_carried"] as? Int == 5, "\(object)")
+        let form = try #require((object["forms"] as? [[String: Any]])?.first)
+        #expect(form["carried_from"] as? Int == 2 && form["entries_carried"] as? Int == 5, "\(form)")
+        let all = try sandbox.run("--format", "json", "validate", "--all")
+        let full = try #require(try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [String: Any])
+        #expect(full["entries_judged"] as? Int == 5 && full["entries_carried"] as? Int == 0, "\(full)")
+        #expect(((full["forms"] as? [[String: Any]])?.first?["carried_from"]) is NSNull, "\(full)")
+        let verify = try sandbox.run("audit", "verify")
+        #expect(verify.status == 0, "\(verify)")
+    }
+}

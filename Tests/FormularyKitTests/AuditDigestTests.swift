@@ -121,7 +121,7 @@ struct AuditDigestTests {
         }
         let store = try Store(path: path)
         let applied = try store.migrate(actor: "upgrader")
-        #expect(applied.map(\.id) == Array(3...Migration.embedded.count))
+        #expect(applied.map(\.id) == Migration.embedded.map(\.id).filter { $0 >= 3 })
         let seal = try #require(try store.auditRecords().last)
         #expect(seal.action == "audit.seal" && seal.actor == "upgrader")
         try expectVerifies(store)

@@ -67,6 +67,9 @@ struct UniqueValidationTests {
                 == "the same a, b and c as entry 9")
         #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [3, 4], custom: "Email already used")
                 == "Email already used (entries 3, 4)")
+        // A large group names its first members and counts the rest.
+        #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [1, 2, 3, 4, 5], of: 3414, custom: nil)
+                == "the same email as entries 1, 2, 3, 4, 5 and 3409 more")
 
         let fixture = try ValidationFixture(form: Self.form)
         let ids = try fixture.add(["name", "email"], (0..<9).map { i in ["N" + String(UnicodeScalar(UInt8(97 + i))), "same@example.com"] })

@@ -59,7 +59,8 @@ struct ValidationHistoryTests {
             guard sql.hasPrefix("UPDATE run_forms SET judged_through") else { return nil }
             return progressUpdates.next() == 3 ? 13 /* SQLITE_FULL */ : nil
         }
-        #expect(throws: DatabaseError.self) { try fixture.validate(batchSize: 10) }
+        // A full run (nothing changed, so an incremental one would judge no batch).
+        #expect(throws: DatabaseError.self) { try fixture.validate(batchSize: 10, all: true) }
         fixture.store.database.stepHook = nil
         let runs = try fixture.store.runs()
         let broken = runs[0]

@@ -67,10 +67,11 @@ final class ValidationFixture {
     }
 
     func validate(forms: [String]? = nil, batchSize: Int = 7, workers: Int = 2,
-                  rememberValues: Bool = true) throws -> RunRecord {
-        let options = ValidationOptions(forms: forms, today: CivilDate(year: 2026, month: 11, day: 29),
+                  rememberValues: Bool = true, all: Bool = false,
+                  today: CivilDate = CivilDate(year: 2026, month: 11, day: 29)) throws -> RunRecord {
+        let options = ValidationOptions(forms: forms, today: today,
                                         actor: "tester", batchSize: batchSize, workers: workers,
-                                        rememberValues: rememberValues)
+                                        rememberValues: rememberValues, carryForward: !all)
         return try ValidationRun(store: store, registry: registry, options: options).run()
     }
 

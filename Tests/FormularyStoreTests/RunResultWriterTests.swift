@@ -6,8 +6,8 @@ import Testing
 @Suite struct RunResultWriterTests {
     let folder = TemporaryDirectory()
 
-    private func makeRun() throws -> (Store, RunResultWriter, formID: Int64) {
-        let store = try Store(path: folder.path("runs.db"))
+    private func makeRun(file: String = "runs.db") throws -> (Store, RunResultWriter, formID: Int64) {
+        let store = try Store(path: folder.path(file))
         try store.migrate()
         let (runID, formID) = try store.transaction {
             (try store.insertRun(actor: "test", today: "2026-11-29").id, try store.ensureFormID(named: "signup"))
@@ -41,6 +41,33 @@ import Testing
             try writer.progress(formID: formID, judgedThrough: Int64(size), counts: RunCounts())
         }
         #expect(try rows(store, run: writer.runID) == expected.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) })
+    }
+
+    /// Validation writes entries in id order, but the writer does not rely on it: rows that
+    /// come after rows of higher entries give the digest of the rows as stored.
+    @Test func entriesOutOfOrderGiveTheDigestOfTheStoredOrder() throws {
+        // Each in a database of its own, so that the run and rule ids are the same.
+        func digest(order: [Int64], keepRows: Bool = false) throws -> WrittenResults {
+            let name = order.map(String.init).joined(separator: "-") + (keepRows ? "-kept" : "")
+            let (store, writer, formID) = try makeRun(file: name + ".db")
+            if keepRows { writer.keepRowsForDigest() }
+            try store.transaction {
+                let rule = try writer.ruleID(formID: formID, field: "age", type: "age", rule: "range",
+                                             severity: .error, message: "too old")
+                for entry in order { try writer.add(entryID: entry, entryVersion: 1, ruleID: rule) }
+                try writer.progress(formID: formID, judgedThrough: 9, counts: RunCounts())
+            }
+            return try writer.writtenResults()
+        }
+        let inOrder = try digest(order: [1, 2, 5, 9])
+        let outOfOrder = try digest(order: [2, 9, 1, 5])
+        #expect(inOrder.count == 4 && outOfOrder.count == 4)
+        #expect(inOrder.hash == outOfOrder.hash)
+        // Rows kept in memory (no reading back) give the same digest, in either order.
+        #expect(try digest(order: [2, 9, 1, 5], keepRows: true).hash == inOrder.hash)
+        #expect(try digest(order: [1, 2, 5, 9], keepRows: true).hash == inOrder.hash)
+        #expect(try digest(order: [2, 9, 1, 5, 9], keepRows: true).count == 4)   // an entry's rule twice: once
+        #expect(try digest(order: [1, 2, 5]).hash != inOrder.hash)
     }
 
     @Test func rowsWaitForProgressAndRollBackWithTheirBatch() throws {

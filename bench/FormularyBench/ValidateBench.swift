@@ -121,6 +121,8 @@ struct ChildFigures {
     var errors: Int
     /// User + system CPU seconds of the whole child process (every thread).
     var cpu: Double
+    /// Entries whose results the run carried forward instead of judging them.
+    var carried: Int = 0
 }
 
 private func threadCPUSeconds() -> Double {
@@ -129,13 +131,14 @@ private func threadCPUSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-/// Runs `FormularyBench validate-child PATH [judge-every-value]` and reads its one line of
-/// figures.
-func runChild(path: String, rememberValues: Bool, unique: Bool = false) -> ChildFigures? {
+/// Runs `FormularyBench validate-child PATH [judge-every-value] [unique-email] [incremental]`
+/// and reads its one line of figures. Without `incremental` the child judges every entry
+/// (`validate --all`): the full run every figure of this suite is about.
+func runChild(path: String, rememberValues: Bool, unique: Bool = false, incremental: Bool = false) -> ChildFigures? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     process.arguments = ["validate-child", path] + (rememberValues ? [] : ["judge-every-value"])
-        + (unique ? ["unique-email"] : [])
+        + (unique ? ["unique-email"] : []) + (incremental ? ["incremental"] : [])
     let pipe = Pipe()
     process.standardOutput = pipe
     do { try process.run() } catch {
@@ -145,24 +148,26 @@ func runChild(path: String, rememberValues: Bool, unique: Bool = false) -> Child
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     let parts = output.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-    guard parts.count == 6, let entries = Int(parts[0]), let secs = Double(parts[1]), let rss = Int(parts[2]),
-          let invalid = Int(parts[3]), let errors = Int(parts[4]), let cpu = Double(parts[5]) else {
+    guard parts.count == 7, let entries = Int(parts[0]), let secs = Double(parts[1]), let rss = Int(parts[2]),
+          let invalid = Int(parts[3]), let errors = Int(parts[4]), let cpu = Double(parts[5]),
+          let carried = Int(parts[6]) else {
         print("validate: the child said: \(output)")
         return nil
     }
-    return ChildFigures(entries: entries, seconds: secs, maxRSSKiB: rss, invalid: invalid, errors: errors, cpu: cpu)
+    return ChildFigures(entries: entries, seconds: secs, maxRSSKiB: rss, invalid: invalid, errors: errors, cpu: cpu,
+                        carried: carried)
 }
 
 /// The child: one validation run of the database at `path` with `bench/signup.form`; prints
-/// `entries seconds maxRSSKiB invalid errors cpuSeconds`.
-func runValidateChild(path: String, rememberValues: Bool, unique: Bool = false) {
+/// `entries seconds maxRSSKiB invalid errors cpuSeconds carried`.
+func runValidateChild(path: String, rememberValues: Bool, unique: Bool = false, incremental: Bool = false) {
     do {
         let registry = try SignupForm.registry(unique: unique)
         let store = try Store(path: path)
         let today = SignupForm.today
         let run = ValidationRun(store: store, registry: registry,
                                 options: ValidationOptions(forms: ["signup"], today: today, actor: "bench",
-                                                           rememberValues: rememberValues))
+                                                           rememberValues: rememberValues, carryForward: incremental))
         let clock = ContinuousClock()
         var record: RunRecord?
         func cpuSeconds() -> Double {
@@ -177,7 +182,7 @@ func runValidateChild(path: String, rememberValues: Bool, unique: Bool = false) 
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         print("\(record!.counts.entriesChecked) \(seconds(elapsed)) \(PeakMemory.ownPeakKiB()) "
-              + "\(record!.counts.entriesInvalid) \(record!.counts.errors) \(cpu)")
+              + "\(record!.counts.entriesInvalid) \(record!.counts.errors) \(cpu) \(record!.entriesCarried)")
     } catch {
         print("error: \(error)")
     }

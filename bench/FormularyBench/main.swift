@@ -1,16 +1,17 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|command|resolve|regex|store|large|editor]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|resolve|regex|store|large|editor]…
 #if canImport(Glibc)
 import Glibc
 #endif
 let requested = Array(CommandLine.arguments.dropFirst())
 // The validation bench measures each run in a child process: `validate-child DB
-// [judge-every-value] [unique-email]`.
+// [judge-every-value] [unique-email] [incremental]`.
 if requested.first == "validate-child" {
     runValidateChild(path: requested.count > 1 ? requested[1] : "",
                      rememberValues: !requested.contains("judge-every-value"),
-                     unique: requested.contains("unique-email"))
+                     unique: requested.contains("unique-email"),
+                     incremental: requested.contains("incremental"))
     exit(0)
 }
 // The sign-up data set as a CSV file, for profiling a whole `formulary` run by hand:
@@ -29,6 +30,8 @@ suites.append(("reader", { runReaderBench() }))
 suites.append(("fields", { runFieldsBench() }))
 suites.append(("validate", { runValidateBench() }))
 suites.append(("validate-unique", { runUniqueBench() }))
+suites.append(("validate-incremental", { runIncrementalBench() }))
+suites.append(("impact", { runImpactBench() }))
 suites.append(("command", { runCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
 suites.append(("regex", { runRegexBench() }))

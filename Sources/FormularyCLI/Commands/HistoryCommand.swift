@@ -9,7 +9,8 @@ struct HistoryCommand: Command {
         Lists, oldest first, each run that judged the entry: when it started, its status, the
         entry version it judged (keyed imports replace an entry's values; earlier versions are
         marked 'replaced'), the verdict (valid, warnings or invalid), every failed rule, and
-        the version (hash) of the type that judged each field. A passing entry's verdict is
+        the version (hash) of the type that judged each field. An entry with more than one
+        version first lists who wrote each (an import, or 'canonicalize'). A passing entry's verdict is
         derived from the run's progress, so it costs no storage. Secure values never appear.
         """,
         arguments: [ArgumentSpec(name: "ENTRY", help: "The entry's id, as 'entries list' shows it.")],
@@ -37,6 +38,13 @@ struct HistoryCommand: Command {
         var title = "Entry \(entry.id) of form \(entry.form.forTerminal)"
         if let key { title += ", key \(ReportEscaping.terminal(key))" }
         context.stdout.line(title + ", version \(entry.version)")
+        // Which import (or `canonicalize`) wrote each version, once there is more than one.
+        if result.versions.count > 1 {
+            let rows = result.versions.map { v in
+                ["  version \(v.version)", v.at, v.actor, v.source == "canonicalize" ? "canonicalize" : "import of \(v.source)"]
+            }
+            context.stdout.write(TextTable(rows: rows).render())
+        }
         guard !history.isEmpty else {
             context.stdout.line("No validation run has judged it yet; run 'formulary validate'.")
             return .success

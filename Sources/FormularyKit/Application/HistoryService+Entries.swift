@@ -10,15 +10,27 @@ extension HistoryService {
         public var key: String?
         /// The runs that judged it, oldest first.
         public var runs: [EntryRunVerdict]
+        /// Who wrote each of its versions (an import, or `canonicalize`), oldest first.
+        public var versions: [EntryVersionOrigin] = []
 
-        /// `{"entry", "form", "key"?, "current_version", "runs": [{"run", "started_at",
-        /// "status", "today", "entry_version", "is_current_version", "verdict", "failures",
-        /// "types"}]}`.
+        /// `{"entry", "form", "key"?, "current_version", "versions": [{"version", "at",
+        /// "actor", "source"}], "runs": [{"run", "started_at", "status", "today",
+        /// "entry_version", "is_current_version", "verdict", "failures", "types"}]}`.
         public func writeFields(to o: inout JSONObjectWriter) {
             o.field("entry", Int(entry.id))
             o.field("form", entry.form)
             o.fieldIfPresent("key", key)
             o.field("current_version", entry.version)
+            o.array("versions") { a in
+                for v in versions {
+                    a.object { vo in
+                        vo.field("version", v.version)
+                        vo.field("at", v.at)
+                        vo.field("actor", v.actor)
+                        vo.field("source", v.source)
+                    }
+                }
+            }
             o.array("runs") { a in
                 for h in runs {
                     a.object { ro in
@@ -60,12 +72,12 @@ extension HistoryService {
     /// - Throws: a ``ServiceError`` (bad input) when no entry has that id.
     public func history(entry id: Int64) throws -> EntryHistory {
         let store = try workspace.store(.read)
-        let (entry, runs) = try store.read { () throws -> (StoredEntry?, [EntryRunVerdict]) in
-            guard let entry = try store.entry(id: id) else { return (nil, []) }
-            return (entry, try store.runHistory(entryID: id))
+        let (entry, runs, versions) = try store.read { () throws -> (StoredEntry?, [EntryRunVerdict], [EntryVersionOrigin]) in
+            guard let entry = try store.entry(id: id) else { return (nil, [], []) }
+            return (entry, try store.runHistory(entryID: id), try store.entryVersionOrigins(id: id))
         }
         guard let entry else { throw workspace.noSuchEntry(id) }
         let key = try SecureKeys(workspace: workspace, store: store).shownKey(of: entry)
-        return EntryHistory(entry: entry, key: key, runs: runs)
+        return EntryHistory(entry: entry, key: key, runs: runs, versions: versions)
     }
 }

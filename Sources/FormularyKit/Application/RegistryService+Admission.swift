@@ -54,10 +54,13 @@ extension RegistryService {
     }
 
     /// The definitions of `files`, admitted, and the registry they were checked in (the
-    /// workspace's, with the files added).
-    private func check(_ files: [String], kind: DefinitionKind, today: CivilDate, store: Store,
-                       warnings: WarningSink) throws -> (admitted: [Admitted], registry: Registry) {
-        let registry = try workspace.registry(store: store, extraFiles: try Self.readPluginFiles(files))
+    /// workspace's, with the files added). With `kind` nil (`impact`), each file may hold a
+    /// type or a form; `verb` says what was not done when a file has problems.
+    func check(_ files: [String], kind: DefinitionKind?, today: CivilDate, store: Store?,
+               verb: String = "stored", warnings: WarningSink) throws -> (admitted: [Admitted], registry: Registry) {
+        let extra = try Self.readPluginFiles(files)
+        let registry = try store.map { try workspace.registry(store: $0, extraFiles: extra) }
+            ?? workspace.registry(extraFiles: extra)
         // Files often share a problem (every type below a too-deep chain has the same one):
         // the front end says each once, with how many types it stops.
         var problems: [NamedDiagnostics] = []
@@ -68,9 +71,13 @@ extension RegistryService {
             let formEntries = registry.forms(inFile: path)
             let outcome: Result<Admitted, AdmissionProblems>
             let name: String
-            switch kind {
+            switch kind ?? (typeEntries.isEmpty && !formEntries.isEmpty ? .form : .type) {
             case .type:
                 guard let entry = typeEntries.first else {
+                    if kind == nil {
+                        failures.append("\(path) declares no field type or form")
+                        continue
+                    }
                     let what = formEntries.isEmpty ? "declares no field type" : "is a form; use 'formulary forms add'"
                     failures.append("\(path) \(what)")
                     continue
@@ -97,7 +104,7 @@ extension RegistryService {
         }
         if problems.containsErrors || !failures.isEmpty {
             throw ServiceError(.badInput,
-                               "nothing was stored: \(files.count == 1 ? "the file has" : "the files have") problems",
+                               "nothing was \(verb): \(files.count == 1 ? "the file has" : "the files have") problems",
                                details: .digest(problems, lines: failures))
         }
         if !problems.isAllEmpty { warnings(.digest(problems, lines: [])) }

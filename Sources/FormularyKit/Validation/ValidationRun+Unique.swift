@@ -1,3 +1,4 @@
+import Foundation
 import FormularyRules
 import FormularyStore
 
@@ -7,6 +8,28 @@ import FormularyStore
 struct UniqueKeyHash: Sendable {
     var hash: UInt64
     var entryID: Int64
+}
+
+/// One `unique` rule's exact key in one form: the entries that have it share it.
+struct UniqueGroupKey: Hashable, Sendable {
+    var form: Int
+    var rule: Int
+    var key: [UInt8]
+}
+
+/// An entry of a `unique` group: its id, the version judged, and its verdict without
+/// `unique` (0 valid, 1 warned, 2 invalid), to correct the counts when it fails.
+struct UniqueMember: Sendable {
+    var id: Int64
+    var version: Int
+    var prior: UInt8
+}
+
+/// A value handed between the threads of `DispatchQueue.concurrentPerform`, each writing only
+/// its own slot under a lock.
+final class UnsafeSendableBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 extension ValidationRun {
@@ -23,52 +46,35 @@ extension ValidationRun {
     /// value, so no secure value, is ever in it), and the counts of its form and of the run
     /// are corrected for entries whose verdict changes.
     func recordUniqueness(_ hashes: inout [UniqueKeyHash], judges: [FormJudge], writer: RunResultWriter,
-                          snapshot: EntrySnapshot, judgedThrough: Int64) throws {
+                          snapshots: [EntrySnapshot], judgedThrough: Int64) throws {
         var candidates = Self.sharedHashes(hashes)
         hashes = []   // its memory is not needed any more
         guard !candidates.isEmpty else { return }
         candidates.sort()
+        var unrepeated: [Int64] = []
+        unrepeated.reserveCapacity(candidates.count)
+        for id in candidates where id != unrepeated.last { unrepeated.append(id) }
 
-        // The candidates' exact keys, each entry read once, in id order.
-        struct Member { var id: Int64; var version: Int; var prior: UInt8 }
-        struct GroupKey: Hashable { var form: Int; var rule: Int; var key: [UInt8] }
-        var groups: [GroupKey: [Member]] = [:]
-        let judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
-        var scratches = judges.map { $0.makeScratch(rememberValues: false) }
-        var violations: [FormViolation] = []
-        var previous: Int64 = -1
-        for id in candidates where id != previous {
-            previous = id
-            try snapshot.forEachEntry(afterID: id - 1, throughID: id) { row in
-                guard let j = judgeOfForm[row.formID] else { return }
-                guard let plan = judges[j].plan(layoutID: row.layoutID) else {
-                    throw StoreError.corrupt("entry \(id) has layout \(row.layoutID), which is missing")
-                }
-                violations.removeAll(keepingCapacity: true)
-                do {
-                    try judges[j].judge(row.values, plan: plan, scratch: &scratches[j], into: &violations)
-                } catch {
-                    throw StoreError.corrupt("entry \(id): \(error)")
-                }
-                var prior: UInt8 = 0
-                for v in violations { prior = v.severity == .error ? 2 : max(prior, 1) }
-                for u in judges[j].core.uniqueRules.indices {
-                    guard let key = judges[j].core.uniqueKey(u, values: row.values, layout: plan,
-                                                              scratch: &scratches[j]) else { continue }
-                    groups[GroupKey(form: j, rule: u, key: key), default: []]
-                        .append(Member(id: row.id, version: row.version, prior: prior))
-                }
-            }
+        // The candidates' exact keys, each entry read once: the workers are done, so their
+        // snapshots (all the same entries) read a share each, side by side.
+        let shares = (0..<snapshots.count).map { k in
+            Array(unrepeated[(unrepeated.count * k / snapshots.count)..<(unrepeated.count * (k + 1) / snapshots.count)])
         }
+        let found = try Self.exactKeys(shares: shares, judges: judges, snapshots: snapshots)
+        var groups: [UniqueGroupKey: [UniqueMember]] = [:]
+        for (key, member) in found { groups[key, default: []].append(member) }
 
         // Each involved entry's failures, then one batch in entry id order.
         var failures: [Int64: (form: Int, version: Int, prior: UInt8, violations: [FormViolation])] = [:]
         for (group, members) in groups where members.count > 1 {
             let rule = judges[group.form].core.uniqueRules[group.rule]
             let keys = rule.fields.map { judges[group.form].core.fields[$0].key }
-            let ids = members.map(\.id)
+            // Only the first few ids are named: the ids shown come from the group's first
+            // members, so that a large group costs linear time, not a list per member.
+            let head = members.prefix(Self.uniqueIDsShown + 1).map(\.id)
             for member in members {
-                let message = Self.uniqueMessage(fields: keys, others: ids.filter { $0 != member.id },
+                let shown = head.lazy.filter { $0 != member.id }.prefix(Self.uniqueIDsShown)
+                let message = Self.uniqueMessage(fields: keys, others: Array(shown), of: members.count - 1,
                                                  custom: rule.options.message)
                 let violation = FormViolation(field: keys[0], type: nil, rule: rule.options.name,
                                               severity: rule.options.severity, message: message)
@@ -105,6 +111,51 @@ extension ValidationRun {
                 try writer.progress(formID: judge.formID, judgedThrough: judgedThrough, counts: deltas[j])
             }
         }
+    }
+
+    /// Reads each share of the candidates through its own snapshot, on a thread of its own,
+    /// and gives every (form, rule, exact key) with the entry that has it, in id order
+    /// within each share, the shares in order.
+    static func exactKeys(shares: [[Int64]], judges: [FormJudge],
+                          snapshots: [EntrySnapshot]) throws -> [(UniqueGroupKey, UniqueMember)] {
+        let judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
+        let outcomes = UnsafeSendableBox([Result<[(UniqueGroupKey, UniqueMember)], any Error>](
+            repeating: .success([]), count: shares.count))
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: shares.count) { k in
+            let result = Result { () throws -> [(UniqueGroupKey, UniqueMember)] in
+                var out: [(UniqueGroupKey, UniqueMember)] = []
+                var scratches = judges.map { $0.makeScratch(rememberValues: false) }
+                var violations: [FormViolation] = []
+                for id in shares[k] {
+                    try snapshots[k].forEachEntry(afterID: id - 1, throughID: id) { row in
+                        guard let j = judgeOfForm[row.formID] else { return }
+                        guard let plan = judges[j].plan(layoutID: row.layoutID) else {
+                            throw StoreError.corrupt("entry \(id) has layout \(row.layoutID), which is missing")
+                        }
+                        violations.removeAll(keepingCapacity: true)
+                        do {
+                            try judges[j].judge(row.values, plan: plan, scratch: &scratches[j], into: &violations)
+                        } catch {
+                            throw StoreError.corrupt("entry \(id): \(error)")
+                        }
+                        var prior: UInt8 = 0
+                        for v in violations { prior = v.severity == .error ? 2 : max(prior, 1) }
+                        for u in judges[j].core.uniqueRules.indices {
+                            guard let key = judges[j].core.uniqueKey(u, values: row.values, layout: plan,
+                                                                      scratch: &scratches[j]) else { continue }
+                            out.append((UniqueGroupKey(form: j, rule: u, key: key),
+                                        UniqueMember(id: row.id, version: row.version, prior: prior)))
+                        }
+                    }
+                }
+                return out
+            }
+            lock.lock()
+            outcomes.value[k] = result
+            lock.unlock()
+        }
+        return try outcomes.value.flatMap { try $0.get() }
     }
 
     /// The ids of the entries whose hash another entry also has (unsorted; an id may repeat).
@@ -153,10 +204,14 @@ extension ValidationRun {
 
     /// "the same email as entries 12, 40": the fields and the other entries' ids (the first
     /// few, then "and N more"); a rule's own message comes first, the ids after it.
-    static func uniqueMessage(fields: [String], others: [Int64], custom: String?) -> String {
-        let shown = others.prefix(uniqueIDsShown).map(String.init).joined(separator: ", ")
-        let more = others.count > uniqueIDsShown ? " and \(others.count - uniqueIDsShown) more" : ""
-        let entries = (others.count == 1 ? "entry " : "entries ") + shown + more
+    /// `others` are the ids to name (at most ``uniqueIDsShown`` are), `count` how many other
+    /// entries there are in all (at least `others.count`).
+    static func uniqueMessage(fields: [String], others: [Int64], of count: Int? = nil, custom: String?) -> String {
+        let total = max(count ?? others.count, others.count)
+        let named = others.prefix(uniqueIDsShown)
+        let shown = named.map(String.init).joined(separator: ", ")
+        let more = total > named.count ? " and \(total - named.count) more" : ""
+        let entries = (total == 1 ? "entry " : "entries ") + shown + more
         if let custom { return "\(custom) (\(entries))" }
         let names = fields.count == 1 ? fields[0]
             : fields.dropLast().joined(separator: ", ") + " and " + fields.last!

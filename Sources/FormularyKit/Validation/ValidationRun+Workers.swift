@@ -89,16 +89,29 @@ final class ChunkBoard: @unchecked Sendable {
 }
 
 extension ValidationRun {
-    func judgeAndRecord(runID: Int64, judges: [FormJudge], chunks: [Chunk], snapshots: [EntrySnapshot]) throws -> WrittenResults {
+    func judgeAndRecord(runID: Int64, judges: [FormJudge], carries: [CarryPlan], chunks: [Chunk],
+                        snapshots: [EntrySnapshot]) throws -> WrittenResults {
+        let writer = try store.runResultWriter(runID: runID)
+        let carriedThrough = judges.indices.map { j in carries.first { $0.judge == j }?.throughID ?? 0 }
+        var checked = 0
+        if !carries.isEmpty, let first = snapshots.first {
+            // Before the workers start: the first snapshot is theirs afterwards.
+            let worker = ChunkJudge(snapshot: first, judges: judges, rememberValues: options.rememberValues,
+                                    carriedThrough: carriedThrough)
+            checked = try recordCarries(carries, judges: judges, worker: worker, writer: writer)
+            progress?(ValidationProgress(entriesChecked: checked, fraction: chunks.isEmpty ? 1 : 0))
+        }
+
         let board = ChunkBoard(count: chunks.count, workers: snapshots.count)
         let rememberValues = options.rememberValues
         for snapshot in snapshots {
             let thread = Thread {
                 defer { board.workerEnded() }
                 do {
-                    let worker = ChunkJudge(snapshot: snapshot, judges: judges, rememberValues: rememberValues)
+                    let worker = ChunkJudge(snapshot: snapshot, judges: judges, rememberValues: rememberValues,
+                                            carriedThrough: carriedThrough)
                     while let index = board.claim() {
-                        board.deliver(index, try worker.judge(chunks[index]))
+                        board.deliver(index, try worker.judge([chunks[index]]))
                     }
                 } catch {
                     board.fail(error)
@@ -109,14 +122,14 @@ extension ValidationRun {
         }
         defer { board.stopAndWait() }
 
-        let writer = try store.runResultWriter(runID: runID)
-        var checked = 0
         var uniqueHashes: [UniqueKeyHash] = []
         var uniqueFilter: UniqueHashFilter?
         // Room for every id of the run at once: pages are only touched as hashes come, and
         // the array never doubles (a copy would double the peak memory).
         let uniqueRules = judges.reduce(0) { $0 + $1.core.uniqueRules.count }
         if uniqueRules > 0, let first = chunks.first, let last = chunks.last {
+            // With carried rows the digest is read back from the store anyway.
+            if carries.isEmpty { writer.keepRowsForDigest() }
             uniqueHashes.reserveCapacity(Int(last.throughID - first.afterID) * uniqueRules)
             uniqueFilter = UniqueHashFilter(expected: Int(last.throughID - first.afterID) * uniqueRules)
         }
@@ -124,14 +137,7 @@ extension ValidationRun {
             let outcome = try board.take(index)
             let chunk = chunks[index]
             try store.transaction {
-                for entry in outcome.entries {
-                    let formID = judges[entry.form].formID
-                    for v in outcome.violations[entry.range] {
-                        let rule = try writer.ruleID(formID: formID, field: v.field, type: v.type, rule: v.rule,
-                                                     severity: v.severity, message: v.message)
-                        try writer.add(entryID: entry.id, entryVersion: entry.version, ruleID: rule)
-                    }
-                }
+                try write(outcome, judges: judges, writer: writer)
                 for (j, judge) in judges.enumerated() {
                     try writer.progress(formID: judge.formID, judgedThrough: chunk.throughID, counts: outcome.counts[j])
                 }
@@ -145,10 +151,22 @@ extension ValidationRun {
             // The workers are done; the first snapshot reads the colliding entries again.
             board.stopAndWait()
             if let uniqueFilter { uniqueHashes = uniqueFilter.candidates(uniqueHashes) }
-            try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshot: snapshots[0],
+            try recordUniqueness(&uniqueHashes, judges: judges, writer: writer, snapshots: snapshots,
                                  judgedThrough: last.throughID)
         }
         return try writer.writtenResults()
+    }
+
+    /// Writes the failed rules of a chunk's failing entries (inside the batch's transaction).
+    func write(_ outcome: ChunkOutcome, judges: [FormJudge], writer: RunResultWriter) throws {
+        for entry in outcome.entries {
+            let formID = judges[entry.form].formID
+            for v in outcome.violations[entry.range] {
+                let rule = try writer.ruleID(formID: formID, field: v.field, type: v.type, rule: v.rule,
+                                             severity: v.severity, message: v.message)
+                try writer.add(entryID: entry.id, entryVersion: entry.version, ruleID: rule)
+            }
+        }
     }
 }
 
@@ -164,16 +182,24 @@ final class ChunkJudge {
     private var violations: [FormViolation] = []
     /// Per form: whether it has `unique` rules, so that entries' keys are hashed.
     private let hashesKeys: [Bool]
+    /// Per form: entries with ids up to this one keep a base run's results (0: none do).
+    private let carriedThrough: [Int64]
+    private let noneCarried: [Int64]
 
-    init(snapshot: EntrySnapshot, judges: [FormJudge], rememberValues: Bool) {
+    init(snapshot: EntrySnapshot, judges: [FormJudge], rememberValues: Bool, carriedThrough: [Int64]? = nil) {
         self.judges = judges
+        noneCarried = [Int64](repeating: 0, count: judges.count)
+        self.carriedThrough = carriedThrough ?? noneCarried
         self.snapshot = snapshot
         scratches = judges.map { $0.makeScratch(rememberValues: rememberValues) }
         hashesKeys = judges.map { !$0.core.uniqueRules.isEmpty }
         judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    func judge(_ chunk: Chunk) throws -> ChunkOutcome {
+    /// Judges the entries of `ranges`, in order, into one outcome. With `skipCarried`, an
+    /// entry whose results a base run carries forward is left out (the scan); without, every
+    /// entry in the ranges is judged (a carried form's changed entries).
+    func judge(_ ranges: [Chunk], skipCarried: Bool = true) throws -> ChunkOutcome {
         var outcome = ChunkOutcome(counts: [RunCounts](repeating: RunCounts(), count: judges.count))
         var formID: Int64 = -1, layoutID: Int64 = -1
         var j = -1
@@ -184,49 +210,53 @@ final class ChunkJudge {
         var scratches = self.scratches
         var violations = self.violations
         defer { (self.scratches, self.violations) = (scratches, violations) }
-        try snapshot.forEachEntry(afterID: chunk.afterID, throughID: chunk.throughID) { row in
-            let form = row.formID
-            if form != formID {
-                formID = form
-                j = judgeOfForm[form] ?? -1
-                layoutID = -1
-            }
-            guard j >= 0 else { return }   // a form this run does not judge
-            let id = row.id
-            let layout = row.layoutID
-            if layout != layoutID {
-                guard let found = judges[j].plan(layoutID: layout) else {
-                    throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
+        let carriedThrough = skipCarried ? self.carriedThrough : noneCarried
+        for chunk in ranges {
+            try snapshot.forEachEntry(afterID: chunk.afterID, throughID: chunk.throughID) { row in
+                let form = row.formID
+                if form != formID {
+                    formID = form
+                    j = judgeOfForm[form] ?? -1
+                    layoutID = -1
                 }
-                plan = Unmanaged.passUnretained(found)
-                layoutID = layout
-            }
-            if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
-            do {
-                try row.withValues { bytes in
-                    try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
-                        try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                            try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
-                            guard hashesKeys[j] else { return }
-                            judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
-                                outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
+                guard j >= 0 else { return }   // a form this run does not judge
+                let id = row.id
+                guard id > carriedThrough[j] else { return }   // its results are carried forward
+                let layout = row.layoutID
+                if layout != layoutID {
+                    guard let found = judges[j].plan(layoutID: layout) else {
+                        throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
+                    }
+                    plan = Unmanaged.passUnretained(found)
+                    layoutID = layout
+                }
+                if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
+                do {
+                    try row.withValues { bytes in
+                        try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
+                            try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                                try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
+                                guard hashesKeys[j] else { return }
+                                judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
+                                    outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
+                                }
                             }
                         }
                     }
+                } catch let error as EntryValuesError {
+                    throw StoreError.corrupt("entry \(id): \(error)")
                 }
-            } catch let error as EntryValuesError {
-                throw StoreError.corrupt("entry \(id): \(error)")
+                outcome.counts[j].entriesChecked += 1
+                guard !violations.isEmpty else { return }
+                var errors = 0
+                for v in violations where v.severity == .error { errors += 1 }
+                outcome.counts[j].errors += errors
+                outcome.counts[j].warnings += violations.count - errors
+                if errors > 0 { outcome.counts[j].entriesInvalid += 1 } else { outcome.counts[j].entriesWarned += 1 }
+                let start = outcome.violations.count
+                outcome.violations.append(contentsOf: violations)
+                outcome.entries.append((j, id, row.version, start..<outcome.violations.count))
             }
-            outcome.counts[j].entriesChecked += 1
-            guard !violations.isEmpty else { return }
-            var errors = 0
-            for v in violations where v.severity == .error { errors += 1 }
-            outcome.counts[j].errors += errors
-            outcome.counts[j].warnings += violations.count - errors
-            if errors > 0 { outcome.counts[j].entriesInvalid += 1 } else { outcome.counts[j].entriesWarned += 1 }
-            let start = outcome.violations.count
-            outcome.violations.append(contentsOf: violations)
-            outcome.entries.append((j, id, row.version, start..<outcome.violations.count))
         }
         return outcome
     }

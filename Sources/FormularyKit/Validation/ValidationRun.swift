@@ -18,22 +18,29 @@ public struct ValidationOptions: Sendable {
     /// judging a repeated value again. The verdicts are the same either way; off, every
     /// value is judged (the benchmark measures both).
     public var rememberValues: Bool
+    /// Whether a form's unchanged entries may have their results carried forward from the
+    /// form's last complete run (see docs/storage.md, "Incremental runs"); false judges every
+    /// entry (`validate --all`). The results are the same either way.
+    public var carryForward: Bool
 
-    /// Options for a run; by default one worker per processor and the value memo on.
+    /// Options for a run; by default one worker per processor, the value memo on, and
+    /// unchanged entries carried forward.
     public init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount, rememberValues: Bool = true) {
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, rememberValues: Bool = true,
+                carryForward: Bool = true) {
         self.forms = forms
         self.today = today
         self.actor = actor
         self.batchSize = max(1, batchSize)
         self.workers = max(1, workers)
         self.rememberValues = rememberValues
+        self.carryForward = carryForward
     }
 }
 
 /// How far a run has got, for progress displays.
 public struct ValidationProgress: Sendable {
-    /// Entries judged so far.
+    /// Entries checked so far (judged or carried forward).
     public var entriesChecked: Int
     /// The part of the id space gone through, 0...1.
     public var fraction: Double
@@ -66,8 +73,13 @@ public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// One batch validation run: judges every stored entry of the chosen forms and records the run
+/// One batch validation run: checks every stored entry of the chosen forms and records the run
 /// (see docs/storage.md, "Validation runs").
+///
+/// A form whose last complete run still applies (same form and type versions; see
+/// ``carryPlan(_:judge:index:formVersionID:typeVersionIDs:)``) has that run's results copied
+/// for its unchanged entries in a first batch, its changed entries judged by id in the same
+/// batch; the scan then starts after that run's extent (docs/storage.md, "Incremental runs").
 ///
 /// The work is split into id ranges of about ``ValidationOptions/batchSize`` entries. Worker
 /// threads, each with its own read connection, claim ranges in order, read the encoded rows
@@ -99,6 +111,9 @@ package final class ValidationRun {
         var origin: String
         var types: [CompiledFieldType]
         var typeVersions: [(field: String, name: String, source: String, origin: String)]
+        /// Whether a field is masked because an earlier version of its type was `secure`
+        /// (``masked(_:today:form:)``): its messages may differ from an earlier run's.
+        var maskedByHistory = false
     }
 
     /// Runs the validation and returns the finished run as recorded.
@@ -108,6 +123,7 @@ package final class ValidationRun {
 
         var judges: [FormJudge] = []
         var chunks: [Chunk] = []
+        var carries: [CarryPlan] = []
         let runID: Int64
         var snapshots: [EntrySnapshot] = []
         do {
@@ -118,21 +134,33 @@ package final class ValidationRun {
                 let layouts = try store.entryLayouts()
                 let run = try store.insertRun(actor: options.actor, today: options.today.description)
                 let bounds = try store.entryIDBounds()
-                chunks = Self.chunks(bounds, batchSize: options.batchSize)
                 for form in prepared {
                     let formID = try store.ensureFormID(named: form.name)
                     let formVersion = try store.recordVersion(.form, name: form.name, source: form.definition.canonicalSource,
                                                               origin: form.origin, actor: options.actor)
                     try store.insertRunForm(runID: run.id, formID: formID, formVersionID: formVersion.id,
                                             lastID: bounds.lastID)
+                    var typeVersionIDs: [String: Int64] = [:]
                     for t in form.typeVersions {
                         let version = try store.recordVersion(.type, name: t.name, source: t.source,
                                                               origin: t.origin, actor: options.actor)
                         try store.insertRunFieldType(runID: run.id, formID: formID, field: t.field,
                                                      typeVersionID: version.id)
+                        typeVersionIDs[t.field] = version.id
                     }
-                    judges.append(FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts))
+                    let judge = FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts)
+                    if let carry = try carryPlan(form, judge: judge, index: judges.count,
+                                                 formVersionID: formVersion.id, typeVersionIDs: typeVersionIDs) {
+                        carries.append(carry)
+                    }
+                    judges.append(judge)
                 }
+                // Entries up to the lowest base run's extent are carried or judged by id;
+                // the scan starts after them (at the first entry when a form is judged in full).
+                var carriedThrough = [Int64](repeating: 0, count: judges.count)
+                for carry in carries { carriedThrough[carry.judge] = carry.throughID }
+                chunks = Self.chunks(bounds, batchSize: options.batchSize,
+                                     startingAfter: carriedThrough.min() ?? 0)
                 try store.recordRunStart(id: run.id, actor: options.actor)
                 return run.id
             }
@@ -146,7 +174,8 @@ package final class ValidationRun {
             // The snapshots stay open for the whole run: checkpoint once, after they are gone.
             written = try store.withCheckpointsDeferred {
                 defer { for snapshot in snapshots { snapshot.end() } }
-                return try judgeAndRecord(runID: runID, judges: judges, chunks: chunks, snapshots: snapshots)
+                return try judgeAndRecord(runID: runID, judges: judges, carries: carries, chunks: chunks,
+                                          snapshots: snapshots)
             }
         } catch {
             try? store.finishRun(id: runID, status: .incomplete, error: "\(error)", actor: options.actor)
@@ -180,6 +209,7 @@ package final class ValidationRun {
             }
             var types: [CompiledFieldType] = []
             var versions: [(field: String, name: String, source: String, origin: String)] = []
+            var maskedByHistory = false
             let secure = try secureFields.of(form: name)
             for field in form.fields {
                 switch registry.compile(field.type, today: options.today, source: entry.text) {
@@ -187,13 +217,14 @@ package final class ValidationRun {
                     throw ValidationSetupError.formHasErrors(name, problems.diagnostics)
                 case .success(let type):
                     types.append(secure.contains(field.key) ? try Self.masked(type, today: options.today, form: name) : type)
+                    if secure.contains(field.key) && !type.definition.secure { maskedByHistory = true }
                     let origin = registry.types[field.type.name].map { Self.origin($0.source) } ?? "builtin"
                     // The version recorded is the type as it is, masked or not.
                     versions.append((field.key, field.type.name, type.definition.canonicalSource, origin))
                 }
             }
             return PreparedForm(name: name, definition: form, origin: Self.origin(entry.source),
-                                types: types, typeVersions: versions)
+                                types: types, typeVersions: versions, maskedByHistory: maskedByHistory)
         }
     }
 
@@ -224,10 +255,13 @@ package final class ValidationRun {
     /// Splits the id span into ranges of `batchSize` ids. Entries are read in one pass in id
     /// order, every chosen form at once: a rowid range scan is SQLite's fastest read, and a
     /// form's entries need no index of their own.
-    static func chunks(_ bounds: (firstID: Int64, lastID: Int64), batchSize: Int) -> [Chunk] {
+    /// With `startingAfter`, ids up to it are left out (every form's entries up to there are
+    /// carried forward or judged by id).
+    static func chunks(_ bounds: (firstID: Int64, lastID: Int64), batchSize: Int,
+                       startingAfter: Int64 = 0) -> [Chunk] {
         guard bounds.lastID > 0 else { return [] }
         var out: [Chunk] = []
-        var after = bounds.firstID - 1
+        var after = max(bounds.firstID - 1, startingAfter)
         while after < bounds.lastID {
             let through = min(bounds.lastID, after + Int64(batchSize))
             out.append(Chunk(afterID: after, throughID: through, fraction: 0))

@@ -20,15 +20,22 @@ struct LineScanner {
     init(text: String, line: Int, file: String) {
         var scalars: [Unicode.Scalar] = []
         var columns: [Int] = []
-        var column = 1
-        for character in text {
-            for scalar in character.unicodeScalars {
-                scalars.append(scalar)
-                columns.append(column)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every plugin line): one scalar a column, without breaking the
+            // line into grapheme clusters, which was most of the time a plugin took to load.
+            scalars = text.utf8.map { Unicode.Scalar($0) }
+            columns = Array(1...(scalars.count + 1))
+        } else {
+            var column = 1
+            for character in text {
+                for scalar in character.unicodeScalars {
+                    scalars.append(scalar)
+                    columns.append(column)
+                }
+                column += 1
             }
-            column += 1
+            columns.append(column)
         }
-        columns.append(column)
         var last = scalars.count - 1
         while last >= 0, scalars[last] == " " || scalars[last] == "\t" { last -= 1 }
         self.lastVisible = last
@@ -51,9 +58,14 @@ struct LineScanner {
     }
 
     func slice(_ start: Int, _ end: Int) -> String {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[start..<end])
-        return String(view)
+        // Encoded by hand: appending scalars to a `String.UnicodeScalarView` cost about 9,000
+        // instructions a token.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(end - start)
+        for scalar in scalars[start..<end] {
+            if scalar.isASCII { utf8.append(UInt8(scalar.value)) } else { UTF8.encode(scalar) { utf8.append($0) } }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     mutating func emit(_ kind: Token.Kind, from start: Int) {

@@ -6,6 +6,8 @@ import FormularyJSON
 /// appends to a database with data holds the digests of everything written before it.
 enum AuditAction {
     static let importEntries = "import"
+    /// `canonicalize`: an import of new entry versions, digested like one.
+    static let canonicalize = "canonicalize"
     static let runStart = "validate.start"
     static let runEnd = "validate"
     static let seal = "audit.seal"
@@ -40,7 +42,7 @@ struct RecordIndex {
         for record in records {
             guard let details = try? JSONValue(parsing: record.details) else { continue }
             switch record.action {
-            case AuditAction.importEntries:
+            case AuditAction.importEntries, AuditAction.canonicalize:
                 if let id = details["import"]?.intValue, let digest = details["digest"]?.stringValue {
                     addImport(Int64(id), ImportRecord(seq: record.seq, digest: digest,
                                                       created: details["added"]?.intValue ?? -1,

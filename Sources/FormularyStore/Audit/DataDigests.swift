@@ -190,6 +190,14 @@ enum DataDigests {
                 f.int(form.judgedThrough)
                 feed(form.counts, into: f)
             }
+            // Carried forward entries (0006), only where some were: the digests of runs
+            // without any, and of every run before 0006, are unchanged.
+            for (form, _) in plan.forms where form.entriesCarried > 0 || form.carriedFrom != nil {
+                f.tag(UInt8(ascii: "C"))
+                f.int(form.formID)
+                f.int(form.entriesCarried)
+                f.int(form.carriedFrom ?? 0)
+            }
             f.tag(UInt8(ascii: "R"))
             for rule in rules {
                 f.int(rule.id)

@@ -192,6 +192,27 @@ public protocol StoreBackend: AnyObject {
     /// A writer of one run's failed rules, results and progress.
     func makeRunResultRowWriter(runID: Int64) throws -> any RunResultRowWriting
 
+    // MARK: Incremental runs
+
+    /// The newest run recorded as `complete` that judged form `formID` to its end, if any:
+    /// the only kind of run whose results a later run may carry forward (an interrupted run
+    /// judged only part of its entries).
+    func latestCompleteRunID(formID: Int64) throws -> Int64?
+    /// Ids of the entries of form `formID` with `id <= throughID` that an import changed after
+    /// import `sinceImport` (their values are no longer the ones a run that started then
+    /// judged), ascending. Must not read every entry: most entries never change.
+    func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64]
+    /// Carries form `formID`'s results forward from complete run `base` into run `runID`, as
+    /// set operations inside the storage (no row passes through the caller): every result
+    /// row of `base` for an entry of the form with `id <= throughID` that is not among
+    /// ``changedEntryIDs(formID:throughID:sinceImport:)``, with the failed rules those rows
+    /// use copied into `runID`. Records `base` and the number of entries carried on the
+    /// run's form and the run (not in their counts: the caller adds those with the batch's
+    /// progress), and returns the counts of the entries carried: `base`'s counts for the form
+    /// minus those of the changed entries.
+    func carryForward(runID: Int64, formID: Int64, fromRun base: Int64, throughID: Int64,
+                      sinceImport: Int64) throws -> RunCounts
+
     // MARK: Reports (aggregated and streamed by the storage; see ReportRows.swift)
 
     /// Each failure of a run (of form `formID` when given): entry id, version judged, rule
@@ -307,7 +328,9 @@ public protocol RunResultRowWriting: AnyObject {
     /// Stores one result; a writer may hold results back until ``progress(formID:judgedThrough:counts:)``.
     /// A repeated (entry, rule) keeps the first.
     func addResult(entryID: Int64, ruleID: Int64, entryVersion: Int64) throws
-    /// Writes any results held back, then moves the form's progress marker and adds the
-    /// batch's counts to the form's and the run's.
+    /// Writes any results held back, then moves the form's progress marker (forward only: a
+    /// form whose entries up to a base run's extent were carried forward keeps that marker
+    /// while the scan goes through lower ids) and adds the batch's counts to the form's and
+    /// the run's.
     func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws
 }

@@ -85,12 +85,31 @@ public final class EntryWriter {
         return .updated(id: id, version: version + 1)
     }
 
+    /// Replaces the values of entry `id` (of this writer's form, now at `version`, with
+    /// `key`) by `values`, keeping the previous values in the entry's history: a new entry
+    /// version written by this import. `canonicalize` rewrites entries this way, whether
+    /// they have a key or not.
+    /// - Returns: the new version.
+    @discardableResult
+    public func replace(id: Int64, key: String?, version: Int, layoutID: Int64, values: [String?]) throws -> Int {
+        EntryValues.encode(values, into: &scratch)
+        try scratch.withUnsafeBytes { encoded in
+            // No file line wrote it: its source is the writer's own (`canonicalize`).
+            try rows.replace(id: id, layoutID: layoutID, values: encoded, line: nil)
+            digest.add(.init(id: id, version: Int64(version + 1), formID: formID, key: key, layoutID: layoutID),
+                       vals: encoded)
+        }
+        return version + 1
+    }
+
     /// Ends the import with its audit record (action `import`, subject the form): `details`
     /// as the caller describes the import, plus the `imports` row id, the counts of entries
     /// added and updated, and the digest of every entry version written (docs/storage.md,
-    /// "Data digests"). Call it once, last, inside the import's transaction.
+    /// "Data digests"). Call it once, last, inside the import's transaction. `canonicalize`
+    /// passes `canonicalize: true` for its own action name (`canonicalize`); `audit verify`
+    /// checks the digest of either.
     @discardableResult
-    public func recordAudit(details: JSONObject = JSONObject()) throws -> AuditRecord {
+    public func recordAudit(details: JSONObject = JSONObject(), canonicalize: Bool = false) throws -> AuditRecord {
         var layouts: [Int64: [UInt8]] = [:]
         for id in digest.layoutIDs { layouts[id] = EntryValues.encode(try store.layoutFields(id)) }
         let header = ImportHeader(id: importID, formID: formID, form: form, at: timestamp,
@@ -100,7 +119,8 @@ public final class EntryWriter {
         details["added"] = .integer(digest.createdCount)
         details["updated"] = .integer(digest.updatedCount)
         details["digest"] = .string(digest.digest(key: auditKey, header: header, layouts: layouts))
-        return try store.appendAudit(actor: actor, action: AuditAction.importEntries, subject: form,
+        return try store.appendAudit(actor: actor, action: canonicalize ? AuditAction.canonicalize : AuditAction.importEntries,
+                                     subject: form,
                                      details: .object(details))
     }
 }

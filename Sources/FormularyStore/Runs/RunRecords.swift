@@ -59,6 +59,14 @@ public struct RunFormRecord: Sendable, Hashable {
     /// Every entry of the form with `id <= judgedThrough` was judged by the run.
     public var judgedThrough: Int64
     public var counts: RunCounts
+    /// Of `counts.entriesChecked`, the entries whose results were carried forward from
+    /// ``carriedFrom`` instead of being judged again (0 when the form was judged in full).
+    public var entriesCarried: Int = 0
+    /// The complete run the form's unchanged entries were carried forward from, if any.
+    public var carriedFrom: Int64? = nil
+
+    /// The entries this run judged itself: checked minus carried forward.
+    public var entriesJudged: Int { counts.entriesChecked - entriesCarried }
 
     /// Whether the run judged every entry of the form it set out to.
     public var isFinished: Bool { judgedThrough >= lastID }
@@ -85,6 +93,12 @@ public struct RunRecord: Sendable, Hashable {
     public var process: RunProcess
     public var counts: RunCounts
     public var forms: [RunFormRecord]
+    /// Of `counts.entriesChecked`, the entries whose results were carried forward from an
+    /// earlier complete run (see ``RunFormRecord/carriedFrom``).
+    public var entriesCarried: Int = 0
+
+    /// The entries this run judged itself: checked minus carried forward.
+    public var entriesJudged: Int { counts.entriesChecked - entriesCarried }
 }
 
 /// One distinct failed rule of a run (table `run_rules`).

@@ -24,6 +24,11 @@ public final class RunResultWriter {
     /// run's final `unique` batch): then the digest is computed from the rows as stored.
     private var highestEntry: Int64 = -1
     private var addedOutOfOrder = false
+    /// With ``keepRowsForDigest()``: the rows for the digest, kept instead of fed.
+    private var keptRows: [(entry: Int64, rule: Int64, version: Int64)]?
+    /// Whether rows were carried forward (``carryForward(formID:fromRun:throughID:sinceImport:)``):
+    /// they never pass through this writer, so the digest is read back from the store.
+    private var carried = false
     private let backend: any StoreBackend
 
     private struct RuleKey: Hashable {
@@ -39,6 +44,17 @@ public final class RunResultWriter {
         self.runID = runID
         rows = try store.backend.makeRunResultRowWriter(runID: runID)
         backend = store.backend
+    }
+
+    /// Keeps the rows for the digest in memory (24 bytes a row) instead of hashing them as they
+    /// come, so that rows added out of entry order (a run's final `unique` batch) need not be
+    /// read back from the store at the end: ``writtenResults()`` sorts and hashes them then.
+    /// Call it before the first ``add(entryID:entryVersion:ruleID:)``; with carried rows it
+    /// changes nothing (they are read back).
+    public func keepRowsForDigest() {
+        guard !carried else { return }
+        precondition(highestEntry < 0, "keepRowsForDigest() comes before the first row")
+        keptRows = []
     }
 
     /// The id of this failed rule in the run, inserted on first use.
@@ -64,19 +80,49 @@ public final class RunResultWriter {
         try rows.addResult(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
     }
 
-    /// Writes the results held back, moves the form's progress marker to `judgedThrough`,
-    /// and adds the batch's counts to the form's and the run's.
+    /// Writes the results held back, moves the form's progress marker to `judgedThrough`
+    /// (never back), and adds the batch's counts to the form's and the run's.
     public func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws {
         try rows.progress(formID: formID, judgedThrough: judgedThrough, counts: counts)
+    }
+
+    /// Carries form `formID`'s results forward from the complete run `base`: the rows of
+    /// every entry of the form up to `throughID` that no import changed after `sinceImport`,
+    /// copied inside the storage (``StoreBackend/carryForward(runID:formID:fromRun:throughID:sinceImport:)``).
+    /// Returns the carried entries' counts, to add with the batch's ``progress(formID:judgedThrough:counts:)``
+    /// in the same transaction. Rules failed later by judged entries reuse the copied rules.
+    public func carryForward(formID: Int64, fromRun base: Int64, throughID: Int64,
+                             sinceImport: Int64) throws -> RunCounts {
+        let counts = try backend.carryForward(runID: runID, formID: formID, fromRun: base, throughID: throughID,
+                                              sinceImport: sinceImport)
+        for rule in try backend.rules(ofRun: runID, form: nil) where rule.formID == formID {
+            ruleIDs[RuleKey(formID: formID, field: rule.field, type: rule.type, rule: rule.rule,
+                            severity: rule.severity, message: rule.message)] = rule.id
+        }
+        // The copied rows never passed through this writer: the digest is read back at the end.
+        carried = true
+        keptRows = nil
+        return counts
     }
 
     /// What this writer wrote, for the run's end record (``Store/finishRun(id:status:error:actor:written:)``).
     /// Call it once, after the last batch committed; it describes the run's results only when
     /// every batch did. Entries may come out of id order (a run's `unique` results come in a
-    /// final batch after the scan): the digest is then read back from the stored rows, in
-    /// `run_results` order.
+    /// final batch after the scan): the digest is then of the rows in `run_results` order,
+    /// sorted from the rows kept (``keepRowsForDigest()``) or else read back from the store;
+    /// after ``carryForward(formID:fromRun:throughID:sinceImport:)`` always read back.
     public func writtenResults() throws -> WrittenResults {
-        if addedOutOfOrder {
+        feedEntryRules()
+        if !carried, var rows = keptRows {
+            keptRows = nil
+            if addedOutOfOrder { rows.sort { ($0.entry, $0.rule) < ($1.entry, $1.rule) } }
+            var previous: (entry: Int64, rule: Int64) = (-1, -1)
+            // An entry's rule added in two batches is stored once, so hashed once.
+            for row in rows where (row.entry, row.rule) != previous {
+                digest.add(entryID: row.entry, ruleID: row.rule, entryVersion: row.version)
+                previous = (row.entry, row.rule)
+            }
+        } else if addedOutOfOrder || carried {
             let results = DataDigests.ResultsAccumulator()
             try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
                 results.add(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
@@ -84,7 +130,6 @@ public final class RunResultWriter {
             let (hash, count) = results.finish()
             return WrittenResults(runID: runID, hash: hash, count: count)
         }
-        feedEntryRules()
         let (hash, count) = digest.finish()
         return WrittenResults(runID: runID, hash: hash, count: count)
     }
@@ -95,7 +140,11 @@ public final class RunResultWriter {
         var previous: Int64 = -1
         // The same rule twice for an entry is inserted once, so fed once.
         for (rule, version) in entryRules where rule != previous {
-            digest.add(entryID: entryOfRules, ruleID: rule, entryVersion: version)
+            if keptRows != nil {
+                keptRows!.append((entryOfRules, rule, version))
+            } else {
+                digest.add(entryID: entryOfRules, ruleID: rule, entryVersion: version)
+            }
             previous = rule
         }
         entryRules.removeAll(keepingCapacity: true)

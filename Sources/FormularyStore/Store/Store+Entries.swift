@@ -141,3 +141,32 @@ extension Store {
         } catch is Stop {}
     }
 }
+
+/// Who wrote one version of an entry: the import (or `canonicalize`) and when.
+public struct EntryVersionOrigin: Sendable, Hashable {
+    /// The entry version (1 for the values it was created with).
+    public var version: Int
+    /// The `imports` row that wrote it.
+    public var importID: Int64
+    /// When it was written (UTC ISO 8601).
+    public var at: String
+    /// Who wrote it.
+    public var actor: String
+    /// The import's source: a file name, `-` for standard input, or `canonicalize`.
+    public var source: String
+}
+
+extension Store {
+    /// Where each version of entry `id` came from, oldest first (none for an unknown id).
+    public func entryVersionOrigins(id: Int64) throws -> [EntryVersionOrigin] {
+        guard let entry = try backend.entry(id: id) else { return [] }
+        let written = try backend.earlierVersions(entryID: id).map { ($0.version, $0.writtenIn) }
+            + [(entry.version, entry.updatedIn ?? entry.createdIn)]
+        let headers = try backend.importHeaders()
+        return written.map { version, importID in
+            let header = headers[importID]
+            return EntryVersionOrigin(version: version, importID: importID, at: header?.at ?? "?",
+                                      actor: header?.actor ?? "?", source: header?.source ?? "?")
+        }
+    }
+}

@@ -105,6 +105,7 @@ extension Store {
             "digest": .string(digest),
         ]
         if let error { details["error"] = .string(error) }
+        if run.entriesCarried > 0 { details["entries_carried"] = .integer(run.entriesCarried) }
         try appendAudit(actor: actor, action: AuditAction.runEnd, subject: String(id), details: .object(details))
     }
 
@@ -113,6 +114,20 @@ extension Store {
     /// in ``transaction(_:)`` so that results and the progress marker commit together.
     public func runResultWriter(runID: Int64) throws -> RunResultWriter {
         try RunResultWriter(store: self, runID: runID)
+    }
+
+    // MARK: Incremental runs
+
+    /// The newest complete run that judged form `formID` to its end: what a run may carry
+    /// the form's unchanged results forward from. Interrupted runs never are.
+    public func latestCompleteRun(formID: Int64) throws -> RunRecord? {
+        try backend.latestCompleteRunID(formID: formID).flatMap { try run(id: $0) }
+    }
+
+    /// Ids of the entries of form `formID` up to `throughID` that an import changed after
+    /// import `sinceImport`, ascending (read through an index, not a scan).
+    public func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64] {
+        try backend.changedEntryIDs(formID: formID, throughID: throughID, sinceImport: sinceImport)
     }
 
     // MARK: Reading runs

@@ -56,7 +56,8 @@ extension SQLiteBackend {
     public func runForms(runID: Int64) throws -> [RunFormRecord] {
         let statement = try database.cachedStatement("""
             SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
-                   rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings
+                   rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings,
+                   rf.entries_carried, rf.carried_from
             FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
             JOIN form_versions AS fv ON fv.id = rf.form_version_id
             WHERE rf.run_id = ? ORDER BY f.name
@@ -65,7 +66,8 @@ extension SQLiteBackend {
         return try statement.map { row in
             RunFormRecord(formID: row.int64(0), form: row.string(1), formVersionID: row.int64(2),
                           formVersionHash: row.string(3), lastID: row.int64(4),
-                          judgedThrough: row.int64(5), counts: Self.counts(from: row, at: 6))
+                          judgedThrough: row.int64(5), counts: Self.counts(from: row, at: 6),
+                          entriesCarried: row.int(11), carriedFrom: row.optionalInt64(12))
         }
     }
 
@@ -159,7 +161,7 @@ extension SQLiteBackend {
     static let runColumns = """
         r.id, r.started_at, r.ended_at, r.actor, r.today, r.last_import, r.status, r.error,
         r.host, r.pid, r.process_start,
-        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings
+        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried
         """
 
     static let ruleColumns = "rr.id, rr.form_id, coalesce(f.name, ''), rr.field, rr.type, rr.rule, rr.severity, rr.message"
@@ -170,7 +172,7 @@ extension SQLiteBackend {
         return RunRecord(id: row.int64(0), startedAt: row.string(1), endedAt: row.optionalString(2),
                          actor: row.string(3), today: row.string(4), lastImport: row.int64(5),
                          status: recorded, recordedStatus: recorded, error: row.optionalString(7), process: process,
-                         counts: counts(from: row, at: 11), forms: [])
+                         counts: counts(from: row, at: 11), forms: [], entriesCarried: row.int(16))
     }
 
     static func counts(from row: Row, at column: Int) -> RunCounts {
@@ -214,7 +216,7 @@ final class SQLiteRunResultRowWriter: RunResultRowWriting {
                 + Array(repeating: "(?1, ?, ?, ?)", count: Self.rowsPerInsert).joined(separator: ", "))
         pending.reserveCapacity(3 * Self.rowsPerInsert)
         updateForm = try database.makeStatement("""
-            UPDATE run_forms SET judged_through = ?, entries_checked = entries_checked + ?,
+            UPDATE run_forms SET judged_through = max(judged_through, ?), entries_checked = entries_checked + ?,
                 entries_invalid = entries_invalid + ?, entries_warned = entries_warned + ?,
                 errors = errors + ?, warnings = warnings + ?
             WHERE run_id = ? AND form_id = ?
