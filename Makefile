@@ -4,7 +4,7 @@ BIN          := .build/release/formulary
 DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev pkg-config sqlite3
 CONTRACT     := ../shared/tools/contract-check
 
-.PHONY: deps build release test demo bench embed man contract clean
+.PHONY: deps build release test demo bench embed man contract clean browser-deps
 
 # Installs the Debian packages the build needs, only those that are missing.
 deps:
@@ -16,6 +16,10 @@ deps:
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+# Debian's headless Chromium, for the HTML report's layout test (ReportLayoutTests); only when missing.
+browser-deps:
+	scripts/browser-deps.sh
 
 build: deps
 	$(SWIFT) build

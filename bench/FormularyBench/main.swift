@@ -38,6 +38,7 @@ suites.append(("regex", { runRegexBench() }))
 suites.append(("store", { runStoreBench() }))
 suites.append(("large", { runLargeBench() }))
 suites.append(("editor", { runEditorBench() }))
+suites.append(("report-memory", { runReportMemoryBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     suite.run()
 }
