@@ -1,7 +1,7 @@
 # Formulary — the two commands a newcomer needs are `make demo` and `make test`.
 SWIFT        ?= swift
 BIN          := .build/release/formulary
-DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev pkg-config sqlite3
+DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev pkg-config sqlite3
 CONTRACT     := ../shared/tools/contract-check
 
 .PHONY: deps build release test demo bench embed man contract clean browser-deps
