@@ -113,6 +113,15 @@ struct RegistryAPITests {
         #expect(try Self.json(response)["error"]?["message"]?.stringValue?.contains("'\(named)'") == true)
     }
 
+    @Test func jsonBodiesAreKnownByTheirMediaTypeInAnyCase() {
+        #expect(RegistryAPI.isJSON("application/json"))
+        #expect(RegistryAPI.isJSON(" Application/JSON ; charset=utf-8"))
+        #expect(!RegistryAPI.isJSON("application/jsonp"))
+        #expect(!RegistryAPI.isJSON("text/plain"))
+        #expect(!RegistryAPI.isJSON("application\u{0F}json"))
+        #expect(!RegistryAPI.isJSON(nil))
+    }
+
     @Test func errorsAreJSONWithAStatusForEachKindOfMistake() throws {
         let api = api()
         func status(_ request: HTTPRequest) -> (Int, String?) {
@@ -134,5 +143,19 @@ struct RegistryAPITests {
         let closed = self.api(publicRead: false)
         #expect(closed.respond(to: HTTPRequest(method: "GET", path: "/v1/types")).status == 401)
         #expect(closed.respond(to: HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+    }
+}
+
+/// The access log's line: a UTC time to the millisecond, never a query or a value.
+struct AccessLogLineTests {
+    @Test func aLineSaysTimeMethodPathStatusMillisecondsAndToken() {
+        let at = Date(timeIntervalSince1970: 1_796_173_323.456)   // 2026-12-02T01:02:03.456Z
+        var line = HTTPServer.AccessLogLine(at: at, method: "POST", path: "/v1/check", status: 200,
+                                            milliseconds: 0.406, tokenName: nil)
+        #expect(line.text == "2026-12-02T01:02:03.456Z POST /v1/check 200 0.41 ms -")
+        line.milliseconds = 12.3
+        line.tokenName = "ci"
+        #expect(line.text.hasSuffix(" 12.30 ms ci"))
+        #expect(HTTPServer.AccessLogLine.utc(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
     }
 }

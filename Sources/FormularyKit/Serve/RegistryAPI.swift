@@ -94,10 +94,18 @@ public final class RegistryAPI: Sendable {
         }
     }
 
+    /// Whether a `Content-Type` names JSON (`application/json`, any case, parameters such as
+    /// `; charset=utf-8` allowed). Compared as bytes: it runs on every request.
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let media = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        return media == "application/json"
+        let expected = Array("application/json".utf8)
+        var media = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        while let first = media.first, first == 0x20 || first == 0x09 { media = media.dropFirst() }
+        while let last = media.last, last == 0x20 || last == 0x09 { media = media.dropLast() }
+        guard media.count == expected.count else { return false }
+        return zip(media, expected).allSatisfy { byte, wanted in
+            (0x41...0x5A).contains(byte) ? byte + 0x20 == wanted : byte == wanted
+        }
     }
 }
 
