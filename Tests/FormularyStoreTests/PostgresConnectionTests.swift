@@ -49,6 +49,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func valuesRoundTripByType() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("""
             CREATE TABLE t (i BIGINT, r DOUBLE PRECISION, s TEXT, b BYTEA, f BOOLEAN, n INTEGER)
@@ -83,6 +84,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func valuesAreBoundNotSpliced() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("CREATE TABLE t (s TEXT)")
         let hostile = "x'); DROP TABLE t; --"
@@ -93,6 +95,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aColumnReadAsTheWrongTypeIsAnErrorWithoutItsValue() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         let row = try #require(try db.execute("SELECT $1::text AS secret, 7::bigint AS n", [.text("4111111111111111")]).first)
         let error = #expect(throws: PostgresError.self) { _ = try row.int64(0) }
@@ -107,6 +110,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func errorsCarrySQLStateAndNeverBoundValues() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT CHECK (n > 0))")
         let secret = "cvv-937-secret"
@@ -140,6 +144,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aPreparedStatementServesNullsAndValuesAlike() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("CREATE TABLE t (s TEXT, n BIGINT)")
         let sql = "INSERT INTO t (s, n) VALUES ($1, $2)"
@@ -156,6 +161,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aTransactionCommitsWhenItsBodyReturnsAndRollsBackWhenItThrows() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         let other = try database.connect()
         try db.executeScript("CREATE TABLE t (x BIGINT)")
@@ -178,6 +184,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aSavepointUndoesOnlyItsOwnWork() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("CREATE TABLE t (x BIGINT PRIMARY KEY)")
         try db.transaction {
@@ -193,6 +200,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aSwallowedFailureMakesTheCommitFailInsteadOfLosingWorkSilently() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("CREATE TABLE t (x BIGINT PRIMARY KEY)")
         try db.execute("INSERT INTO t VALUES ($1)", [1])
@@ -209,6 +217,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aReadOnlyTransactionRefusesWrites() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         try db.executeScript("CREATE TABLE t (x BIGINT)")
         let error = #expect(throws: PostgresError.self) {
@@ -220,6 +229,7 @@ struct PostgresConnectionTests {
 
     @Test(.needsPostgres) func aLostConnectionIsAConnectionError() throws {
         let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
         let db = try database.connect()
         let admin = try database.connect()
         let pid = try #require(try db.scalarInt64("SELECT pg_backend_pid()"))

@@ -23,6 +23,10 @@ extension Trait where Self == ConditionTrait {
 }
 
 /// A new, empty database on the test server for one test, dropped when the value is released.
+///
+/// Releasing it ends the database's connections (`DROP DATABASE … WITH (FORCE)`): a test keeps
+/// it alive to its end with `defer { withExtendedLifetime(database) {} }`, since Swift may
+/// release a value after its last use.
 final class PostgresTestDatabase {
     let name: String
     /// The URL of the new database.
