@@ -37,7 +37,16 @@ final class PostgresTestDatabase {
         guard let base = PostgresTestServer.url else { throw PostgresError(kind: .misuse, message: "no test server") }
         name = "formulary_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         admin = try PostgresConnection(url: base)
-        try admin.executeScript("CREATE DATABASE \(name)")
+        // A language's collation (ICU, en-US), as a managed server typically has, so that a
+        // statement that sorts or compares text without `COLLATE "C"` shows; a server
+        // built without ICU gets its default.
+        do {
+            try admin.executeScript("""
+                CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'
+                """)
+        } catch {
+            try admin.executeScript("CREATE DATABASE \(name)")
+        }
         url = Self.url(base, database: name)
     }
 

@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import FormularyStore
+
+/// The method groups ``PostgresBackend`` has so far, with ``StoreBackend``'s signatures: one
+/// scenario runs on both backends and what each answers is compared, call by call.
+protocol BackendGroupsUnderTest: AnyObject {
+    func applyMigrations(now: () -> Date, afterApplying: ([AppliedMigration]) throws -> Void) throws -> [AppliedMigration]
+    func migrationStatus() throws -> [MigrationStatus]
+    func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T
+    var isInTransaction: Bool { get }
+    func inspect<T>(_ body: () throws -> T) throws -> T
+    func auditKeyBytes() throws -> [UInt8]
+    func auditHead() throws -> (seq: Int64, hash: String)?
+    func insertAuditRecord(_ record: AuditRecord) throws
+    func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord]
+    func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws
+    func lastAuditRecord() throws -> AuditRecord?
+    func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
+    func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion?
+    func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion]
+    func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
+    func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion?
+    func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion?
+    func insertVersion(_ version: DefinitionVersion) throws -> Int64
+    func setSecure(typeVersionID: Int64, _ secure: Bool) throws
+    func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64
+    func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent]
+    func event(_ kind: DefinitionKind, id: Int64) throws -> DefinitionEvent?
+    func allEvents(_ kind: DefinitionKind) throws -> [DefinitionEvent]
+    func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64]
+    func formID(named name: String) throws -> Int64?
+    func insertForm(named name: String) throws -> Int64
+    func formNames() throws -> [String]
+    func hasEntries(formID: Int64) throws -> Bool
+    func layoutID(encodedFields: [UInt8]) throws -> Int64?
+    func insertLayout(encodedFields: [UInt8]) throws -> Int64
+    func encodedLayout(id: Int64) throws -> [UInt8]?
+    func encodedLayouts() throws -> [Int64: [UInt8]]
+    func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64
+    func importHeaders() throws -> [Int64: ImportHeader]
+    func lastImportID() throws -> Int64
+}
+
+extension SQLiteBackend: BackendGroupsUnderTest {}
+extension PostgresBackend: BackendGroupsUnderTest {}
+
+struct PostgresBackendTests {
+    static let clock = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
+
+    /// Runs the same calls on a backend and writes down every answer (applied-at times and
+    /// audit key bytes differ by nature and are left out).
+    static func transcript(_ backend: some BackendGroupsUnderTest) throws -> [String] {
+        var lines: [String] = []
+        func note(_ label: String, _ value: Any) { lines.append("\(label): \(value)") }
+
+        note("migrations", try backend.applyMigrations(now: { clock }, afterApplying: { _ in }).map(\.id))
+        note("status", try backend.migrationStatus().map(\.id))
+        note("key", try backend.auditKeyBytes().count)
+        note("head", String(describing: try backend.auditHead()))
+
+        try backend.transaction(.write) {
+            note("in transaction", backend.isInTransaction)
+            // Names that sort differently by bytes and by a language's rules.
+            for name in ["signup", "Zeta", "alpha", "_x", "Émile", "b-2", "b1"] {
+                note("form \(name)", try backend.insertForm(named: name))
+            }
+            note("layout", try backend.insertLayout(encodedFields: [1, 2, 0, 255]))
+            note("layout", try backend.insertLayout(encodedFields: []))
+            note("import", try backend.insertImport(formID: 1, at: "2026-12-01T10:00:00.000Z", actor: "ann", source: "a.csv"))
+            note("import", try backend.insertImport(formID: 3, at: "2026-12-01T11:00:00.000Z", actor: "bo", source: "-"))
+
+            let zip = DefinitionVersion(id: 0, kind: .type, name: "zip", hash: String(repeating: "1", count: 64),
+                                        source: "type zip", origin: "database", recordedAt: "2026-12-01T10:00:00.000Z",
+                                        actor: "ann", secure: false)
+            var zip2 = zip
+            zip2.hash = String(repeating: "2", count: 64)
+            zip2.secure = true
+            var pin = zip
+            pin.name = "pin"
+            pin.hash = String(repeating: "3", count: 64)
+            var form = zip
+            form.kind = .form
+            form.name = "signup"
+            let zipID = try backend.insertVersion(zip)
+            let zip2ID = try backend.insertVersion(zip2)
+            let pinID = try backend.insertVersion(pin)
+            let formID = try backend.insertVersion(form)
+            note("versions", [zipID, zip2ID, pinID, formID])
+            for (name, action, id) in [("zip", DefinitionEvent.Action.add, zipID), ("pin", .add, pinID),
+                                       ("zip", .add, zip2ID), ("pin", .retire, nil)] {
+                var version = zip
+                version.id = id ?? 0
+                note("event", try backend.insertEvent(.type, DefinitionEvent(
+                    id: 0, name: name, action: action, version: id == nil ? nil : version,
+                    at: "2026-12-01T12:00:00.000Z", actor: "ann")))
+            }
+            var formVersion = form
+            formVersion.id = formID
+            note("form event", try backend.insertEvent(.form, DefinitionEvent(
+                id: 0, name: "signup", action: .add, version: formVersion, at: "2026-12-01T12:00:00.000Z", actor: "bo")))
+            try backend.setSecure(typeVersionID: zipID, true)
+
+            var prev = String(repeating: "0", count: 64)
+            for (seq, actor, at) in [(Int64(1), "ann", "2026-12-01T10:00:00.000Z"), (2, "bo", "2026-12-02T10:00:00.000Z"),
+                                     (3, "ann", "2026-12-03T10:00:00.000Z")] {
+                let hash = AuditLog.hash(prevHash: prev, seq: seq, at: at, actor: actor, action: "types.add",
+                                         subject: "zip", details: "{}")
+                try backend.insertAuditRecord(AuditRecord(seq: seq, at: at, actor: actor, action: "types.add",
+                                                          subject: "zip", details: "{}", prevHash: prev, hash: hash))
+                prev = hash
+            }
+        }
+        note("after commit", backend.isInTransaction)
+
+        _ = try? backend.transaction(.write) { () throws -> Void in
+            _ = try backend.insertForm(named: "rolled back")
+            throw CancellationError()
+        }
+        note("rolled back", try backend.formID(named: "rolled back") as Any)
+
+        note("forms", try backend.formNames())
+        note("form id", try backend.formID(named: "alpha") as Any)
+        note("no form", try backend.formID(named: "nope") as Any)
+        note("has entries", try backend.hasEntries(formID: 1))
+        note("layout id", try backend.layoutID(encodedFields: [1, 2, 0, 255]) as Any)
+        note("empty layout id", try backend.layoutID(encodedFields: []) as Any)
+        note("layout", try backend.encodedLayout(id: 1) as Any)
+        note("no layout", try backend.encodedLayout(id: 99) as Any)
+        note("layouts", try backend.encodedLayouts().sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+        note("imports", try backend.importHeaders().sorted { $0.key < $1.key }.map { "\($0.value)" })
+        note("last import", try backend.lastImportID())
+
+        for kind in [DefinitionKind.type, .form] {
+            note("current \(kind)", try backend.currentVersions(kind))
+            note("all \(kind)", try backend.allVersions(kind))
+            note("events \(kind)", try backend.allEvents(kind))
+            note("referenced \(kind)", try backend.referencedVersionIDs(kind))
+        }
+        note("current zip", try backend.currentVersion(.type, name: "zip") as Any)
+        note("current pin (retired)", try backend.currentVersion(.type, name: "pin") as Any)
+        note("current none", try backend.currentVersion(.type, name: "none") as Any)
+        note("versions zip", try backend.versions(.type, name: "zip"))
+        note("by hash", try backend.version(.type, name: "zip", hash: String(repeating: "2", count: 64)) as Any)
+        note("by id", try backend.version(.type, id: 3) as Any)
+        note("by missing id", try backend.version(.form, id: 3) as Any)
+        note("events pin", try backend.events(.type, name: "pin"))
+        note("event 4", try backend.event(.type, id: 4) as Any)
+
+        note("head", String(describing: try backend.auditHead()))
+        note("records", try backend.auditRecords(since: nil, actor: nil, limit: nil).map(\.seq))
+        note("since", try backend.auditRecords(since: "2026-12-02", actor: nil, limit: nil).map(\.seq))
+        note("by ann", try backend.auditRecords(since: nil, actor: "ann", limit: nil).map(\.seq))
+        note("limit", try backend.auditRecords(since: nil, actor: nil, limit: 2).map(\.seq))
+        var each: [AuditRecord] = []
+        try backend.forEachAuditRecord { each.append($0) }
+        note("each", each)
+        note("last", try backend.lastAuditRecord() as Any)
+        note("inspect", try backend.inspect { try backend.formNames().count })
+        return lines
+    }
+
+    @Test(.needsPostgres) func theDoneGroupsAnswerAsSQLiteDoes() throws {
+        let folder = TemporaryDirectory()
+        let sqlite = try Self.transcript(try SQLiteBackend(path: folder.path("parity.db")))
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let postgres = try Self.transcript(try PostgresBackend(url: database.url))
+        #expect(sqlite.count == postgres.count)
+        for (s, p) in zip(sqlite, postgres) { #expect(p == s) }
+    }
+
+    @Test(.needsPostgres) func aReadTransactionRefusesWritesAndInspectLeavesNothing() throws {
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let backend = try PostgresBackend(url: database.url)
+        _ = try backend.applyMigrations(now: Date.init, afterApplying: { _ in })
+        let error = #expect(throws: PostgresError.self) {
+            try backend.transaction(.read) { _ = try backend.insertForm(named: "x") }
+        }
+        #expect(error?.sqlState == "25006")
+        #expect(!backend.isInTransaction)
+        #expect(throws: PostgresError.self) { try backend.inspect { _ = try backend.insertForm(named: "x") } }
+        #expect(!backend.isInTransaction)
+        #expect(try backend.formNames().isEmpty)
+    }
+
+    /// Two writers: the second waits for the first's commit (the writers' advisory lock), so
+    /// it reads the head the first left and appends after it, as on SQLite. Without the lock
+    /// both read head 0 and the second append is refused.
+    @Test(.needsPostgres) func writeTransactionsRunOneAtATime() throws {
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let url = database.url
+        let first = try PostgresBackend(url: url)
+        _ = try first.applyMigrations(now: Date.init, afterApplying: { _ in })
+        let observer = try PostgresConnection(url: url)
+
+        @Sendable func append(_ backend: PostgresBackend, actor: String) throws {
+            guard let (seq, prev) = try backend.auditHead() else { throw StoreError.corrupt("no head") }
+            let at = "2026-12-01T10:00:00.000Z"
+            try backend.insertAuditRecord(AuditRecord(
+                seq: seq + 1, at: at, actor: actor, action: "a", subject: "s", details: "{}", prevHash: prev,
+                hash: AuditLog.hash(prevHash: prev, seq: seq + 1, at: at, actor: actor, action: "a", subject: "s", details: "{}")))
+        }
+
+        let secondResult = Mutex<Result<Void, any Error>?>(nil)
+        let secondDone = DispatchSemaphore(value: 0)
+        try first.transaction(.write) {
+            try append(first, actor: "first")
+            let thread = Thread {
+                defer { secondDone.signal() }
+                let outcome = Result<Void, any Error> {
+                    let second = try PostgresBackend(url: url)
+                    try second.transaction(.write) { try append(second, actor: "second") }
+                }
+                secondResult.withLock { $0 = outcome }
+            }
+            thread.start()
+            // Until the second writer is seen waiting for the advisory lock (bounded).
+            var waiting = false
+            for _ in 0..<500 where !waiting {
+                waiting = try observer.scalarInt64("""
+                    SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database =
+                    (SELECT oid FROM pg_database WHERE datname = current_database())
+                    """) == 1
+                if !waiting { usleep(10_000) }
+            }
+            #expect(waiting, "the second writer never waited for the first")
+        }
+        secondDone.wait()
+        let outcome = try #require(secondResult.withLock { $0 })
+        if case .failure(let error) = outcome { Issue.record("the second writer failed: \(error)") }
+        #expect(try first.auditRecords(since: nil, actor: nil, limit: nil).map(\.actor) == ["first", "second"])
+    }
+}
