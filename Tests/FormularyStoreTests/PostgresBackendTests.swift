@@ -41,6 +41,17 @@ protocol BackendGroupsUnderTest: AnyObject {
     func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64
     func importHeaders() throws -> [Int64: ImportHeader]
     func lastImportID() throws -> Int64
+    func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting
+    func entry(id: Int64) throws -> EntryRecord?
+    func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord]
+    func entryCount(form: String?) throws -> Int
+    func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord]
+    func entryKeys(_ ids: [Int64]) throws -> [Int64: String]
+    func hasKeyedEntries(formID: Int64) throws -> Bool
+    func entryIDBounds() throws -> (firstID: Int64, lastID: Int64)
+    func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws
+    func beginEntryScans(count: Int) throws -> [any EntryScanning]
+    func withLongReaders<T>(_ body: () throws -> T) throws -> T
 }
 
 extension SQLiteBackend: BackendGroupsUnderTest {}
@@ -159,6 +170,114 @@ struct PostgresBackendTests {
         note("last", try backend.lastAuditRecord() as Any)
         note("inspect", try backend.inspect { try backend.formNames().count })
         return lines
+    }
+
+    /// Entries written by two imports (new, keyed, replaced, unchanged) and read back every way.
+    static func entriesTranscript(_ backend: some BackendGroupsUnderTest) throws -> [String] {
+        var lines: [String] = []
+        func note(_ label: String, _ value: Any) { lines.append("\(label): \(value)") }
+        _ = try backend.applyMigrations(now: { clock }, afterApplying: { _ in })
+        note("bounds before", try backend.entryIDBounds())
+        try backend.transaction(.write) {
+            let signup = try backend.insertForm(named: "signup")
+            let other = try backend.insertForm(named: "other")
+            let layout = try backend.insertLayout(encodedFields: [1, 0x61])
+            let wide = try backend.insertLayout(encodedFields: [2, 0x61, 0x62])
+            let first = try backend.insertImport(formID: signup, at: "2026-12-01T10:00:00.000Z", actor: "ann", source: "a.csv")
+            let writer = try backend.makeEntryRowWriter(formID: signup, importID: first)
+            for (key, values) in [("k1", [UInt8]([0, 1])), ("k2", [2, 0xff]), ("", [3])] {
+                note("insert", try values.withUnsafeBytes {
+                    try writer.insert(key: key.isEmpty ? nil : key, layoutID: layout, values: $0)
+                })
+            }
+            let otherImport = try backend.insertImport(formID: other, at: "2026-12-01T10:30:00.000Z", actor: "bo", source: "-")
+            note("other", try [UInt8]([9]).withUnsafeBytes {
+                try backend.makeEntryRowWriter(formID: other, importID: otherImport).insert(key: "k1", layoutID: layout, values: $0)
+            })
+            let second = try backend.insertImport(formID: signup, at: "2026-12-01T11:00:00.000Z", actor: "ann", source: "b.csv")
+            let again = try backend.makeEntryRowWriter(formID: signup, importID: second)
+            let same = try [UInt8]([0, 1]).withUnsafeBytes { try again.find(key: "k1", layoutID: layout, values: $0) }
+            note("find same", String(describing: same))
+            let changed = try [UInt8]([7, 7, 7]).withUnsafeBytes { try again.find(key: "k2", layoutID: wide, values: $0) }
+            note("find changed", String(describing: changed))
+            note("find none", String(describing: try [UInt8]().withUnsafeBytes { try again.find(key: "k9", layoutID: layout, values: $0) }))
+            if let changed {
+                try [UInt8]([7, 7, 7]).withUnsafeBytes { try again.replace(id: changed.id, layoutID: wide, values: $0) }
+                let third = try backend.insertImport(formID: signup, at: "2026-12-01T12:00:00.000Z", actor: "cy", source: "c.csv")
+                try [UInt8]([8]).withUnsafeBytes {
+                    try backend.makeEntryRowWriter(formID: signup, importID: third).replace(id: changed.id, layoutID: layout, values: $0)
+                }
+            }
+        }
+        note("entry 2", try backend.entry(id: 2) as Any)
+        note("entry 99", try backend.entry(id: 99) as Any)
+        note("all", try backend.entries(form: nil, afterID: 0, limit: nil))
+        note("signup after 1, 1", try backend.entries(form: "signup", afterID: 1, limit: 1))
+        note("count", [try backend.entryCount(form: nil), try backend.entryCount(form: "signup"), try backend.entryCount(form: "none")])
+        note("earlier", try backend.earlierVersions(entryID: 2))
+        note("keys", try backend.entryKeys([1, 2, 3, 4, 99]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+        note("keyed", [try backend.hasKeyedEntries(formID: 1), try backend.hasKeyedEntries(formID: 3)])
+        note("bounds", try backend.entryIDBounds())
+        var versions: [String] = []
+        try backend.forEachEntryVersion { row, values in versions.append("\(row) \(Array(values))") }
+        note("versions", versions)
+        let scans = try backend.beginEntryScans(count: 3)
+        var seen: [String] = []
+        for (index, scan) in scans.enumerated() {
+            try scan.forEachEntry(afterID: Int64(index), throughID: 3) { row in
+                seen.append("\(index): \(row.id) \(row.formID) \(row.layoutID) v\(row.version) \(Array(row.values))")
+            }
+            scan.end()
+        }
+        note("scans", seen)
+        note("long readers", try backend.withLongReaders { 5 })
+        return lines
+    }
+
+    @Test(.needsPostgres) func entriesAnswerAsOnSQLite() throws {
+        let folder = TemporaryDirectory()
+        let sqlite = try Self.entriesTranscript(try SQLiteBackend(path: folder.path("entries.db")))
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let postgres = try Self.entriesTranscript(try PostgresBackend(url: database.url))
+        // The scenario did what it says: three scans read, entry 2 has two earlier versions.
+        #expect(postgres.contains { $0.hasPrefix("scans: [\"0: 1 1 1 v1 [0, 1]\", \"0: 2 1 1 v3 [8]\"") })
+        #expect(postgres.contains { $0.hasPrefix("earlier: [") && $0.contains("version: 2") })
+        #expect(sqlite.count == postgres.count)
+        for (s, p) in zip(sqlite, postgres) { #expect(p == s) }
+    }
+
+    /// Readers begun together see the same entries, also when an import commits between the
+    /// first and the last (they share the first one's snapshot).
+    @Test(.needsPostgres) func scansShareOneSnapshot() throws {
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let backend = try PostgresBackend(url: database.url)
+        _ = try backend.applyMigrations(now: Date.init, afterApplying: { _ in })
+        func importOne() throws {
+            try backend.transaction(.write) {
+                let form = try backend.formID(named: "f") ?? backend.insertForm(named: "f")
+                let layout = try backend.layoutID(encodedFields: [0]) ?? backend.insertLayout(encodedFields: [0])
+                let id = try backend.insertImport(formID: form, at: "", actor: "a", source: "-")
+                _ = try [UInt8]([1]).withUnsafeBytes {
+                    try backend.makeEntryRowWriter(formID: form, importID: id).insert(key: nil, layoutID: layout, values: $0)
+                }
+            }
+        }
+        try importOne()
+        let first = try PostgresEntryScan(url: database.url, snapshot: nil)
+        let snapshot = try #require(try first.connection.scalarString("SELECT pg_export_snapshot()"))
+        try importOne()
+        let second = try PostgresEntryScan(url: database.url, snapshot: snapshot)
+        let fresh = try PostgresEntryScan(url: database.url, snapshot: nil)
+        func ids(_ scan: PostgresEntryScan) throws -> [Int64] {
+            var ids: [Int64] = []
+            try scan.forEachEntry(afterID: 0, throughID: .max) { ids.append($0.id) }
+            return ids
+        }
+        #expect(try ids(first) == [1])
+        #expect(try ids(second) == [1])
+        #expect(try ids(fresh) == [1, 2])
     }
 
     @Test(.needsPostgres) func theDoneGroupsAnswerAsSQLiteDoes() throws {

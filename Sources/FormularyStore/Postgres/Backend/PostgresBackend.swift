@@ -8,10 +8,11 @@ import Foundation
 /// - schema and transactions (this file),
 /// - the audit log (this file; the storage checks in `PostgresBackend+Checks.swift`),
 /// - type and form definitions (`PostgresBackend+Definitions.swift`),
-/// - forms, layouts and imports (`PostgresBackend+Forms.swift`).
+/// - forms, layouts and imports (`PostgresBackend+Forms.swift`),
+/// - entries: the import writer (row by row, not COPY yet), readers, digests' walk and the
+///   validation workers' scans on one exported snapshot (`PostgresBackend+Entries.swift`).
 ///
-/// Not yet: entries (writers through COPY, readers and scans) and validation runs. See
-/// docs/scale-out.md.
+/// Not yet: validation runs (the last group), imports through COPY. See docs/scale-out.md.
 ///
 /// One connection, used from one thread at a time, like ``SQLiteBackend``.
 final class PostgresBackend {

@@ -1,0 +1,245 @@
+/// Entries (tables `entries`, `entry_versions`): the statements of ``SQLiteBackend``'s in
+/// PostgreSQL's dialect. Reads that may cover every entry go in pages by id (keyset), so that
+/// neither side holds the whole table. Imports go row by row for now (prepared statements);
+/// COPY is not used yet.
+extension PostgresBackend {
+    func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting {
+        PostgresEntryRowWriter(connection: connection, formID: formID, importID: importID)
+    }
+
+    func entry(id: Int64) throws -> EntryRecord? {
+        try connection.execute("\(Self.entrySelect) WHERE e.id = $1", [.integer(id)]).first.map(Self.entryRecord(from:))
+    }
+
+    func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord] {
+        try connection.execute("""
+            \(Self.entrySelect) WHERE ($1::text IS NULL OR f.name = $1) AND e.id > $2 ORDER BY e.id LIMIT $3::bigint
+            """, [.text(form), .integer(afterID), .integer(limit.map(Int64.init))]).map(Self.entryRecord(from:))
+    }
+
+    func entryCount(form: String?) throws -> Int {
+        Int(try connection.scalarInt64("""
+            SELECT count(*) FROM entries AS e JOIN forms AS f ON f.id = e.form_id WHERE $1::text IS NULL OR f.name = $1
+            """, [.text(form)]) ?? 0)
+    }
+
+    func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord] {
+        try connection.execute("""
+            SELECT v.entry_id, v.version, v.layout_id, v.vals, v.written_in, v.replaced_in, w.at, r.at
+            FROM entry_versions AS v
+            JOIN imports AS w ON w.id = v.written_in JOIN imports AS r ON r.id = v.replaced_in
+            WHERE v.entry_id = $1 ORDER BY v.version
+            """, [.integer(entryID)]).map { row in
+            EarlierVersionRecord(entryID: try row.int64(0), version: try row.int(1), layoutID: try row.int64(2),
+                                 values: try row.bytes(3), writtenIn: try row.int64(4), replacedIn: try row.int64(5),
+                                 writtenAt: try row.string(6), replacedAt: try row.string(7))
+        }
+    }
+
+    /// One statement for all of them (`= ANY` of an array literal built from the integers).
+    func entryKeys(_ ids: [Int64]) throws -> [Int64: String] {
+        var keys: [Int64: String] = [:]
+        guard !ids.isEmpty else { return keys }
+        let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
+        for row in try connection.execute("SELECT id, key FROM entries WHERE id = ANY ($1::text::bigint[]) AND key IS NOT NULL",
+                                          [.text(list)]) {
+            keys[try row.int64(0)] = try row.string(1)
+        }
+        return keys
+    }
+
+    func hasKeyedEntries(formID: Int64) throws -> Bool {
+        try connection.execute("SELECT EXISTS (SELECT 1 FROM entries WHERE form_id = $1 AND key IS NOT NULL)",
+                               [.integer(formID)]).first?.bool(0) ?? false
+    }
+
+    func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
+        guard let row = try connection.execute(
+            "SELECT coalesce((SELECT min(id) FROM entries), 0), coalesce((SELECT max(id) FROM entries), 0)").first
+        else { return (0, 0) }
+        return (try row.int64(0), try row.int64(1))
+    }
+
+    /// Merges `entry_versions` (by entry and version) into `entries` (by id), each read in
+    /// pages, in the order import digests are defined over.
+    func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws {
+        let versions = KeysetPages(connection: connection, sql: """
+            SELECT entry_id, version, layout_id, vals, written_in, replaced_in FROM entry_versions
+            WHERE (entry_id, version) > ($1, $2) ORDER BY entry_id, version LIMIT 2000
+            """, keys: { row in [.integer(try row.int64(0)), .integer(try row.int64(1))] }, start: [.integer(0), .integer(0)])
+        let entries = KeysetPages(connection: connection, sql: """
+            SELECT id, form_id, key, layout_id, vals, version, created_in, updated_in FROM entries
+            WHERE id > $1 ORDER BY id LIMIT 2000
+            """, keys: { row in [.integer(try row.int64(0))] }, start: [.integer(0)])
+        // An earlier version whose entry is gone is passed with the next entry's fields
+        // unknown: form 0, no key.
+        func earlier(_ v: PostgresRow, _ formID: Int64, _ key: String?) throws {
+            let row = EntryVersionRow(entryID: try v.int64(0), version: try v.int64(1), formID: formID, key: key,
+                                      layoutID: try v.int64(2), writtenIn: try v.int64(4),
+                                      createdOrReplacedIn: try v.int64(5), isCurrent: false)
+            try v.bytes(3).withUnsafeBytes { try body(row, $0) }
+        }
+        var pending = try versions.next()
+        while let e = try entries.next() {
+            let id = try e.int64(0), formID = try e.int64(1), key = try e.optionalString(2)
+            while let v = pending {
+                let entryID = try v.int64(0)
+                if entryID > id { break }
+                try earlier(v, entryID < id ? 0 : formID, entryID < id ? nil : key)
+                pending = try versions.next()
+            }
+            let createdIn = try e.int64(6)
+            let row = EntryVersionRow(entryID: id, version: try e.int64(5), formID: formID, key: key,
+                                      layoutID: try e.int64(3), writtenIn: try e.optionalInt64(7) ?? createdIn,
+                                      createdOrReplacedIn: createdIn, isCurrent: true)
+            try e.bytes(4).withUnsafeBytes { try body(row, $0) }
+        }
+        while let v = pending {
+            try earlier(v, 0, nil)
+            pending = try versions.next()
+        }
+    }
+
+    /// Readers on one snapshot: the first opens a read-only `REPEATABLE READ` transaction and
+    /// exports its snapshot, the others import it (`SET TRANSACTION SNAPSHOT`), so all see
+    /// exactly the same entries — those committed now, as SQLite's readers begun now see.
+    func beginEntryScans(count: Int) throws -> [any EntryScanning] {
+        guard count > 0 else { return [] }
+        let first = try PostgresEntryScan(url: url, snapshot: nil)
+        let snapshot = try first.connection.scalarString("SELECT pg_export_snapshot()")
+        var scans: [any EntryScanning] = [first]
+        for _ in 1..<count { scans.append(try PostgresEntryScan(url: url, snapshot: snapshot)) }
+        return scans
+    }
+
+    /// Nothing to put off: the server's maintenance (vacuum) already leaves rows that an open
+    /// snapshot may still read.
+    func withLongReaders<T>(_ body: () throws -> T) throws -> T { try body() }
+
+    // MARK: Rows
+
+    static let entrySelect = """
+        SELECT e.id, f.name, e.key, e.layout_id, e.vals, e.version, c.at, coalesce(u.at, c.at),
+               e.created_in, e.updated_in
+        FROM entries AS e JOIN forms AS f ON f.id = e.form_id
+        JOIN imports AS c ON c.id = e.created_in LEFT JOIN imports AS u ON u.id = e.updated_in
+        """
+
+    static func entryRecord(from row: PostgresRow) throws -> EntryRecord {
+        EntryRecord(id: try row.int64(0), form: try row.string(1), key: try row.optionalString(2),
+                    layoutID: try row.int64(3), values: try row.bytes(4), version: try row.int(5),
+                    createdAt: try row.string(6), updatedAt: try row.string(7), createdIn: try row.int64(8),
+                    updatedIn: try row.optionalInt64(9))
+    }
+}
+
+/// Rows of an ordered query read page by page: the query takes the last row's keys as its
+/// parameters (`WHERE (a, b) > ($1, $2) ORDER BY a, b LIMIT n`).
+final class KeysetPages {
+    let connection: PostgresConnection
+    let sql: String
+    let keys: (PostgresRow) throws -> [PostgresValue]
+    private var after: [PostgresValue]
+    private var page: PostgresResult?
+    private var index = 0
+    private var finished = false
+
+    init(connection: PostgresConnection, sql: String, keys: @escaping (PostgresRow) throws -> [PostgresValue],
+         start: [PostgresValue]) {
+        self.connection = connection
+        self.sql = sql
+        self.keys = keys
+        self.after = start
+    }
+
+    /// The next row, nil after the last.
+    func next() throws -> PostgresRow? {
+        if let page, index < page.count {
+            defer { index += 1 }
+            return page[index]
+        }
+        guard !finished else { return nil }
+        let next = try connection.execute(sql, after)
+        guard let last = next.last else {
+            finished = true
+            return nil
+        }
+        after = try keys(last)
+        page = next
+        index = 1
+        return next[0]
+    }
+}
+
+/// The statements of one import, prepared once on the connection.
+final class PostgresEntryRowWriter: EntryRowWriting {
+    let connection: PostgresConnection
+    let formID: Int64
+    let importID: Int64
+
+    init(connection: PostgresConnection, formID: Int64, importID: Int64) {
+        self.connection = connection
+        self.formID = formID
+        self.importID = importID
+    }
+
+    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer) throws -> Int64 {
+        try PostgresBackend.returnedID(connection.execute("""
+            INSERT INTO entries (form_id, key, layout_id, vals, created_in) VALUES ($1, $2::text, $3, $4, $5) RETURNING id
+            """, [.integer(formID), .text(key), .integer(layoutID), .bytes(Array(values)), .integer(importID)]))
+    }
+
+    func find(key: String, layoutID: Int64, values: UnsafeRawBufferPointer) throws
+        -> (id: Int64, sameValues: Bool, version: Int)? {
+        guard let row = try connection.execute(
+            "SELECT id, layout_id, vals, version FROM entries WHERE form_id = $1 AND key = $2",
+            [.integer(formID), .text(key)]).first else { return nil }
+        let same = try row.int64(1) == layoutID && row.bytes(2).elementsEqual(values)
+        return (try row.int64(0), same, try row.int(3))
+    }
+
+    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer) throws {
+        try connection.execute("""
+            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in)
+            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), $1 FROM entries WHERE id = $2
+            """, [.integer(importID), .integer(id)])
+        try connection.execute("""
+            UPDATE entries SET layout_id = $1, vals = $2, version = version + 1, updated_in = $3 WHERE id = $4
+            """, [.integer(layoutID), .bytes(Array(values)), .integer(importID), .integer(id)])
+    }
+}
+
+/// One connection in a read-only `REPEATABLE READ` transaction, for one validation worker;
+/// with `snapshot`, on that exported snapshot.
+final class PostgresEntryScan: EntryScanning {
+    let connection: PostgresConnection
+
+    init(url: String, snapshot: String?) throws {
+        connection = try PostgresConnection(url: url)
+        try connection.executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        if let snapshot {
+            // The id comes from pg_export_snapshot(); SET TRANSACTION takes no parameter.
+            guard snapshot.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                throw PostgresError(kind: .misuse, message: "unexpected snapshot id from the server")
+            }
+            try connection.executeScript("SET TRANSACTION SNAPSHOT '\(snapshot)'")
+        }
+    }
+
+    deinit { end() }
+
+    func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws {
+        let pages = KeysetPages(connection: connection, sql: """
+            SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > $1 AND id <= $2 ORDER BY id LIMIT 5000
+            """, keys: { row in [.integer(try row.int64(0)), .integer(throughID)] },
+            start: [.integer(afterID), .integer(throughID)])
+        while let row = try pages.next() {
+            let id = try row.int64(0), formID = try row.int64(1), layoutID = try row.int64(2), version = try row.int(4)
+            try row.bytes(3).withUnsafeBytes { values in
+                try body(EntryRowView(id: id, formID: formID, layoutID: layoutID, version: version, values: values))
+            }
+        }
+    }
+
+    func end() { connection.rollbackIgnoringErrors() }
+}
