@@ -3,66 +3,14 @@ import Synchronization
 import Testing
 @testable import FormularyStore
 
-/// The method groups ``PostgresBackend`` has so far, with ``StoreBackend``'s signatures: one
-/// scenario runs on both backends and what each answers is compared, call by call.
-protocol BackendGroupsUnderTest: AnyObject {
-    func applyMigrations(now: () -> Date, afterApplying: ([AppliedMigration]) throws -> Void) throws -> [AppliedMigration]
-    func migrationStatus() throws -> [MigrationStatus]
-    func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T
-    var isInTransaction: Bool { get }
-    func inspect<T>(_ body: () throws -> T) throws -> T
-    func auditKeyBytes() throws -> [UInt8]
-    func auditHead() throws -> (seq: Int64, hash: String)?
-    func insertAuditRecord(_ record: AuditRecord) throws
-    func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord]
-    func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws
-    func lastAuditRecord() throws -> AuditRecord?
-    func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
-    func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion?
-    func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion]
-    func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion]
-    func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion?
-    func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion?
-    func insertVersion(_ version: DefinitionVersion) throws -> Int64
-    func setSecure(typeVersionID: Int64, _ secure: Bool) throws
-    func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64
-    func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent]
-    func event(_ kind: DefinitionKind, id: Int64) throws -> DefinitionEvent?
-    func allEvents(_ kind: DefinitionKind) throws -> [DefinitionEvent]
-    func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64]
-    func formID(named name: String) throws -> Int64?
-    func insertForm(named name: String) throws -> Int64
-    func formNames() throws -> [String]
-    func hasEntries(formID: Int64) throws -> Bool
-    func layoutID(encodedFields: [UInt8]) throws -> Int64?
-    func insertLayout(encodedFields: [UInt8]) throws -> Int64
-    func encodedLayout(id: Int64) throws -> [UInt8]?
-    func encodedLayouts() throws -> [Int64: [UInt8]]
-    func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64
-    func importHeaders() throws -> [Int64: ImportHeader]
-    func lastImportID() throws -> Int64
-    func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting
-    func entry(id: Int64) throws -> EntryRecord?
-    func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord]
-    func entryCount(form: String?) throws -> Int
-    func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord]
-    func entryKeys(_ ids: [Int64]) throws -> [Int64: String]
-    func hasKeyedEntries(formID: Int64) throws -> Bool
-    func entryIDBounds() throws -> (firstID: Int64, lastID: Int64)
-    func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws
-    func beginEntryScans(count: Int) throws -> [any EntryScanning]
-    func withLongReaders<T>(_ body: () throws -> T) throws -> T
-}
-
-extension SQLiteBackend: BackendGroupsUnderTest {}
-extension PostgresBackend: BackendGroupsUnderTest {}
-
+/// ``PostgresBackend`` against ``SQLiteBackend``: one scenario per group of ``StoreBackend``
+/// runs on both, and what each answers is compared, call by call.
 struct PostgresBackendTests {
     static let clock = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
 
     /// Runs the same calls on a backend and writes down every answer (applied-at times and
     /// audit key bytes differ by nature and are left out).
-    static func transcript(_ backend: some BackendGroupsUnderTest) throws -> [String] {
+    static func transcript(_ backend: some StoreBackend) throws -> [String] {
         var lines: [String] = []
         func note(_ label: String, _ value: Any) { lines.append("\(label): \(value)") }
 
@@ -173,7 +121,7 @@ struct PostgresBackendTests {
     }
 
     /// Entries written by two imports (new, keyed, replaced, unchanged) and read back every way.
-    static func entriesTranscript(_ backend: some BackendGroupsUnderTest) throws -> [String] {
+    static func entriesTranscript(_ backend: some StoreBackend) throws -> [String] {
         var lines: [String] = []
         func note(_ label: String, _ value: Any) { lines.append("\(label): \(value)") }
         _ = try backend.applyMigrations(now: { clock }, afterApplying: { _ in })
@@ -278,6 +226,95 @@ struct PostgresBackendTests {
         #expect(try ids(first) == [1])
         #expect(try ids(second) == [1])
         #expect(try ids(fresh) == [1, 2])
+    }
+
+    /// A run over two forms: rules, results (one repeated), progress, its end; read back every way.
+    static func runsTranscript(_ backend: some StoreBackend) throws -> [String] {
+        var lines: [String] = []
+        func note(_ label: String, _ value: Any) { lines.append("\(label): \(value)") }
+        _ = try backend.applyMigrations(now: { clock }, afterApplying: { _ in })
+        try backend.transaction(.write) {
+            // Form names whose byte order and language order differ.
+            let zeta = try backend.insertForm(named: "Zeta")
+            let alpha = try backend.insertForm(named: "alpha")
+            let hash = { (c: Character) in String(repeating: c, count: 64) }
+            var form = DefinitionVersion(id: 0, kind: .form, name: "Zeta", hash: hash("a"), source: "form Zeta",
+                                         origin: "database", recordedAt: "2026-12-01T00:00:00.000Z", actor: "ann")
+            let zetaVersion = try backend.insertVersion(form)
+            form.name = "alpha"
+            form.hash = hash("b")
+            let alphaVersion = try backend.insertVersion(form)
+            var type = form
+            type.kind = .type
+            type.name = "zip"
+            type.hash = hash("c")
+            type.secure = true
+            let zip = try backend.insertVersion(type)
+            let process = RunProcess(host: "h", pid: 42, start: "s")
+            let run = try backend.insertRun(RunRecord(
+                id: 0, startedAt: "2026-12-01T10:00:00.000Z", endedAt: nil, actor: "ann", today: "2026-12-01",
+                lastImport: 0, status: .running, recordedStatus: .running, error: nil, process: process,
+                counts: RunCounts(), forms: []))
+            note("run", run)
+            try backend.insertRunForm(runID: run, formID: zeta, formVersionID: zetaVersion, lastID: 10)
+            try backend.insertRunForm(runID: run, formID: alpha, formVersionID: alphaVersion, lastID: 10)
+            for field in ["b", "Z", "a"] {
+                try backend.insertRunFieldType(runID: run, formID: zeta, field: field, typeVersionID: zip)
+            }
+            note("running", try backend.runningRuns().map { "\($0.id) \($0.process)" })
+            let writer = try backend.makeRunResultRowWriter(runID: run)
+            let error = try writer.insertRule(RunRule(id: 0, formID: zeta, form: "Zeta", field: "b", type: "zip",
+                                                      rule: "pattern", severity: .error, message: "not a zip"))
+            let warning = try writer.insertRule(RunRule(id: 0, formID: alpha, form: "alpha", field: nil, type: nil,
+                                                        rule: "compare", severity: .warning, message: "later"))
+            note("rules", [error, warning])
+            for (entry, rule) in [(Int64(3), error), (1, error), (3, warning), (3, error), (7, warning)] {
+                try writer.addResult(entryID: entry, ruleID: rule, entryVersion: 2)
+            }
+            try writer.progress(formID: zeta, judgedThrough: 5,
+                                counts: RunCounts(entriesChecked: 5, entriesInvalid: 2, entriesWarned: 0, errors: 2, warnings: 0))
+            try writer.progress(formID: alpha, judgedThrough: 10,
+                                counts: RunCounts(entriesChecked: 10, entriesInvalid: 0, entriesWarned: 2, errors: 0, warnings: 2))
+            try backend.endRun(id: run, status: .incomplete, endedAt: "2026-12-01T10:05:00.000Z", error: "stopped")
+            let second = try backend.insertRun(RunRecord(
+                id: 0, startedAt: "2026-12-01T11:00:00.000Z", endedAt: nil, actor: "bo", today: "2026-12-01",
+                lastImport: 0, status: .running, recordedStatus: .running, error: nil, process: process,
+                counts: RunCounts(), forms: []))
+            try backend.insertRunForm(runID: second, formID: alpha, formVersionID: alphaVersion, lastID: 10)
+            try backend.endRun(id: second, status: .complete, endedAt: "2026-12-01T11:01:00.000Z", error: nil)
+        }
+        note("headers", try backend.runHeaders(form: nil, limit: nil))
+        note("headers Zeta", try backend.runHeaders(form: "Zeta", limit: nil).map(\.id))
+        note("headers 1", try backend.runHeaders(form: nil, limit: 1).map(\.id))
+        note("header", try backend.runHeader(id: 1) as Any)
+        note("no header", try backend.runHeader(id: 9) as Any)
+        note("forms", try backend.runForms(runID: 1))
+        note("ids", try backend.runIDs())
+        note("previous", [try backend.previousRunID(before: 2, form: "alpha"), try backend.previousRunID(before: 1, form: "alpha")])
+        note("judging", [try backend.runIDs(judging: 7, formID: 1), try backend.runIDs(judging: 7, formID: 2)])
+        note("rules", try backend.rules(ofRun: 1, form: nil))
+        note("rules alpha", try backend.rules(ofRun: 1, form: "alpha"))
+        var rows: [String] = []
+        try backend.forEachResultRow(ofRun: 1) { rows.append("\($0) v\($1) r\($2)") }
+        note("result rows", rows)
+        note("results 3", try backend.results(ofRun: 1, entryID: 3))
+        note("invalid", try backend.invalidEntryIDs(ofRun: 1, formID: 1))
+        note("field types", try backend.fieldTypes(ofRun: 1, formID: nil))
+        note("field types 2", try backend.fieldTypes(ofRun: 1, formID: 2))
+        note("field types Zeta", try backend.fieldTypes(ofForm: "Zeta"))
+        note("running", try backend.runningRuns().map(\.id))
+        return lines
+    }
+
+    @Test(.needsPostgres) func runsAnswerAsOnSQLite() throws {
+        let folder = TemporaryDirectory()
+        let sqlite = try Self.runsTranscript(try SQLiteBackend(path: folder.path("runs.db")))
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let postgres = try Self.runsTranscript(try PostgresBackend(url: database.url))
+        #expect(postgres.contains { $0.hasPrefix("result rows: [\"1 v2 r1\", \"3 v2 r1\", \"3 v2 r2\", \"7 v2 r2\"]") })
+        #expect(sqlite.count == postgres.count)
+        for (s, p) in zip(sqlite, postgres) { #expect(p == s) }
     }
 
     @Test(.needsPostgres) func theDoneGroupsAnswerAsSQLiteDoes() throws {

@@ -1,18 +1,19 @@
 import Foundation
 
-/// The PostgreSQL storage of a ``Store`` — **unfinished**: it does not conform to
-/// ``StoreBackend`` yet, nothing outside the module can create one, and `--db` does not lead
-/// here. Done, with the same signatures as ``StoreBackend``'s requirements so that the
-/// conformance can be declared once every group is there:
+/// The PostgreSQL storage of a ``Store``: one connection to a database named by a
+/// `postgres://` URL, the migrations of `migrations/postgres/`, and every statement Formulary
+/// runs there, in PostgreSQL's dialect. One file per group of ``StoreBackend``'s requirements:
 ///
-/// - schema and transactions (this file),
-/// - the audit log (this file; the storage checks in `PostgresBackend+Checks.swift`),
+/// - schema, transactions and the audit log (this file; the storage checks of `audit verify`
+///   in `PostgresBackend+Checks.swift`),
 /// - type and form definitions (`PostgresBackend+Definitions.swift`),
 /// - forms, layouts and imports (`PostgresBackend+Forms.swift`),
-/// - entries: the import writer (row by row, not COPY yet), readers, digests' walk and the
-///   validation workers' scans on one exported snapshot (`PostgresBackend+Entries.swift`).
+/// - entries: the import writer (row by row, not COPY yet), readers, the digests' walk and the
+///   validation workers' scans on one exported snapshot (`PostgresBackend+Entries.swift`),
+/// - validation runs (`PostgresBackend+Runs.swift`).
 ///
-/// Not yet: validation runs (the last group), imports through COPY. See docs/scale-out.md.
+/// **Internal for now**: nothing outside FormularyStore can create one, and `--db` does not
+/// lead here yet (docs/scale-out.md says what is missing before it does).
 ///
 /// One connection, used from one thread at a time, like ``SQLiteBackend``.
 final class PostgresBackend {
@@ -135,3 +136,7 @@ final class PostgresBackend {
                     prevHash: try row.string(6), hash: try row.string(7))
     }
 }
+
+/// Every requirement is implemented (one file per group); the type stays internal until the
+/// application layer opens stores by URL.
+extension PostgresBackend: StoreBackend {}
