@@ -55,7 +55,11 @@ extension PostgresConnection {
             try executeScript("RELEASE SAVEPOINT \(name)")
             return value
         } catch {
-            // ROLLBACK TO also clears an aborted state, so the enclosing work can go on.
+            // Rows held back were written inside the savepoint (its SAVEPOINT statement sent
+            // those before): they go with it. ROLLBACK TO also clears an aborted state, so the
+            // enclosing work can go on.
+            pending?.discard()
+            pending = nil
             if isConnected {
                 try? executeScript("ROLLBACK TO SAVEPOINT \(name)")
                 try? executeScript("RELEASE SAVEPOINT \(name)")
@@ -73,6 +77,8 @@ extension PostgresConnection {
 
     /// Rolls the open transaction back, whatever state it is in.
     func rollbackIgnoringErrors() {
+        pending?.discard()
+        pending = nil
         guard isInTransaction else { return }
         if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
     }

@@ -19,6 +19,8 @@ public final class PostgresConnection {
     /// Prepared statements by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
     var savepointDepth = 0
+    /// Rows a writer holds back for COPY: sent before the next statement, dropped by a rollback.
+    var pending: (any PostgresPendingWork)?
 
     private struct PreparedKey: Hashable {
         var sql: String
@@ -102,6 +104,7 @@ public final class PostgresConnection {
     /// `$1::text IS NULL` where nothing else says what `$1` is.
     @discardableResult
     public func execute(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+        try flushPending()
         let parameters = try Parameters(arguments, sql: sql)
         let key = PreparedKey(sql: sql, types: parameters.types)
         let name: String
@@ -123,6 +126,7 @@ public final class PostgresConnection {
     /// for statements that run once.
     @discardableResult
     public func executeOnce(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+        try flushPending()
         let parameters = try Parameters(arguments, sql: sql)
         let result = parameters.withPointers { values, lengths, formats in
             PQexecParams(handle, sql, Int32(parameters.count), parameters.types, values, lengths, formats, 0)
@@ -134,7 +138,21 @@ public final class PostgresConnection {
     /// prepared): migrations, `BEGIN`, `SET`. Outside a transaction the statements of one
     /// script commit together (the server runs a multi-statement string as one transaction).
     public func executeScript(_ script: String) throws(PostgresError) {
+        try flushPending()
         _ = try check(PQexec(handle, script), sql: Self.firstLine(script))
+    }
+
+    /// Sends the rows a writer holds back (once: the work is taken off the connection first).
+    func flushPending() throws(PostgresError) {
+        guard let work = pending else { return }
+        pending = nil
+        do {
+            try work.flush(self)
+        } catch let error as PostgresError {
+            throw error
+        } catch {
+            throw PostgresError(kind: .misuse, message: "\(error)")
+        }
     }
 
     /// Checks a result: returns it when the statement succeeded, throws (and releases it)

@@ -1,10 +1,9 @@
 /// Entries (tables `entries`, `entry_versions`): the statements of ``SQLiteBackend``'s in
 /// PostgreSQL's dialect. Reads that may cover every entry go in pages by id (keyset), so that
-/// neither side holds the whole table. Imports go row by row for now (prepared statements);
-/// COPY is not used yet.
+/// neither side holds the whole table. New entries without a key are imported through COPY.
 extension PostgresBackend {
     func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting {
-        PostgresEntryRowWriter(connection: connection, formID: formID, importID: importID)
+        PostgresEntryRowWriter(backend: self, formID: formID, importID: importID)
     }
 
     func entry(id: Int64) throws -> EntryRecord? {
@@ -171,22 +170,78 @@ final class KeysetPages {
     }
 }
 
-/// The statements of one import, prepared once on the connection.
-final class PostgresEntryRowWriter: EntryRowWriting {
-    let connection: PostgresConnection
+/// The entries of one import. New entries without a key go through COPY (binary): they are
+/// held back on the connection and sent in one stream before its next statement — a read,
+/// another write, the commit — or when a few megabytes are waiting. Keyed entries, lookups and
+/// replacements are one statement each (they need an answer from the table, so the held-back
+/// rows go first).
+///
+/// Ids are given here, one more than the highest (``PostgresBackend/nextEntryID``), as SQLite
+/// gives them: the write transaction's advisory lock keeps other writers out meanwhile. A
+/// write outside a transaction runs in one of its own, to hold the lock.
+final class PostgresEntryRowWriter: EntryRowWriting, PostgresPendingWork {
+    unowned let backend: PostgresBackend
     let formID: Int64
     let importID: Int64
+    private var copy = PostgresBinaryCopy()
+    static let bytesPerCopy = 8 << 20
+    static let copyStatement = "COPY entries (id, form_id, layout_id, vals, created_in) FROM STDIN (FORMAT binary)"
 
-    init(connection: PostgresConnection, formID: Int64, importID: Int64) {
-        self.connection = connection
+    var connection: PostgresConnection { backend.connection }
+
+    init(backend: PostgresBackend, formID: Int64, importID: Int64) {
+        self.backend = backend
         self.formID = formID
         self.importID = importID
     }
 
     func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer) throws -> Int64 {
-        try PostgresBackend.returnedID(connection.execute("""
-            INSERT INTO entries (form_id, key, layout_id, vals, created_in) VALUES ($1, $2::text, $3, $4, $5) RETURNING id
-            """, [.integer(formID), .text(key), .integer(layoutID), .bytes(Array(values)), .integer(importID)]))
+        guard connection.isInTransaction else {
+            return try backend.transaction(.write) { try insert(key: key, layoutID: layoutID, values: values) }
+        }
+        // Another writer's rows first: the connection holds one writer's rows at a time.
+        if let other = connection.pending, other !== self { try connection.flushPending() }
+        let id = try takeID()
+        guard key == nil else {
+            try connection.execute("""
+                INSERT INTO entries (id, form_id, key, layout_id, vals, created_in) VALUES ($1, $2, $3, $4, $5, $6)
+                """, [.integer(id), .integer(formID), .text(key), .integer(layoutID), .bytes(Array(values)), .integer(importID)])
+            return id
+        }
+        copy.beginRow(fields: 5)
+        copy.int8(id)
+        copy.int8(formID)
+        copy.int8(layoutID)
+        copy.bytea(values)
+        copy.int8(importID)
+        connection.pending = self
+        if copy.bytes.count >= Self.bytesPerCopy { try connection.flushPending() }
+        return id
+    }
+
+    /// The next id of this transaction (read from the table once: rows held back already
+    /// took theirs from the same count).
+    private func takeID() throws -> Int64 {
+        let id: Int64
+        if let next = backend.nextEntryID {
+            id = next
+        } else {
+            id = (try connection.scalarInt64("SELECT coalesce(max(id), 0) FROM entries") ?? 0) + 1
+        }
+        backend.nextEntryID = id + 1
+        return id
+    }
+
+    func flush(_ connection: PostgresConnection) throws {
+        guard !copy.isEmpty else { return }
+        let data = copy.finished()
+        copy.reset()
+        try connection.copyIn(Self.copyStatement, data: data)
+    }
+
+    func discard() {
+        copy.reset()
+        backend.nextEntryID = nil
     }
 
     func find(key: String, layoutID: Int64, values: UnsafeRawBufferPointer) throws
@@ -199,6 +254,9 @@ final class PostgresEntryRowWriter: EntryRowWriting {
     }
 
     func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer) throws {
+        guard connection.isInTransaction else {
+            return try backend.transaction(.write) { try replace(id: id, layoutID: layoutID, values: values) }
+        }
         try connection.execute("""
             INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in)
             SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), $1 FROM entries WHERE id = $2

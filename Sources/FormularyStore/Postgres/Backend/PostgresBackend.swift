@@ -22,6 +22,12 @@ final class PostgresBackend {
     let migrator: PostgresMigrator
     /// The URL as given (with its password, if any): `audit verify` opens a second connection.
     let url: String
+    /// The id the next new entry gets in the current write transaction; nil until an import
+    /// reads it from the table. Ids are handed out here, not by the identity, so that they
+    /// follow SQLite's rule (one more than the highest) and stay in the order entries were
+    /// written while rows wait for COPY. Forgotten when a transaction or savepoint ends, since
+    /// a rollback gives the ids back.
+    var nextEntryID: Int64?
 
     /// Connects to the database `url` names (`postgres://USER@HOST:PORT/NAME`).
     init(url: String, migrations: [Migration] = Migration.embeddedPostgres) throws {
@@ -54,7 +60,16 @@ final class PostgresBackend {
     /// read-only (a write inside a `.read` transaction is refused by the server, where SQLite
     /// would upgrade its lock). Inside a transaction, a savepoint.
     func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T {
-        if connection.isInTransaction { return try connection.inSavepoint(body) }
+        if connection.isInTransaction {
+            do {
+                return try connection.inSavepoint(body)
+            } catch {
+                nextEntryID = nil
+                throw error
+            }
+        }
+        nextEntryID = nil
+        defer { nextEntryID = nil }
         switch kind {
         case .write:
             return try connection.transaction(.readWrite) {
