@@ -45,14 +45,14 @@ extension PostgresBackend {
         let result: PostgresResult
         if v.kind == .type {
             result = try connection.execute("""
-                INSERT INTO type_versions (name, hash, source, origin, recorded_at, actor, secure)
-                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+                INSERT INTO type_versions (id, name, hash, source, origin, recorded_at, actor, secure)
+                VALUES (\(Self.nextID("type_versions")), $1, $2, $3, $4, $5, $6, $7) RETURNING id
                 """, [.text(v.name), .text(v.hash), .text(v.source), .text(v.origin), .text(v.recordedAt),
                       .text(v.actor), .bool(v.secure)])
         } else {
             result = try connection.execute("""
-                INSERT INTO form_versions (name, hash, source, origin, recorded_at, actor)
-                VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+                INSERT INTO form_versions (id, name, hash, source, origin, recorded_at, actor)
+                VALUES (\(Self.nextID("form_versions")), $1, $2, $3, $4, $5, $6) RETURNING id
                 """, [.text(v.name), .text(v.hash), .text(v.source), .text(v.origin), .text(v.recordedAt),
                       .text(v.actor)])
         }
@@ -65,8 +65,8 @@ extension PostgresBackend {
 
     func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64 {
         try Self.returnedID(connection.execute("""
-            INSERT INTO \(kind.eventsTable) (name, action, version_id, at, actor) VALUES ($1, $2, $3::bigint, $4, $5)
-            RETURNING id
+            INSERT INTO \(kind.eventsTable) (id, name, action, version_id, at, actor)
+            VALUES (\(Self.nextID(kind.eventsTable)), $1, $2, $3::bigint, $4, $5) RETURNING id
             """, [.text(event.name), .text(event.action.rawValue), .integer(event.version?.id),
                   .text(event.at), .text(event.actor)]))
     }
@@ -95,6 +95,12 @@ extension PostgresBackend {
     }
 
     // MARK: Rows
+
+    /// The id a new row of `table` gets, as an SQL expression: one more than the highest, as
+    /// SQLite gives rowids (a rolled-back insert gives its id back; an identity would leave a
+    /// gap). Safe because rows are inserted only in write transactions, which hold the
+    /// writers' lock.
+    static func nextID(_ table: String) -> String { "(SELECT coalesce(max(id), 0) + 1 FROM \(table))" }
 
     /// The id of an `INSERT … RETURNING id`.
     static func returnedID(_ result: PostgresResult) throws -> Int64 {

@@ -6,7 +6,7 @@ extension PostgresBackend {
     }
 
     func insertForm(named name: String) throws -> Int64 {
-        try Self.returnedID(connection.execute("INSERT INTO forms (name) VALUES ($1) RETURNING id", [.text(name)]))
+        try Self.returnedID(connection.execute("INSERT INTO forms (id, name) VALUES (\(Self.nextID("forms")), $1) RETURNING id", [.text(name)]))
     }
 
     /// Sorted by their bytes, as SQLite sorts them.
@@ -24,7 +24,7 @@ extension PostgresBackend {
     }
 
     func insertLayout(encodedFields: [UInt8]) throws -> Int64 {
-        try Self.returnedID(connection.execute("INSERT INTO entry_layouts (fields) VALUES ($1) RETURNING id",
+        try Self.returnedID(connection.execute("INSERT INTO entry_layouts (id, fields) VALUES (\(Self.nextID("entry_layouts")), $1) RETURNING id",
                                                [.bytes(encodedFields)]))
     }
 
@@ -42,7 +42,7 @@ extension PostgresBackend {
 
     func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64 {
         try Self.returnedID(connection.execute(
-            "INSERT INTO imports (form_id, at, actor, source) VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO imports (id, form_id, at, actor, source) VALUES (\(Self.nextID("imports")), $1, $2, $3, $4) RETURNING id",
             [.integer(formID), .text(at), .text(actor), .text(source)]))
     }
 

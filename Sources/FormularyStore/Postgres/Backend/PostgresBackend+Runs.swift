@@ -5,8 +5,8 @@ import FormularyRules
 extension PostgresBackend {
     func insertRun(_ run: RunRecord) throws -> Int64 {
         try Self.returnedID(connection.execute("""
-            INSERT INTO runs (started_at, actor, today, last_import, status, host, pid, process_start)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+            INSERT INTO runs (id, started_at, actor, today, last_import, status, host, pid, process_start)
+            VALUES (\(Self.nextID("runs")), $1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
             """, [.text(run.startedAt), .text(run.actor), .text(run.today), .integer(run.lastImport),
                   .text(run.recordedStatus.rawValue), .text(run.process.host), .integer(run.process.pid),
                   .text(run.process.start)]))
@@ -192,8 +192,8 @@ final class PostgresRunResultRowWriter: RunResultRowWriting {
 
     func insertRule(_ rule: RunRule) throws -> Int64 {
         try PostgresBackend.returnedID(connection.execute("""
-            INSERT INTO run_rules (run_id, form_id, field, type, rule, severity, message)
-            VALUES ($1, $2, $3::text, $4::text, $5, $6, $7) RETURNING id
+            INSERT INTO run_rules (id, run_id, form_id, field, type, rule, severity, message)
+            VALUES (\(PostgresBackend.nextID("run_rules")), $1, $2, $3::text, $4::text, $5, $6, $7) RETURNING id
             """, [.integer(runID), .integer(rule.formID), .text(rule.field), .text(rule.type), .text(rule.rule),
                   .text(rule.severity.rawValue), .text(rule.message)]))
     }
