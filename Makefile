@@ -50,9 +50,10 @@ demo: release
 	$(BIN) demo
 
 # Release-build benchmarks with printed figures; `make bench SUITES="engine command"` picks some.
+# The PostgreSQL suite runs against a throw-away cluster started for the run.
 bench: deps
 	$(SWIFT) build -c release
-	.build/release/FormularyBench $(SUITES)
+	scripts/with-pg-cluster.sh .build/release/FormularyBench $(SUITES)
 
 clean:
 	rm -rf .build

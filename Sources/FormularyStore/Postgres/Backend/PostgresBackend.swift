@@ -155,3 +155,22 @@ final class PostgresBackend {
 /// Every requirement is implemented (one file per group); the type stays internal until the
 /// application layer opens stores by URL.
 extension PostgresBackend: StoreBackend {}
+
+extension Store {
+    /// A store on the PostgreSQL database `url` names (`postgres://USER@HOST:PORT/NAME`), for
+    /// the package's own tools (benchmarks) until the application layer opens stores by URL.
+    package static func postgres(url: String) throws -> Store {
+        Store(backend: try PostgresBackend(url: url))
+    }
+}
+
+extension Store {
+    /// Runs a statement outside any transaction on a PostgreSQL store (`CREATE DATABASE` for
+    /// the benchmarks); an error on an SQLite store.
+    package func executeAdministrative(_ sql: String) throws {
+        guard let postgres = backend as? PostgresBackend else {
+            throw StoreError.corrupt("not a PostgreSQL store")
+        }
+        try postgres.connection.executeScript(sql)
+    }
+}
