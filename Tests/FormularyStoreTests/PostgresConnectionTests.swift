@@ -82,6 +82,31 @@ struct PostgresConnectionTests {
         #expect(try db.scalarInt64("SELECT sum(n) FROM t") == 168)
     }
 
+    @Test(.needsPostgres) func binaryRowsReadAsTextRowsDo() throws {
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let db = try database.connect()
+        try db.executeScript("CREATE TABLE t (i BIGINT, j INTEGER, k SMALLINT, r DOUBLE PRECISION, s TEXT, b BYTEA, f BOOLEAN)")
+        for value: Int64 in [-3, 0, 1 << 40] {
+            try db.execute("INSERT INTO t VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                           [.integer(value), .integer(value % 1000), .integer(-7), .real(0.1), .text("Grüße \(value)"),
+                            .bytes([0, 0xff, UInt8(value & 0x7f)]), .bool(value > 0)])
+        }
+        try db.execute("INSERT INTO t VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL)")
+        let sql = "SELECT i, j, k, r, s, b, f FROM t ORDER BY i NULLS LAST"
+        let text = try db.execute(sql), binary = try db.execute(sql, binaryResults: true)
+        #expect(binary.count == 4)
+        for (t, b) in zip(text, binary) {
+            #expect(try (0..<7).map { try b.value($0) } == (0..<7).map { try t.value($0) })
+            if !t.isNull(5) {
+                #expect(try b.withUnsafeBytes(at: 5) { Array($0) } == t.bytes(5))
+                #expect(try t.withUnsafeBytes(at: 5) { Array($0) } == t.bytes(5))
+            }
+        }
+        #expect(try binary[2].int64(0) == 1 << 40 && binary[0].int(1) == -3 && binary[0].int(2) == -7)
+        #expect(throws: PostgresError.self) { _ = try binary[0].int64(4) }
+    }
+
     @Test(.needsPostgres) func valuesAreBoundNotSpliced() throws {
         let database = try PostgresTestDatabase()
         defer { withExtendedLifetime(database) {} }

@@ -101,9 +101,12 @@ public final class PostgresConnection {
     /// (by its text and the types of the values), and returns its rows.
     ///
     /// A NULL argument carries no type: the server infers it from the statement, so write
-    /// `$1::text IS NULL` where nothing else says what `$1` is.
+    /// `$1::text IS NULL` where nothing else says what `$1` is. With `binaryResults`, the
+    /// rows come in binary format (integers, reals, booleans, text and `bytea` read alike;
+    /// `numeric` does not).
     @discardableResult
-    public func execute(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+    public func execute(_ sql: String, _ arguments: [PostgresValue] = [],
+                        binaryResults: Bool = false) throws(PostgresError) -> PostgresResult {
         try flushPending()
         let parameters = try Parameters(arguments, sql: sql)
         let key = PreparedKey(sql: sql, types: parameters.types)
@@ -117,9 +120,9 @@ public final class PostgresConnection {
             prepared[key] = name
         }
         let result = parameters.withPointers { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
-        return try check(result, sql: sql)
+        return try check(result, sql: sql, binary: binaryResults)
     }
 
     /// Runs one statement with `arguments` without preparing it for later (`PQexecParams`):
@@ -157,7 +160,7 @@ public final class PostgresConnection {
 
     /// Checks a result: returns it when the statement succeeded, throws (and releases it)
     /// when it failed.
-    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
+    private func check(_ result: OpaquePointer?, sql: String, binary: Bool = false) throws(PostgresError) -> PostgresResult {
         guard let result else {
             throw PostgresError(kind: PQstatus(handle) == CONNECTION_OK ? .server : .connection,
                                 message: Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? "no result"),
@@ -165,7 +168,7 @@ public final class PostgresConnection {
         }
         let status = PQresultStatus(result)
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
-            return PostgresResult(handle: result, sql: sql)
+            return PostgresResult(handle: result, sql: sql, binary: binary)
         }
         defer { PQclear(result) }
         if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {

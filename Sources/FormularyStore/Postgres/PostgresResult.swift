@@ -1,6 +1,8 @@
 import CLibPQ
 
-/// The rows a statement returned (text format), owned until the result is released.
+/// The rows a statement returned, owned until the result is released: in text format, or in
+/// binary format when asked for (``PostgresConnection/execute(_:_:binaryResults:)``), which
+/// saves parsing numbers and hex-decoding `bytea` on hot reads.
 ///
 /// A collection of ``PostgresRow``; each row reads its columns by the column's type: asking a
 /// `bigint` column for a string, or a `text` column for an integer, is an error naming the
@@ -9,10 +11,13 @@ public final class PostgresResult: RandomAccessCollection {
     let handle: OpaquePointer
     /// The SQL that produced the rows, for errors.
     let sql: String
+    /// Whether the values are in binary format.
+    let binary: Bool
 
-    init(handle: OpaquePointer, sql: String) {
+    init(handle: OpaquePointer, sql: String, binary: Bool = false) {
         self.handle = handle
         self.sql = sql
+        self.binary = binary
     }
 
     deinit { PQclear(handle) }
@@ -89,6 +94,11 @@ public struct PostgresRow {
         guard column >= 0, column < columnCount else { throw mismatch(column, "an integer") }
         guard let bytes = raw(column) else { return nil }
         let type = result.type(of: Int32(column))
+        if result.binary {
+            // Network byte order, as wide as the type.
+            guard let value = Self.bigEndianInteger(bytes, type: type) else { throw mismatch(column, "an integer") }
+            return value
+        }
         guard PostgresType.integers.contains(type) || type == PostgresType.numeric,
               let value = Self.parseInt64(bytes) else { throw mismatch(column, "an integer") }
         return value
@@ -121,9 +131,20 @@ public struct PostgresRow {
     public func optionalBytes(_ column: Int) throws(PostgresError) -> [UInt8]? {
         guard column >= 0, column < columnCount else { throw mismatch(column, "bytes") }
         guard let text = raw(column) else { return nil }
-        guard result.type(of: Int32(column)) == PostgresType.bytea,
-              let bytes = Self.decodeHexBytea(text) else { throw mismatch(column, "bytes") }
+        guard result.type(of: Int32(column)) == PostgresType.bytea else { throw mismatch(column, "bytes") }
+        if result.binary { return Array(text) }
+        guard let bytes = Self.decodeHexBytea(text) else { throw mismatch(column, "bytes") }
         return bytes
+    }
+
+    /// Calls `body` with a `bytea` column's bytes — in binary format without copying them
+    /// (valid only during the call). NULL or another type is an error.
+    public func withUnsafeBytes<R>(at column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard column >= 0, column < columnCount, let bytes = raw(column),
+              result.type(of: Int32(column)) == PostgresType.bytea else { throw mismatch(column, "bytes") }
+        if result.binary { return try body(UnsafeRawBufferPointer(bytes)) }
+        guard let decoded = Self.decodeHexBytea(bytes) else { throw mismatch(column, "bytes") }
+        return try decoded.withUnsafeBytes(body)
     }
 
     /// The column as a `boolean`; NULL or another type is an error.
@@ -132,11 +153,21 @@ public struct PostgresRow {
               result.type(of: Int32(column)) == PostgresType.bool, text.count == 1 else {
             throw mismatch(column, "a boolean")
         }
-        return text[0] == UInt8(ascii: "t")
+        return result.binary ? text[0] != 0 : text[0] == UInt8(ascii: "t")
     }
 
     /// The column as a `double precision`, `real` or `numeric`; NULL or another type is an error.
     public func double(_ column: Int) throws(PostgresError) -> Double {
+        if result.binary, column >= 0, column < columnCount, let bytes = raw(column) {
+            switch (result.type(of: Int32(column)), bytes.count) {
+            case (PostgresType.float8, 8):
+                return Double(bitPattern: UInt64(bigEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+            case (PostgresType.float4, 4):
+                return Double(Float(bitPattern: UInt32(bigEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })))
+            default:
+                throw mismatch(column, "a number")
+            }
+        }
         guard column >= 0, column < columnCount, let text = raw(column),
               [PostgresType.float4, PostgresType.float8, PostgresType.numeric].contains(result.type(of: Int32(column))),
               let value = Double(String(decoding: text, as: UTF8.self)) else {
@@ -157,6 +188,18 @@ public struct PostgresRow {
         case PostgresType.bytea: return .bytes(try bytes(column))
         case PostgresType.bool: return .bool(try bool(column))
         default: return .text(String(decoding: raw(column) ?? UnsafeBufferPointer(start: nil, count: 0), as: UTF8.self))
+        }
+    }
+
+    /// A binary integer of type `int2`, `int4`, `int8` or `oid`, in network byte order.
+    static func bigEndianInteger(_ bytes: UnsafeBufferPointer<UInt8>, type: UInt32) -> Int64? {
+        let raw = UnsafeRawBufferPointer(bytes)
+        switch (type, bytes.count) {
+        case (PostgresType.int8, 8): return Int64(bigEndian: raw.loadUnaligned(as: Int64.self))
+        case (PostgresType.int4, 4): return Int64(Int32(bigEndian: raw.loadUnaligned(as: Int32.self)))
+        case (PostgresType.int2, 2): return Int64(Int16(bigEndian: raw.loadUnaligned(as: Int16.self)))
+        case (PostgresType.oid, 4): return Int64(UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))
+        default: return nil
         }
     }
 

@@ -142,13 +142,15 @@ final class KeysetPages {
     private var page: PostgresResult?
     private var index = 0
     private var finished = false
+    let binary: Bool
 
     init(connection: PostgresConnection, sql: String, keys: @escaping (PostgresRow) throws -> [PostgresValue],
-         start: [PostgresValue]) {
+         start: [PostgresValue], binary: Bool = false) {
         self.connection = connection
         self.sql = sql
         self.keys = keys
         self.after = start
+        self.binary = binary
     }
 
     /// The next row, nil after the last.
@@ -158,7 +160,7 @@ final class KeysetPages {
             return page[index]
         }
         guard !finished else { return nil }
-        let next = try connection.execute(sql, after)
+        let next = try connection.execute(sql, after, binaryResults: binary)
         guard let last = next.last else {
             finished = true
             return nil
@@ -287,13 +289,14 @@ final class PostgresEntryScan: EntryScanning {
     deinit { end() }
 
     func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws {
+        // Binary rows: the values are handed over where libpq holds them, not decoded.
         let pages = KeysetPages(connection: connection, sql: """
-            SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > $1 AND id <= $2 ORDER BY id LIMIT 5000
+            SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > $1 AND id <= $2 ORDER BY id LIMIT 20000
             """, keys: { row in [.integer(try row.int64(0)), .integer(throughID)] },
-            start: [.integer(afterID), .integer(throughID)])
+            start: [.integer(afterID), .integer(throughID)], binary: true)
         while let row = try pages.next() {
             let id = try row.int64(0), formID = try row.int64(1), layoutID = try row.int64(2), version = try row.int(4)
-            try row.bytes(3).withUnsafeBytes { values in
+            try row.withUnsafeBytes(at: 3) { values in
                 try body(EntryRowView(id: id, formID: formID, layoutID: layoutID, version: version, values: values))
             }
         }
