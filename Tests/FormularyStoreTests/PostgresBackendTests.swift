@@ -228,6 +228,14 @@ struct PostgresBackendTests {
         #expect(try ids(first) == [1])
         #expect(try ids(second) == [1])
         #expect(try ids(fresh) == [1, 2])
+        // A reader that stops on an error leaves its connection usable (the stream is drained).
+        #expect(throws: CancellationError.self) {
+            try fresh.forEachEntry(afterID: 0, throughID: .max) { _ in throw CancellationError() }
+        }
+        #expect(try ids(fresh) == [1, 2])
+        var ranged: [Int64] = []
+        try fresh.forEachEntry(afterID: 1, throughID: 2) { ranged.append($0.id) }
+        #expect(ranged == [2])
     }
 
     /// A run over two forms: rules, results (one repeated), progress, its end; read back every way.
