@@ -52,14 +52,16 @@ extension PostgresBackend {
     func runForms(runID: Int64) throws -> [RunFormRecord] {
         try connection.execute("""
             SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
-                   rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings
+                   rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings,
+                   rf.entries_carried, rf.carried_from
             FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
             JOIN form_versions AS fv ON fv.id = rf.form_version_id
             WHERE rf.run_id = $1 ORDER BY f.name COLLATE "C"
             """, [.integer(runID)]).map { row in
             RunFormRecord(formID: try row.int64(0), form: try row.string(1), formVersionID: try row.int64(2),
                           formVersionHash: try row.string(3), lastID: try row.int64(4),
-                          judgedThrough: try row.int64(5), counts: try Self.counts(from: row, at: 6))
+                          judgedThrough: try row.int64(5), counts: try Self.counts(from: row, at: 6),
+                          entriesCarried: try row.int(11), carriedFrom: try row.optionalInt64(12))
         }
     }
 
@@ -147,7 +149,7 @@ extension PostgresBackend {
     static let runColumns = """
         r.id, r.started_at, r.ended_at, r.actor, r.today, r.last_import, r.status, r.error,
         r.host, r.pid, r.process_start,
-        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings
+        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried
         """
 
     static let ruleColumns = "rr.id, rr.form_id, coalesce(f.name, ''), rr.field, rr.type, rr.rule, rr.severity, rr.message"
@@ -158,7 +160,7 @@ extension PostgresBackend {
         return RunRecord(id: try row.int64(0), startedAt: try row.string(1), endedAt: try row.optionalString(2),
                          actor: try row.string(3), today: try row.string(4), lastImport: try row.int64(5),
                          status: recorded, recordedStatus: recorded, error: try row.optionalString(7), process: process,
-                         counts: try counts(from: row, at: 11), forms: [])
+                         counts: try counts(from: row, at: 11), forms: [], entriesCarried: try row.int(16))
     }
 
     static func counts(from row: PostgresRow, at column: Int) throws -> RunCounts {
@@ -222,10 +224,12 @@ final class PostgresRunResultRowWriter: RunResultRowWriting {
             """, [.integer(runID), array(entries), array(rules), array(versions)])
     }
 
+    /// The marker moves forward only, as on SQLite: a form carried forward up to a base
+    /// run's extent keeps it while the scan goes through lower ids.
     func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws {
         try flush()
         try connection.execute("""
-            UPDATE run_forms SET judged_through = $1, entries_checked = entries_checked + $2,
+            UPDATE run_forms SET judged_through = greatest(judged_through, $1), entries_checked = entries_checked + $2,
                 entries_invalid = entries_invalid + $3, entries_warned = entries_warned + $4,
                 errors = errors + $5, warnings = warnings + $6
             WHERE run_id = $7 AND form_id = $8

@@ -10,7 +10,8 @@ import Foundation
 /// - forms, layouts and imports (`PostgresBackend+Forms.swift`),
 /// - entries: the import writer (row by row, not COPY yet), readers, the digests' walk and the
 ///   validation workers' scans on one exported snapshot (`PostgresBackend+Entries.swift`),
-/// - validation runs (`PostgresBackend+Runs.swift`).
+/// - validation runs (`PostgresBackend+Runs.swift`), and incremental runs' carrying
+///   forward (`PostgresBackend+Carry.swift`).
 ///
 /// **Internal for now**: nothing outside FormularyStore can create one, and `--db` does not
 /// lead here yet (docs/scale-out.md says what is missing before it does).
