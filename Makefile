@@ -1,12 +1,12 @@
 # Formulary — the two commands a newcomer needs are `make demo` and `make test`.
 SWIFT        ?= swift
 BIN          := .build/release/formulary
-# Build: PCRE2, SQLite, libcrypto and libpq (the PostgreSQL client library). Tests: the
-# PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh.
-DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libpq-dev pkg-config sqlite3 postgresql
+# Build: PCRE2, SQLite, libcrypto, libmicrohttpd (formulary serve) and libpq (the PostgreSQL
+# client library). Tests: the PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh.
+DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libpq-dev pkg-config sqlite3 postgresql
 CONTRACT     := ../shared/tools/contract-check
 
-.PHONY: deps build release test demo bench embed man contract clean
+.PHONY: deps build release test demo bench embed man contract clean browser-deps
 
 # Installs the Debian packages the build needs, only those that are missing.
 deps:
@@ -18,6 +18,10 @@ deps:
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+# Debian's headless Chromium, for the HTML report's layout test (ReportLayoutTests); only when missing.
+browser-deps:
+	scripts/browser-deps.sh
 
 build: deps
 	$(SWIFT) build

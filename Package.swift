@@ -11,6 +11,7 @@ import PackageDescription
 //   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
 //                     and one service per area (schema, registry and admission, entries,
 //                     history, audit, import, validation, reports) with plain result values.
+//                     It also serves the registry over HTTP (libmicrohttpd): `formulary serve`.
 //   formulary       — the thin command-line executable: parse, one Kit call, render.
 let package = Package(
     name: "Formulary",
@@ -28,13 +29,15 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "FormularyJSON"),
         .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
         .target(name: "FormularyStore",
                 dependencies: ["CSQLite", "CLibPQ", "CCrypto", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
-                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"]),
+                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON", "CMicroHTTPD"]),
         // The CLI reaches the database only through FormularyKit's application services
         // (LayeringTests keeps it so).
         .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"]),

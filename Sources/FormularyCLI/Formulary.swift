@@ -19,7 +19,7 @@ enum Formulary {
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
         ImpactCommand.self, CanonicalizeCommand.self,
-        ReportCommand.self, ExportCommand.self,
+        ReportCommand.self, RunsListCommand.self, ExportCommand.self, ServeCommand.self,
         DemoCommand.self,
         HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,
     ]

@@ -38,10 +38,11 @@ final class ReportDatabase {
 
     /// Keyed import: inserts, or updates the entry with that key. Returns the entry id.
     @discardableResult
-    func put(_ key: String, _ values: [String?], columns: [String] = ReportDatabase.columns) throws -> Int64 {
+    func put(_ key: String, _ values: [String?], columns: [String] = ReportDatabase.columns,
+             line: Int? = nil) throws -> Int64 {
         try store.transaction {
             let writer = try store.entryWriter(form: "shop", actor: "tester", source: "test.csv")
-            return try writer.upsert(key: key, layoutID: writer.layoutID(for: columns), values: values).id
+            return try writer.upsert(key: key, layoutID: writer.layoutID(for: columns), values: values, line: line).id
         }
     }
 

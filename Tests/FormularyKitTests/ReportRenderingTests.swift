@@ -83,12 +83,12 @@ func parseCSV(_ text: String) -> [[String]] {
         let csv = report.csv(by: .rule)
         let records = parseCSV(csv)
         #expect(records.first == ["run", "form", "entry_id", "entry_key", "field", "type", "type_version",
-                                  "rule", "severity", "message"])
+                                  "rule", "severity", "message", "value", "source"])
         #expect(records.count == report.failures.count + 1)
         #expect(records.dropFirst().map { $0[7] } == ["luhn", "luhn", "mask", "pattern", "same", "range", "unknown-field"])
-        #expect(records.allSatisfy { $0.count == 10 })
+        #expect(records.allSatisfy { $0.count == 12 })
         #expect(records[1] == ["7", "signup", "3", "k-3", "card", "credit-card", String(repeating: "c", count: 64),
-                               "luhn", "error", "Card number is not valid"])
+                               "luhn", "error", "Card number is not valid", "", ""])
     }
 
     @Test func csvDefusesFormulasAndKeepsLineBreaksInsideQuotes() {
@@ -205,19 +205,28 @@ func parseCSV(_ text: String) -> [[String]] {
 
     // MARK: HTML
 
-    @Test func htmlIsOneSelfContainedPage() {
-        let html = report.html(by: .rule)
+    @Test func htmlIsOneSelfContainedPage() throws {
+        var r = report
+        r.recentRuns = (5...7).map { .init(id: Int64($0), startedAt: "2026-11-2\($0)T10:00:00.000Z", status: "complete",
+                                            entriesChecked: 1_000, entriesFailing: 100 * $0) }
+        let html = r.html(by: .rule)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.hasSuffix("</html>\n"))
-        for outside in ["http://", "https://", "src=", "href=", "<script", "<link", "@import", "url(", "<img"] {
-            #expect(!html.lowercased().contains(outside), "the page refers outside: \(outside)")
+        for outside in ["http://", "https://", "src=", "<script", "<link", "@import", "url(", "<img"] {
+            #expect(!html.lowercased().contains(outside),
+                    "the page refers outside: \(outside)")
         }
+        // The only links are to the other runs' pages, beside this one.
+        let links = html.components(separatedBy: "href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(Set(links) == ["formulary-report-run-5.html", "formulary-report-run-6.html"])
+        #expect(html.contains("Failing share of the last 3 runs"))
         #expect(html.contains("<style>"))
     }
 
     @Test func htmlHasBarChartsByRuleAndByField() {
         let html = report.html(by: .entry)
-        #expect(html.components(separatedBy: "<svg ").count - 1 == 2)
+        // Each chart is drawn wide and narrow (the page shows one by its width).
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 4)
         #expect(html.contains("<title>Failures by rule</title>"))
         #expect(html.contains("<title>Failures by field</title>"))
         // The worst rule's bar is the longest: full plot width.
@@ -239,7 +248,6 @@ func parseCSV(_ text: String) -> [[String]] {
             #expect(html.contains(fact))
         }
         #expect(html.contains("Failing entries (4)"))
-        #expect(html.contains("rowspan=\"2\""))
         #expect(html.contains("Form signup, against run 6"))
         #expect(html.contains("2 newly failing"))
         #expect(html.contains("<li>#2 k-2</li>"))

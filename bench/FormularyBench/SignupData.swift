@@ -26,7 +26,13 @@ struct SignupData {
     /// Entries made so far.
     private(set) var count = 0
 
-    init(seed: UInt64 = 0x5EED_F0F0_1234_5678) { state = seed }
+    /// The share of entries (in percent) that carry a defect.
+    private let defectPercent: Int
+
+    init(seed: UInt64 = 0x5EED_F0F0_1234_5678, defectPercent: Int = 15) {
+        state = seed
+        self.defectPercent = defectPercent
+    }
 
     /// SplitMix64: small, fast, and the same on every platform (no Foundation random).
     private mutating func next64() -> UInt64 {
@@ -72,7 +78,7 @@ struct SignupData {
         var cvv = String(100 + below(900))
 
         var defect: Defect? = nil
-        if below(100) < 15 {
+        if below(100) < defectPercent {
             defect = Defect.allCases[below(Defect.allCases.count)]
             switch defect! {
             case .badLuhn: digits[15] = (digits[15] + 1 + below(9)) % 10
@@ -118,11 +124,12 @@ struct SignupData {
         return out
     }
 
-    /// Writes ``csv(count:seed:)`` to `path`.
-    static func writeCSV(count: Int, to path: String, seed: UInt64 = 0x5EED_F0F0_1234_5678) -> Bool {
+    /// Writes ``csv(count:seed:)`` to `path`, `defectPercent` % of the entries with a defect.
+    static func writeCSV(count: Int, to path: String, seed: UInt64 = 0x5EED_F0F0_1234_5678,
+                         defectPercent: Int = 15) -> Bool {
         guard let file = fopen(path, "w") else { return false }
         defer { fclose(file) }
-        var data = SignupData(seed: seed)
+        var data = SignupData(seed: seed, defectPercent: defectPercent)
         var line = columns.joined(separator: ",") + "\n"
         for i in 0...count {
             if i > 0 { line = data.next().values.map { quote($0 ?? "") }.joined(separator: ",") + "\n" }

@@ -39,6 +39,7 @@ suites.append(("store", { runStoreBench() }))
 suites.append(("store-postgres", { runPostgresStoreBench() }))
 suites.append(("large", { runLargeBench() }))
 suites.append(("editor", { runEditorBench() }))
+suites.append(("report-memory", { runReportMemoryBench() }))
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     suite.run()
 }

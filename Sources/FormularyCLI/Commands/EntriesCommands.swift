@@ -1,4 +1,5 @@
 import FormularyKit
+import FormularyJSON
 import FormularyRules
 
 /// `formulary entries list [--form NAME] [--failing] [--limit N]`
@@ -35,6 +36,7 @@ struct EntriesListCommand: Command {
     }
 
     func run() throws -> ExitStatus {
+        if failing { return try runFailing() }
         let listing = try EntriesService(workspace: context.workspace).list(form: form, failing: failing, limit: limit)
         if format == .json {
             context.stdout.write(bytes: listing.jsonDocument)
@@ -50,6 +52,71 @@ struct EntriesListCommand: Command {
             // On standard error, in both formats: standard output keeps its shape (a table,
             // a JSON array) for whatever reads it.
             let what = (failing ? "failing entries" : "entries") + (form.map { " of form \($0.forTerminal)" } ?? "")
+            context.stderr.line("\(CountText.grouped(shown)) of \(CountText.grouped(total)) \(what) shown; "
+                                + "use --limit N to see more, --limit 0 for all.")
+        }
+        return .success
+    }
+}
+
+extension EntriesListCommand {
+    /// `--failing` streams: rows are printed as the database hands them over; the table's
+    /// column widths come from the first 1,000 rows (a later, wider cell widens its column
+    /// from there on), so memory stays flat however many entries fail.
+    func runFailing() throws -> ExitStatus {
+        let header = ["ID", "FORM", "KEY", "ADDED", "CHANGED", "LATEST VERDICT"]
+        var pending: [[String]] = []
+        var widths: [Int]?
+        var shown = 0
+        var first = true
+        let stdout = context.stdout
+        func cells(_ row: EntriesService.EntryRow) -> [String] {
+            [String(row.entry.id), row.entry.form, row.key.map(ReportEscaping.terminal) ?? "", row.entry.createdAt,
+             row.entry.updatedAt, row.verdict?.summary ?? "not validated"]
+        }
+        func line(_ cells: [String], _ widths: [Int]) -> String {
+            var out = ""
+            for (i, cell) in cells.enumerated() {
+                out += cell
+                if i < cells.count - 1 { out += String(repeating: " ", count: max(widths[i] - cell.count, 0) + 2) }
+            }
+            while out.hasSuffix(" ") { out.removeLast() }
+            return out
+        }
+        func emit(_ row: [String]) {
+            guard var w = widths else { return }
+            for (i, cell) in row.enumerated() { w[i] = max(w[i], cell.count) }
+            widths = w
+            stdout.line(line(row, w))
+        }
+        func startTable() {
+            var w = header.map(\.count)
+            for row in pending { for (i, cell) in row.enumerated() { w[i] = max(w[i], cell.count) } }
+            widths = w
+            stdout.line(line(header, w))
+            for row in pending { stdout.line(line(row, w)) }
+            pending = []
+        }
+        var total = 0
+        if format == .json { stdout.write("[") }
+        try EntriesService(workspace: context.workspace).forEachFailing(form: form, limit: limit) { row in
+            shown += 1
+            if format == .json {
+                if !first { stdout.write(",") }
+                first = false
+                var w = JSONWriter()
+                row.writeJSON(to: &w)
+                stdout.write(bytes: w.bytes)
+            } else if widths == nil {
+                pending.append(cells(row))
+                if pending.count == 1000 { startTable() }
+            } else {
+                emit(cells(row))
+            }
+        } total: { total = $0 }
+        if format == .json { stdout.line("]") } else if widths == nil { startTable() }
+        if limit > 0 && total > limit {
+            let what = "failing entries" + (form.map { " of form \($0.forTerminal)" } ?? "")
             context.stderr.line("\(CountText.grouped(shown)) of \(CountText.grouped(total)) \(what) shown; "
                                 + "use --limit N to see more, --limit 0 for all.")
         }

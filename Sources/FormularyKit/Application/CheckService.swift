@@ -65,6 +65,12 @@ public struct CheckService {
     ///   type cannot be used (see ``RegistryService/compile(reference:today:)``).
     public func check(_ reference: String, values: [String], stage: Stage, today: CivilDate) throws -> CheckReport {
         let type = try RegistryService(workspace: workspace).compile(reference: reference, today: today)
+        return Self.check(type, reference: reference, values: values, stage: stage)
+    }
+
+    /// Judges `values` with a type already compiled from `reference` (what `check` does
+    /// after compiling, and what `formulary serve` does with the types it keeps).
+    public static func check(_ type: CompiledFieldType, reference: String, values: [String], stage: Stage) -> CheckReport {
         let secure = type.definition.secure
         return CheckReport(values: values.map { value in
             var result = type.validate(value, stage: stage)

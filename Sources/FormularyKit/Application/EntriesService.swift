@@ -57,13 +57,9 @@ public struct EntriesService {
                                  verdict: try store.latestVerdict(entryID: entry.id)))
         }
         if failing {
-            // The newest run of each form names its failing entries: no need to look at the rest.
-            let ids = try store.failingEntryIDs(form: form)
-            for id in ids.prefix(limit > 0 ? limit : Int.max) {
-                guard let entry = try store.entry(id: id) else { continue }
-                try add(entry)
-            }
-            return Listing(rows: rows, total: limit > 0 && ids.count > limit ? ids.count : nil)
+            var total = 0
+            try forEachFailing(form: form, limit: limit) { rows.append($0) } total: { total = $0 }
+            return Listing(rows: rows, total: limit > 0 && total > limit ? total : nil)
         }
         var after: Int64 = 0
         scan: while true {
@@ -81,6 +77,28 @@ public struct EntriesService {
             if count > rows.count { total = count }
         }
         return Listing(rows: rows, total: total)
+    }
+
+    /// The entries whose latest verdict is invalid (of `form` when given), by id, one at a
+    /// time: the database sorts and merges the forms' newest runs, so memory stays flat
+    /// however many fail. At most `limit` (0 for all) go to `body`; `total` gets how many
+    /// there are in all (counted on, without their rows, past the limit).
+    public func forEachFailing(form: String?, limit: Int, _ body: (EntryRow) throws -> Void,
+                               total: (Int) -> Void = { _ in }) throws {
+        let store = try workspace.store(.read)
+        let keys = SecureKeys(workspace: workspace, store: store)
+        var count = 0
+        try store.read {
+            try store.forEachFailingEntryID(form: form) { id in
+                count += 1
+                guard limit == 0 || count <= limit else { return true }
+                guard let entry = try store.entry(id: id) else { return true }
+                try body(EntryRow(entry: entry, key: try keys.shownKey(of: entry),
+                                  verdict: try store.latestVerdict(entryID: entry.id)))
+                return true
+            }
+        }
+        total(count)
     }
 
     /// One entry as `entries show` shows it.

@@ -25,6 +25,72 @@ public struct ReportService {
 }
 
 extension ReportService {
+    /// The formats a report is rendered in.
+    public enum Format: Sendable {
+        case text(colour: Bool), json, csv, html
+    }
+
+    /// Renders the report of run `runID` (the newest when nil), narrowed to `form`, into
+    /// `sink` as its rows come from the database, in one read transaction: memory does not
+    /// grow with the number of failures. Returns the run's id.
+    ///
+    /// - Throws: a ``ServiceError`` (bad input) when there is no such run, or no run yet.
+    @discardableResult
+    public func render(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
+                       to sink: ReportSink) throws -> Int64 {
+        let store = try workspace.store(.read)
+        do {
+            return try store.read {
+                var csv = false
+                if case .csv = format { csv = true }
+                let report = try RunReport.load(run: runID, form: form, from: store,
+                                                secureFields: try workspace.secureFields(store: store), summary: !csv)
+                switch format {
+                case .text(let colour): try report.renderText(by: grouping, colour: colour, to: sink)
+                case .json: try report.renderJSON(by: grouping, to: sink)
+                case .csv: try report.renderCSV(by: grouping, to: sink)
+                case .html: try report.renderHTML(by: grouping, to: sink)
+                }
+                try sink.flush()
+                return report.facts.runID
+            }
+        } catch let error as RunReportError {
+            throw ServiceError(.badInput, error.description)
+        }
+    }
+
+    /// The id of the run a report of (`runID`, `form`) shows, without rendering it.
+    public func runID(run runID: Int64?, form: String?) throws -> Int64 {
+        if let runID { return runID }
+        let store = try workspace.store(.read)
+        let run = try form.map { try store.latestRun(form: $0) } ?? store.latestRun()
+        guard let run else {
+            throw ServiceError(.badInput, (form.map { RunReportError.noRunOfForm($0) } ?? .noRuns).description)
+        }
+        return run.id
+    }
+
+    /// Renders a report into the file at `path`, whole or not at all (a temporary file
+    /// beside it, renamed over it when complete). Returns the run's id.
+    @discardableResult
+    public func save(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
+                     to path: String, chosen: Bool) throws -> Int64 {
+        var id: Int64 = 0
+        do {
+            try OutputFile.write(to: path) { deliver in
+                try withoutActuallyEscaping(deliver) { deliver in
+                    id = try render(run: runID, form: form, by: grouping, format: format, to: ReportSink(deliver: deliver))
+                }
+            }
+        } catch let error as OutputFileError {
+            throw ServiceError(error.isBadPath ? .badInput : .environment,
+                               "cannot write the report to \(path): \(error.reason); nothing was written there. "
+                               + error.advice.prefix(1).uppercased() + error.advice.dropFirst()
+                               + (chosen ? "" : " (or choose the file with --output PATH)"))
+        }
+        return id
+    }
+
     /// Writes a rendered report to `path`, whole or not at all.
     ///
     /// - Parameter chosen: whether the user named the file (`--output`); when not, the

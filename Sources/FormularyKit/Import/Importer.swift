@@ -112,13 +112,13 @@ public struct Importer {
                                                  line: record.line, isRecoverable: true))
                         return
                     }
-                    switch try writer.upsert(key: value, layoutID: layoutID, values: record.values) {
+                    switch try writer.upsert(key: value, layoutID: layoutID, values: record.values, line: record.line) {
                     case .inserted: summary.added += 1
                     case .updated: summary.updated += 1
                     case .unchanged: summary.unchanged += 1
                     }
                 } else {
-                    try writer.add(layoutID: layoutID, values: record.values)
+                    try writer.add(layoutID: layoutID, values: record.values, line: record.line)
                     summary.added += 1
                 }
                 if summary.records % 10_000 == 0 { progress?(summary.records) }

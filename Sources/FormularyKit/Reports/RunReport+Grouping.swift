@@ -35,6 +35,19 @@ public struct ReportGroup: Sendable, Hashable {
     public var commonMessage: String
     /// Distinct rules in the group, in the order first seen (`field.rule` for `--by entry`).
     public var rules: [String]
+    /// For `--by entry`: the value each of ``rules`` judged (nil when absent or the rule has
+    /// no field; ``RunReport/secureMask`` when secret).
+    public var values: [String?] = []
+    /// For `--by entry`: where the entry's judged version came from (`FILE:LINE`).
+    public var source: String? = nil
+
+    /// For `--by entry`: each rule with the value it judged (`card.luhn "4111…"`).
+    public var rulesWithValues: [String] {
+        rules.enumerated().map { i, rule in
+            guard i < values.count, let value = values[i] else { return rule }
+            return "\(rule) \(RunReport.quoted(value))"
+        }
+    }
 
     /// The key of rules of the whole form (no field; by type: no type) when grouping by field or type.
     public static let formLevel = "(form)"
@@ -50,15 +63,44 @@ public struct ReportGroup: Sendable, Hashable {
 }
 
 extension RunReport {
+    /// The groups of `grouping`, worst first (the most errors first, then the most failures,
+    /// then by key, entries by id), collected from ``rows``: for tests and summaries
+    /// (renderers stream instead).
+    public func groups(by grouping: ReportGrouping) -> [ReportGroup] {
+        var out: [ReportGroup] = []
+        try? rows.forEachGroup(by: grouping) { out.append($0); return true }
+        return out
+    }
+
+    /// The failures in the order of their groups (worst group first), then by entry id:
+    /// the row order of the CSV report.
+    public func failuresInGroupOrder(by grouping: ReportGrouping) -> [Failure] {
+        var out: [Failure] = []
+        try? rows.forEachFailure(groupedBy: grouping) { out.append($0); return true }
+        return out
+    }
+}
+
+/// A report's failures held in memory: a report built by hand (tests, small runs). Groups
+/// are computed the way the database computes them for loaded reports.
+final class InMemoryReportRows: RunReportRows {
+    let failures: [RunReport.Failure]
+    let multiForm: Bool
+
+    init(failures: [RunReport.Failure], multiForm: Bool) {
+        self.failures = failures
+        self.multiForm = multiForm
+    }
+
     /// The group key of one failure. Field keys are qualified with the form when the
     /// report spans several forms, since two forms may use the same field name differently.
-    public func groupKey(of failure: Failure, by grouping: ReportGrouping) -> String {
+    func groupKey(of failure: RunReport.Failure, by grouping: ReportGrouping) -> String {
         switch grouping {
         case .rule:
             return failure.rule
         case .field:
             guard let field = failure.field else { return ReportGroup.formLevel }
-            return forms.count > 1 ? "\(failure.form).\(field)" : field
+            return multiForm ? "\(failure.form).\(field)" : field
         case .type:
             if let name = failure.typeName { return name }
             return failure.rule == "unknown-field" ? ReportGroup.noType : ReportGroup.formLevel
@@ -67,9 +109,19 @@ extension RunReport {
         }
     }
 
-    /// The failures grouped, worst first: the most errors first, then the most failures,
-    /// then by key (entries by id) so that the order is stable.
-    public func groups(by grouping: ReportGrouping) -> [ReportGroup] {
+    func forEachGroup(by grouping: ReportGrouping, _ body: (ReportGroup) throws -> Bool) throws {
+        for group in groups(by: grouping) where try !body(group) { break }
+    }
+
+    func forEachFailure(groupedBy grouping: ReportGrouping?, _ body: (RunReport.Failure) throws -> Bool) throws {
+        let ordered = grouping.map(inGroupOrder) ?? failures
+        for failure in ordered where try !body(failure) { break }
+    }
+
+    func forEachComparedEntry(form: String, newly: Bool,
+                              _ body: (RunReport.Comparison.NewlyFailing) throws -> Void) throws {}
+
+    func groups(by grouping: ReportGrouping) -> [ReportGroup] {
         struct Accumulator {
             var group: ReportGroup
             var entryIDs: Set<Int64> = []
@@ -100,7 +152,11 @@ extension RunReport {
             accumulators[i].messageCounts[failure.message, default: 0] += 1
             let rule = grouping == .entry ? (failure.field.map { "\($0).\(failure.rule)" } ?? failure.rule)
                                           : failure.rule
-            if accumulators[i].seenRules.insert(rule).inserted { accumulators[i].group.rules.append(rule) }
+            if accumulators[i].seenRules.insert(rule).inserted {
+                accumulators[i].group.rules.append(rule)
+                if grouping == .entry { accumulators[i].group.values.append(failure.value) }
+            }
+            if grouping == .entry && accumulators[i].group.source == nil { accumulators[i].group.source = failure.source }
         }
         let groups = accumulators.map { a -> ReportGroup in
             var group = a.group
@@ -125,9 +181,7 @@ extension RunReport {
         }
     }
 
-    /// The failures in the order of their groups (worst group first), then by entry id:
-    /// the row order of the CSV report.
-    public func failuresInGroupOrder(by grouping: ReportGrouping) -> [Failure] {
+    func inGroupOrder(_ grouping: ReportGrouping) -> [RunReport.Failure] {
         let rank = Dictionary(uniqueKeysWithValues: groups(by: grouping).enumerated().map { ($1.key, $0) })
         let ranks = failures.map { rank[groupKey(of: $0, by: grouping)]! }
         return failures.indices.sorted { x, y in

@@ -38,25 +38,27 @@ extension RunReport {
     ///   - secureFields: which stored values are secret (an entry key that is one is
     ///     flagged); by default decided without plugin folders (built-in and database types
     ///     and forms, and the type versions of the form's runs).
+    ///   - summary: whether to count the summary (comparisons, most frequent values,
+    ///     changes, recent runs); a CSV report, which shows only the failures, skips it.
     /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
     package static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
-                            secureFields: SecureFields? = nil) throws -> RunReport {
+                            secureFields: SecureFields? = nil, summary: Bool = true) throws -> RunReport {
         try store.read {
             let secure = try secureFields ?? SecureFields(store: store, registry: Registry.load(folders: [], store: store))
-            return try RunReportLoader(store: store, secureFields: secure).load(runID: runID, form: form)
+            return try RunReportLoader(store: store, secureFields: secure, summary: summary).load(runID: runID, form: form)
         }
     }
 }
 
-/// Builds a ``RunReport`` from the run tables.
+/// Builds a ``RunReport`` from the run tables: the summary now, the rows on demand.
 struct RunReportLoader {
     let store: Store
     let secureFields: SecureFields
+    var summary = true
 
-    private struct FieldKey: Hashable {
-        var formID: Int64
-        var field: String
-    }
+    /// How many newly failing and fixed entries the model keeps per form (the JSON report
+    /// streams the rest from the database).
+    static let comparisonPreview = 1000
 
     func load(runID: Int64?, form: String?) throws -> RunReport {
         let record: RunRecord
@@ -79,6 +81,8 @@ struct RunReportLoader {
             }
         }
         let formIDs = Set(formRecords.map(\.formID))
+        let scopeFormID = form == nil ? nil : formRecords[0].formID
+        let multiForm = formRecords.count > 1
         let counts = form == nil ? record.counts : formRecords[0].counts
         let facts = RunReport.Facts(
             runID: record.id, startedAt: record.startedAt, endedAt: record.endedAt, actor: record.actor,
@@ -87,9 +91,9 @@ struct RunReportLoader {
             errors: counts.errors, warnings: counts.warnings, error: record.error)
 
         // The type version that judged each field.
-        var typeOfField: [FieldKey: DefinitionVersion] = [:]
+        var typeOfField: [String: DefinitionVersion] = [:]
         for fieldType in try store.fieldTypes(ofRun: record.id) where formIDs.contains(fieldType.formID) {
-            typeOfField[FieldKey(formID: fieldType.formID, field: fieldType.field)] = fieldType.version
+            typeOfField["\(fieldType.formID)\u{1F}\(fieldType.field)"] = fieldType.version
         }
         var seenVersions: Set<Int64> = []
         let typeVersions = typeOfField.values
@@ -97,74 +101,87 @@ struct RunReportLoader {
             .sorted { ($0.name, $0.hash) < ($1.name, $1.hash) }
             .map { RunReport.TypeVersionUsed(name: $0.name, version: $0.hash, origin: $0.origin) }
 
-        // Failures stream in (entry order) and become the model directly: a big run has
-        // hundreds of thousands of them, so no second copy is kept.
-        var failures: [RunReport.Failure] = []
-        var formOfEntry: [Int64: Int64] = [:]
-        var failingNow: [Int64: [Int64]] = [:]   // form id → entries with an error, ascending
-        try store.forEachResult(ofRun: record.id, form: form) { r in
-            guard formIDs.contains(r.rule.formID) else { return }
-            let version = r.rule.type != nil
-                ? r.rule.field.flatMap { typeOfField[FieldKey(formID: r.rule.formID, field: $0)]?.hash } : nil
-            failures.append(RunReport.Failure(
-                entry: RunReport.EntryRef(id: r.entryID), form: r.rule.form, field: r.rule.field, type: r.rule.type,
-                typeVersion: version, rule: r.rule.rule, severity: r.rule.severity,
-                message: r.rule.message))
-            formOfEntry[r.entryID] = r.rule.formID
-            if r.rule.severity == .error && failingNow[r.rule.formID]?.last != r.entryID {
-                failingNow[r.rule.formID, default: []].append(r.entryID)
-            }
-        }
+        // Secret fields of each form, by the rule every output follows (``SecureFields``);
+        // the database also masks a field whose judging type version was secure.
+        var byForm: [Int64: Set<String>?] = [:]
+        for f in formRecords { byForm[f.formID] = try secureFields.of(form: f.form).fields }
+        let secrets = ReportSecrets(byForm: byForm, mask: RunReport.secureMask)
 
-        // Comparison with the previous run of each form, on entries with errors.
+        // Comparison with the previous run of each form, on entries with errors: counted and
+        // listed (the first ones) by the database.
         var comparisons: [RunReport.Comparison] = []
-        for f in formRecords {
+        var compared: [String: (previous: Int64, previousThrough: Int64, through: Int64, formID: Int64)] = [:]
+        var previousCounts: [ReportGrouping: [String: Int]] = [:]
+        var previousRunIDs: [Int64] = []
+        for f in formRecords where summary {
             let previous = try store.previousRun(before: record.id, form: f.form)
-            let previousForm = previous?.forms.first { $0.formID == f.formID }
-            let failingBefore = try previous.map { try store.invalidEntryIDs(ofRun: $0.id, formID: f.formID) } ?? []
-            let comparison = RunReport.Comparison.compare(
-                form: f.form, previousRunID: previous?.id,
-                failingNow: (failingNow[f.formID] ?? []).map { RunReport.EntryRef(id: $0) },
-                failingBefore: failingBefore.map { RunReport.EntryRef(id: $0) },
-                previousJudgedThrough: previousForm?.judgedThrough, judgedThrough: f.judgedThrough)
-            for n in comparison.newlyFailing { formOfEntry[n.entry.id] = f.formID }
-            for e in comparison.fixed { formOfEntry[e.id] = f.formID }
-            comparisons.append(comparison)
-        }
-
-        // Keys, for forms whose entries have them; a key that is the value of a secure
-        // field (by ``SecureFields``, the rule every output follows) is flagged so that no
-        // renderer prints it.
-        var refs: [Int64: RunReport.EntryRef] = [:]
-        for f in formRecords {
-            guard try store.hasKeyedEntries(formID: f.formID) else { continue }
-            let ids = formOfEntry.filter { $0.value == f.formID }.map(\.key).sorted()
-            let secure = try secureFields.of(form: f.form)
-            for (id, key) in try store.entryKeys(ids) {
-                var keyIsSecure = false
-                if secure.fields?.isEmpty != true, let entry = try store.entry(id: id) {
-                    keyIsSecure = secure.keyIsSecret(key, of: entry)
-                }
-                refs[id] = RunReport.EntryRef(id: id, key: key, keyIsSecure: keyIsSecure)
+            let previousForm = previous?.forms.first(where: { $0.formID == f.formID })
+            // Without an earlier run, every failing entry is new (compared with run 0, which
+            // judged nothing).
+            let previousID = previousForm == nil ? 0 : previous!.id
+            let previousThrough = previousForm?.judgedThrough ?? 0
+            compared[f.form] = (previousID, previousThrough, f.judgedThrough, f.formID)
+            if previousID != 0 && !previousRunIDs.contains(previousID) { previousRunIDs.append(previousID) }
+            var newly: [RunReport.Comparison.NewlyFailing] = []
+            let newlyCount = try store.forEachComparedEntry(
+                runID: record.id, previousRunID: previousID, formID: f.formID, newly: true,
+                previousJudgedThrough: previousThrough, judgedThrough: f.judgedThrough, secrets: secrets,
+                limit: Self.comparisonPreview) { row in
+                newly.append(.init(entry: Self.ref(row, secrets), before: row.judgedBefore ? .passed : .notJudged))
             }
-        }
-        if !refs.isEmpty {
-            for i in failures.indices {
-                if let ref = refs[failures[i].entry.id] { failures[i].entry = ref }
+            guard previousID != 0 else {
+                comparisons.append(RunReport.Comparison(form: f.form, previousRunID: nil, newlyFailing: newly, fixed: [],
+                                                        newlyFailingCount: newlyCount, fixedCount: 0))
+                continue
             }
-            func ref(_ id: Int64) -> RunReport.EntryRef { refs[id] ?? RunReport.EntryRef(id: id) }
-            for c in comparisons.indices {
-                comparisons[c].newlyFailing = comparisons[c].newlyFailing.map { .init(entry: ref($0.entry.id), before: $0.before) }
-                comparisons[c].fixed = comparisons[c].fixed.map { ref($0.id) }
+            var fixed: [RunReport.EntryRef] = []
+            let fixedCount = try store.forEachComparedEntry(
+                runID: record.id, previousRunID: previousID, formID: f.formID, newly: false,
+                previousJudgedThrough: previousThrough, judgedThrough: f.judgedThrough, secrets: secrets,
+                limit: Self.comparisonPreview) { row in
+                fixed.append(Self.ref(row, secrets))
+            }
+            comparisons.append(RunReport.Comparison(form: f.form, previousRunID: previousID, newlyFailing: newly,
+                                                    fixed: fixed, newlyFailingCount: newlyCount, fixedCount: fixedCount))
+            for grouping in [ReportGrouping.rule, .field] {
+                let before = try store.reportGroupCounts(runID: previousID, formID: f.formID, multiForm: multiForm,
+                                                         by: StoreReportRows.key(grouping))
+                previousCounts[grouping, default: [:]].merge(before, uniquingKeysWith: +)
             }
         }
 
+        // The most frequent failing values of each rule and field, counted by the database.
+        var topValues: [ReportGrouping: [String: [RunReport.ValueCount]]] = [:]
+        for grouping in [ReportGrouping.rule, .field] where summary {
+            for v in try store.reportTopValues(runID: record.id, formID: scopeFormID, multiForm: multiForm,
+                                               secrets: secrets, by: StoreReportRows.key(grouping)) {
+                topValues[grouping, default: [:]][v.key, default: []].append(.init(value: v.value, count: v.count))
+            }
+        }
+
+        // The recent runs of the same form(s), for the history chart and links.
+        var recentRuns: [RunReport.RunSummary] = []
+        for run in try store.runs(form: form, limit: 40) where summary && run.id <= record.id {
+            let share = form == nil ? run.counts : (run.forms.first { $0.form == form }?.counts ?? run.counts)
+            recentRuns.append(.init(id: run.id, startedAt: run.startedAt, status: run.status.rawValue,
+                                    entriesChecked: share.entriesChecked, entriesFailing: share.entriesInvalid))
+            if recentRuns.count == 20 { break }
+        }
+        recentRuns.reverse()
+
+        let rows = StoreReportRows(store: store, runID: record.id, formID: scopeFormID, multiForm: multiForm,
+                                   secrets: secrets, typeVersions: typeOfField.mapValues(\.hash), compared: compared)
         return RunReport(
             facts: facts, scope: form,
             forms: formRecords.map {
                 RunReport.FormUsed(name: $0.form, version: $0.formVersionHash,
                                    entriesChecked: $0.counts.entriesChecked, entriesFailing: $0.counts.entriesInvalid)
             },
-            typeVersions: typeVersions, failures: failures, comparisons: comparisons)
+            typeVersions: typeVersions, rows: rows, comparisons: comparisons, topValues: topValues,
+            previousCounts: previousCounts, previousRunIDs: previousRunIDs, recentRuns: recentRuns)
+    }
+
+    static func ref(_ row: ReportEntryRow, _ secrets: ReportSecrets) -> RunReport.EntryRef {
+        RunReport.EntryRef(id: row.entryID, key: row.key, keyIsSecure: row.key != nil && row.key == secrets.mask)
     }
 }

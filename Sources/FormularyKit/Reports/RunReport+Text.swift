@@ -8,7 +8,15 @@ extension RunReport {
     ///   - listLimit: how many newly failing and fixed entries to name per form
     ///     (the JSON and HTML reports name them all).
     public func text(by grouping: ReportGrouping, colour: Bool = false, listLimit: Int = 10) -> String {
+        String(decoding: ReportSink.collect { try renderText(by: grouping, colour: colour, listLimit: listLimit, to: $0) },
+               as: UTF8.self)
+    }
+
+    /// ``text(by:colour:listLimit:)`` written into `sink` as the rows arrive.
+    public func renderText(by grouping: ReportGrouping, colour: Bool = false, listLimit: Int = 10,
+                           to sink: ReportSink) throws {
         let style = TextStyle(enabled: colour)
+        let n = ReportNumbers.grouped
         var out = ""
 
         var title = "Run \(facts.runID)"
@@ -25,61 +33,100 @@ extension RunReport {
             factRows.append([Cell(i == 0 ? "forms" : ""),
                              Cell("\(form.name) @ \(form.version.prefix(12))")])
         }
-        factRows.append([Cell("entries"), Cell("\(facts.entriesChecked) checked, \(facts.entriesFailing) failing"
-                                                + (facts.entriesWarned > 0 ? ", \(facts.entriesWarned) with warnings only" : ""))])
+        factRows.append([Cell("entries"), Cell("\(n(facts.entriesChecked)) checked, \(n(facts.entriesFailing)) failing"
+                                                + " (\(ReportNumbers.percent(facts.entriesFailing, of: facts.entriesChecked)))"
+                                                + (facts.entriesWarned > 0 ? ", \(n(facts.entriesWarned)) with warnings only" : ""))])
         factRows.append([Cell("failures"), Cell(
-            "\(facts.errors) error\(facts.errors == 1 ? "" : "s"), \(facts.warnings) warning\(facts.warnings == 1 ? "" : "s")",
+            "\(n(facts.errors)) error\(facts.errors == 1 ? "" : "s"), \(n(facts.warnings)) warning\(facts.warnings == 1 ? "" : "s")",
             colour: facts.errors > 0 ? "31" : facts.warnings > 0 ? "33" : nil)])
         if let error = facts.error { factRows.append([Cell("stopped"), Cell(error, colour: "33")]) }
         out += TextColumns(rows: factRows).render(style: style)
         out += "\n"
+        try sink.write(out)
 
-        let groups = groups(by: grouping)
-        if groups.isEmpty {
-            out += style.paint("No failures.", "32") + "\n"
+        // Two passes over the groups: one for the column widths, one to print, so that
+        // even one group per entry is never held.
+        let withChange = grouping != .entry && !previousRunIDs.isEmpty
+        var header = header(for: grouping)
+        if withChange { header.insert("CHANGE", at: header.count - 1) }
+        var widths = header.map(\.count)
+        var any = false
+        try rows.forEachGroup(by: grouping) { group in
+            any = true
+            for (i, cell) in row(for: group, grouping, withChange: withChange).enumerated() {
+                widths[i] = max(widths[i], cell.text.count)
+            }
+            return true
+        }
+        if !any {
+            try sink.write(style.paint("No failures.", "32") + "\n")
         } else {
-            out += TextColumns(header: header(for: grouping), rows: groups.map { row(for: $0, grouping) })
-                .render(style: style)
+            let columns = TextColumns(header: header, rows: [])
+            try sink.write(columns.line(header.map { Cell($0) }, widths: widths, style: style, bold: true))
+            try rows.forEachGroup(by: grouping) { group in
+                try sink.write(columns.line(row(for: group, grouping, withChange: withChange), widths: widths,
+                                            style: style, bold: false))
+                return true
+            }
+        }
+
+        for (g, heading) in [(ReportGrouping.rule, "rule"), (.field, "field")] {
+            guard let values = topValues[g], !values.isEmpty else { continue }
+            try sink.write("\nMost frequent failing values by \(heading) (secure values left out):\n")
+            let rows = values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+                [Cell("  " + key), Cell(values[key]!.map { "\(Self.quoted($0.value)) ×\(n($0.count))" }.joined(separator: ", "))]
+            }
+            try sink.write(TextColumns(rows: rows).render(style: style))
         }
 
         for comparison in comparisons {
-            out += "\n" + comparisonText(comparison, style: style, listLimit: listLimit)
+            try sink.write("\n" + comparisonText(comparison, style: style, listLimit: listLimit))
         }
-        return out
+    }
+
+    /// A value between double quotes, made safe for a terminal.
+    static func quoted(_ value: String) -> String {
+        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     private func header(for grouping: ReportGrouping) -> [String] {
         switch grouping {
-        case .entry: ["ENTRY", "KEY", "FAILURES", "ERRORS", "WARNINGS", "RULES"]
+        case .entry: ["ENTRY", "KEY", "FAILURES", "ERRORS", "WARNINGS", "SOURCE", "RULES AND VALUES"]
         default: [grouping.heading, "FAILURES", "ENTRIES", "ERRORS", "WARNINGS", "MESSAGE"]
         }
     }
 
-    private func row(for group: ReportGroup, _ grouping: ReportGrouping) -> [Cell] {
-        let errors = Cell(String(group.errors), colour: group.errors > 0 ? "31" : nil)
-        let warnings = Cell(String(group.warnings), colour: group.warnings > 0 ? "33" : nil)
+    private func row(for group: ReportGroup, _ grouping: ReportGrouping, withChange: Bool) -> [Cell] {
+        let n = ReportNumbers.grouped
+        let errors = Cell(n(group.errors), colour: group.errors > 0 ? "31" : nil)
+        let warnings = Cell(n(group.warnings), colour: group.warnings > 0 ? "33" : nil)
         if grouping == .entry, let entry = group.entry {
-            return [Cell("#\(entry.id)"), Cell(entry.displayKey ?? ""), Cell(String(group.failures)),
-                    errors, warnings, Cell(group.rules.joined(separator: ", "))]
+            return [Cell("#\(entry.id)"), Cell(entry.displayKey ?? ""), Cell(n(group.failures)),
+                    errors, warnings, Cell(group.source ?? ""), Cell(group.rulesWithValues.joined(separator: ", "))]
         }
-        return [Cell(group.key), Cell(String(group.failures)), Cell(String(group.entries)),
-                errors, warnings, Cell(group.commonMessage)]
+        var cells = [Cell(group.key), Cell(n(group.failures)), Cell(n(group.entries)), errors, warnings]
+        if withChange {
+            cells.append(Cell(ReportNumbers.change(from: previousCounts[grouping]?[group.key] ?? 0, to: group.failures)))
+        }
+        cells.append(Cell(group.commonMessage))
+        return cells
     }
 
     private func comparisonText(_ c: Comparison, style: TextStyle, listLimit: Int) -> String {
         guard let previous = c.previousRunID else {
             return "No earlier run judged form \(ReportEscaping.terminal(c.form)): nothing to compare with.\n"
         }
+        let n = ReportNumbers.grouped
         let out = "Compared with run \(previous) (form \(ReportEscaping.terminal(c.form))): "
-            + style.paint("\(c.newlyFailing.count) newly failing", c.newlyFailing.isEmpty ? nil : "31") + ", "
-            + style.paint("\(c.fixed.count) fixed", c.fixed.isEmpty ? nil : "32") + "\n"
+            + style.paint("\(n(c.newlyFailingCount)) newly failing", c.newlyFailingCount == 0 ? nil : "31") + ", "
+            + style.paint("\(n(c.fixedCount)) fixed", c.fixedCount == 0 ? nil : "32") + "\n"
         var rows: [[Cell]] = []
-        if !c.newlyFailing.isEmpty {
-            let names = c.newlyFailing.map { name($0.entry) + ($0.before == .notJudged ? " (new)" : "") }
-            rows.append([Cell("  newly failing"), Cell(list(names, limit: listLimit))])
+        if c.newlyFailingCount > 0 {
+            let names = c.newlyFailing.prefix(listLimit).map { name($0.entry) + ($0.before == .notJudged ? " (new)" : "") }
+            rows.append([Cell("  newly failing"), Cell(list(names, total: c.newlyFailingCount, limit: listLimit))])
         }
-        if !c.fixed.isEmpty {
-            rows.append([Cell("  fixed"), Cell(list(c.fixed.map(name), limit: listLimit))])
+        if c.fixedCount > 0 {
+            rows.append([Cell("  fixed"), Cell(list(c.fixed.prefix(listLimit).map(name), total: c.fixedCount, limit: listLimit))])
         }
         return out + TextColumns(rows: rows).render(style: style)
     }
@@ -88,9 +135,9 @@ extension RunReport {
         entry.displayKey.map { "#\(entry.id) \($0)" } ?? "#\(entry.id)"
     }
 
-    private func list(_ names: [String], limit: Int) -> String {
-        guard names.count > limit else { return names.joined(separator: ", ") }
-        return names.prefix(limit).joined(separator: ", ") + ", … and \(names.count - limit) more"
+    private func list(_ names: [String], total: Int, limit: Int) -> String {
+        guard total > limit else { return names.joined(separator: ", ") }
+        return names.prefix(limit).joined(separator: ", ") + ", … and \(ReportNumbers.grouped(total - limit)) more"
     }
 }
 
@@ -109,6 +156,19 @@ private struct Cell {
 private struct TextColumns {
     var header: [String]?
     var rows: [[Cell]]
+
+    /// One line with the given column widths (the last column ragged, no trailing blanks).
+    func line(_ row: [Cell], widths: [Int], style: TextStyle, bold: Bool) -> String {
+        var line = ""
+        var pending = 0
+        for (i, cell) in row.enumerated() {
+            line += String(repeating: " ", count: pending)
+            line += bold ? style.bold(cell.text) : style.paint(cell.text, cell.colour)
+            pending = i < widths.count - 1 ? widths[i] - cell.text.count + 2 : 0
+        }
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line + "\n"
+    }
 
     func render(style: TextStyle) -> String {
         let all = (header.map { [$0.map { Cell($0) }] } ?? []) + rows

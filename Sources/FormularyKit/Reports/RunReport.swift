@@ -3,12 +3,13 @@ import FormularyRules
 /// Everything a report of one validation run shows: the run's facts, what failed, and how
 /// that compares with the previous run of the same form.
 ///
-/// The model is plain data so that every renderer (text, JSON, CSV, HTML) works the same
-/// whether the model was loaded from a database (``RunReport/load(run:form:from:)``) or built
-/// by hand in a test. It never holds entry values: failure messages are already free of
-/// them, and an entry key that is the value of a `secure` field is flagged so renderers
-/// print ``RunReport/secureMask`` instead.
-public struct RunReport: Sendable, Hashable {
+/// The model holds the run's summary (facts, forms, counts, the most frequent failing
+/// values, changes against the previous run, the recent runs); the failures themselves and
+/// their groups come from ``rows`` one at a time, so that a report of hundreds of thousands
+/// of failures is rendered without holding them (a loaded report reads them from the
+/// database, aggregated there; one built by hand in a test holds them in memory). Secret
+/// values and keys arrive already masked as ``RunReport/secureMask``.
+public struct RunReport {
     /// What is printed in place of a secret value.
     public static let secureMask = "•••"
 
@@ -141,10 +142,15 @@ public struct RunReport: Sendable, Hashable {
         public var severity: Severity
         /// The rule's message; never holds a secure value.
         public var message: String
+        /// The value of ``field`` in the entry version judged (``RunReport/secureMask`` for a
+        /// secret one); nil for a rule of the whole entry or an absent value.
+        public var value: String?
+        /// `FILE:LINE` of the import that wrote the entry version judged; nil when unknown.
+        public var source: String?
 
         /// Makes a failure.
         public init(entry: EntryRef, form: String, field: String?, type: String?, typeVersion: String? = nil,
-                    rule: String, severity: Severity, message: String) {
+                    rule: String, severity: Severity, message: String, value: String? = nil, source: String? = nil) {
             self.entry = entry
             self.form = form
             self.field = field
@@ -153,6 +159,8 @@ public struct RunReport: Sendable, Hashable {
             self.rule = rule
             self.severity = severity
             self.message = message
+            self.value = value
+            self.source = source
         }
 
         /// The bare type name, without arguments (`age(min: 18)` → `age`).
@@ -191,16 +199,27 @@ public struct RunReport: Sendable, Hashable {
         public var previousRunID: Int64?
         /// Entries with an error now that had none in the previous run, by id.
         public var newlyFailing: [NewlyFailing]
-        /// Entries with an error in the previous run that this run judged and found without one, by id.
-        public var fixed: [EntryRef]
+        /// Entries with an error in the previous run that this run judged and found without one,
+        /// by id (setting it sets the count).
+        public var fixed: [EntryRef] { didSet { fixedCount = fixed.count } }
+        /// How many entries are newly failing in all (``newlyFailing`` may hold only the first ones).
+        public var newlyFailingCount: Int
+        /// How many entries are fixed in all (``fixed`` may hold only the first ones).
+        public var fixedCount: Int
 
-        /// Makes a comparison.
-        public init(form: String, previousRunID: Int64?, newlyFailing: [NewlyFailing], fixed: [EntryRef]) {
+        /// Makes a comparison; the counts default to the lists' lengths (lists that are whole).
+        public init(form: String, previousRunID: Int64?, newlyFailing: [NewlyFailing], fixed: [EntryRef],
+                    newlyFailingCount: Int? = nil, fixedCount: Int? = nil) {
             self.form = form
             self.previousRunID = previousRunID
             self.newlyFailing = newlyFailing
             self.fixed = fixed
+            self.newlyFailingCount = newlyFailingCount ?? newlyFailing.count
+            self.fixedCount = fixedCount ?? fixed.count
         }
+
+        /// Whether the lists hold every entry (else the rest comes from ``RunReport/rows``).
+        public var isWhole: Bool { newlyFailing.count == newlyFailingCount && fixed.count == fixedCount }
     }
 
     /// The run's facts (narrowed to ``scope`` when set).
@@ -211,20 +230,59 @@ public struct RunReport: Sendable, Hashable {
     public var forms: [FormUsed]
     /// The type versions the run used, by name.
     public var typeVersions: [TypeVersionUsed]
-    /// Every failed rule, errors and warnings, in entry order.
-    public var failures: [Failure]
+    /// Where the failures, their groups and compared entries come from, one at a time.
+    public var rows: any RunReportRows
     /// One per form of ``forms``.
     public var comparisons: [Comparison]
+    /// The 10 most frequent non-secret failing values of each rule (key `.rule`) and each
+    /// field (key `.field`), by group key, most frequent first.
+    public var topValues: [ReportGrouping: [String: [ValueCount]]]
+    /// Failures per rule (`.rule`) and per field (`.field`) in the previous run of the same
+    /// form(s), by group key; empty when there is none.
+    public var previousCounts: [ReportGrouping: [String: Int]]
+    /// The run(s) compared against, when there is one (for "51 → 38, −13").
+    public var previousRunIDs: [Int64]
+    /// The recent runs of the same form(s), oldest first, this one last (at most 20).
+    public var recentRuns: [RunSummary]
 
-    /// Makes a report from its parts (a test, or a loader).
+    /// Makes a report from its parts, every failure in memory (a test, or a small run).
     public init(facts: Facts, scope: String? = nil, forms: [FormUsed], typeVersions: [TypeVersionUsed],
-                failures: [Failure], comparisons: [Comparison]) {
+                failures: [Failure], comparisons: [Comparison],
+                topValues: [ReportGrouping: [String: [ValueCount]]] = [:],
+                previousCounts: [ReportGrouping: [String: Int]] = [:], previousRunIDs: [Int64] = [],
+                recentRuns: [RunSummary] = []) {
+        self.init(facts: facts, scope: scope, forms: forms, typeVersions: typeVersions,
+                  rows: InMemoryReportRows(failures: failures, multiForm: forms.count > 1),
+                  comparisons: comparisons, topValues: topValues, previousCounts: previousCounts,
+                  previousRunIDs: previousRunIDs, recentRuns: recentRuns)
+    }
+
+    /// Makes a report whose failures come from `rows` (a loader).
+    public init(facts: Facts, scope: String?, forms: [FormUsed], typeVersions: [TypeVersionUsed],
+                rows: any RunReportRows, comparisons: [Comparison],
+                topValues: [ReportGrouping: [String: [ValueCount]]], previousCounts: [ReportGrouping: [String: Int]],
+                previousRunIDs: [Int64], recentRuns: [RunSummary]) {
         self.facts = facts
         self.scope = scope
         self.forms = forms
         self.typeVersions = typeVersions
-        self.failures = failures
+        self.rows = rows
         self.comparisons = comparisons
+        self.topValues = topValues
+        self.previousCounts = previousCounts
+        self.previousRunIDs = previousRunIDs
+        self.recentRuns = recentRuns
+    }
+
+    /// Every failed rule, in entry order, collected from ``rows``: for tests and small runs
+    /// (renderers stream instead).
+    public var failures: [Failure] {
+        get {
+            var out: [Failure] = []
+            try? rows.forEachFailure(groupedBy: nil) { out.append($0); return true }
+            return out
+        }
+        set { rows = InMemoryReportRows(failures: newValue, multiForm: forms.count > 1) }
     }
 
     /// The failing entries in id order, each with its failures in the order recorded.
@@ -238,3 +296,7 @@ public struct RunReport: Sendable, Hashable {
         return order.sorted().map { id in (byID[id]![0].entry, byID[id]!) }
     }
 }
+
+/// A report is handed between threads whole but read from one at a time; its ``RunReport/rows``
+/// (a store connection, or an immutable array) are never used from two threads at once.
+extension RunReport: @unchecked Sendable {}

@@ -74,6 +74,19 @@ public enum OutputFile {
     /// terminal, a pipe, a device such as /dev/stdout or /dev/full — is written directly,
     /// never replaced. The file gets the usual permissions (0666 less the umask).
     public static func write(_ bytes: [UInt8], to path: String) throws(OutputFileError) {
+        do {
+            try write(to: path) { deliver in try deliver(bytes) }
+        } catch let error as OutputFileError {
+            throw error
+        } catch {
+            throw OutputFileError(path: path, code: EIO, reason: String(describing: error))
+        }
+    }
+
+    /// Writes what `produce` hands to its `deliver` function, chunk by chunk, to `path`, the
+    /// same way as ``write(_:to:)`` (whole or not at all). An error thrown by `produce`
+    /// leaves nothing at `path` and is rethrown.
+    public static func write(to path: String, _ produce: (_ deliver: ([UInt8]) throws -> Void) throws -> Void) throws {
         if let code = faultHook?(path) { throw OutputFileError(path: path, code: code) }
         var status = stat()
         if stat(path, &status) == 0 {
@@ -83,7 +96,17 @@ public enum OutputFile {
             case S_IFREG:
                 break
             default:
-                return try writeDirectly(bytes, to: path)
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw OutputFileError(path: path, code: errno) }
+                do {
+                    try produce { bytes in try writeAll(bytes, to: fd, path: path) }
+                } catch {
+                    close(fd)
+                    throw error
+                }
+                // A device reports a deferred write error at close (as /dev/full may).
+                guard close(fd) == 0 else { throw OutputFileError(path: path, code: errno) }
+                return
             }
         }
         let target = linkTarget(path)
@@ -97,8 +120,8 @@ public enum OutputFile {
             }
             throw OutputFileError(path: path, code: code)
         }
-        do throws(OutputFileError) {
-            try writeAll(bytes, to: fd, path: path)
+        do {
+            try produce { bytes in try writeAll(bytes, to: fd, path: path) }
             guard fsync(fd) == 0 else { throw OutputFileError(path: path, code: errno) }
         } catch {
             close(fd)
@@ -135,20 +158,6 @@ public enum OutputFile {
             }
         }
         return current   // a loop of links: the write fails with ELOOP, as it should
-    }
-
-    /// Writes into an existing file that is not a regular one (no temporary, no rename).
-    private static func writeDirectly(_ bytes: [UInt8], to path: String) throws(OutputFileError) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw OutputFileError(path: path, code: errno) }
-        do throws(OutputFileError) {
-            try writeAll(bytes, to: fd, path: path)
-        } catch {
-            close(fd)
-            throw error
-        }
-        // A device reports a deferred write error at close (as /dev/full may).
-        guard close(fd) == 0 else { throw OutputFileError(path: path, code: errno) }
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(OutputFileError) {

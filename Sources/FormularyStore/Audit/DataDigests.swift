@@ -13,6 +13,8 @@ enum DataDigests {
         var formID: Int64
         var key: String?
         var layoutID: Int64
+        /// The import file's line the version was written from (migration 5); nil before it.
+        var sourceLine: Int64? = nil
     }
 
     /// Feeds an entry version's fields and its encoded values.
@@ -24,6 +26,11 @@ enum DataDigests {
         feed.text(row.key)
         feed.int(row.layoutID)
         feed.bytes(vals)
+        // Only when known, so that versions written before migration 5 keep their digests.
+        if let line = row.sourceLine {
+            feed.tag(UInt8(ascii: "l"))
+            feed.int(line)
+        }
     }
 
     /// What one import wrote: the first versions of the entries it created, in id order

@@ -212,6 +212,37 @@ public protocol StoreBackend: AnyObject {
     /// minus those of the changed entries.
     func carryForward(runID: Int64, formID: Int64, fromRun base: Int64, throughID: Int64,
                       sinceImport: Int64) throws -> RunCounts
+
+    // MARK: Reports (aggregated and streamed by the storage; see ReportRows.swift)
+
+    /// Each failure of a run (of form `formID` when given): entry id, version judged, rule
+    /// id, key (masked when secret), value (masked when secret), whether it is masked, and
+    /// `FILE:LINE`. In entry order, or in the order of the groups of `groupedBy` (worst
+    /// first, then entry id). Stops when `body` returns false. `multiForm` qualifies field
+    /// keys with the form.
+    func forEachReportFailure(
+        runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets, groupedBy: ReportGroupKey?,
+        _ body: (_ entryID: Int64, _ version: Int, _ ruleID: Int64, _ key: String?, _ value: String?,
+                 _ valueSecret: Bool, _ source: String?) throws -> Bool) throws
+    /// The groups of a run's failures by `key`, worst first; stops when `body` returns false.
+    func forEachReportGroup(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+                            by key: ReportGroupKey, _ body: (ReportGroupRow) throws -> Bool) throws
+    /// The `limit` most frequent non-secret values of each group by `key`, most frequent first.
+    func reportTopValues(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+                         by key: ReportGroupKey, limit: Int) throws -> [ReportValueCount]
+    /// Failures of a run (of one form) counted by group key.
+    func reportGroupCounts(runID: Int64, formID: Int64?, multiForm: Bool, by key: ReportGroupKey) throws -> [String: Int]
+    /// Newly failing (`newly`) or fixed entries of a form between two runs, by id, at most
+    /// `limit`; returns how many there are in all.
+    @discardableResult
+    func forEachComparedEntry(runID: Int64, previousRunID: Int64, formID: Int64, newly: Bool,
+                              previousJudgedThrough: Int64, judgedThrough: Int64, secrets: ReportSecrets,
+                              limit: Int?, _ body: (ReportEntryRow) throws -> Void) throws -> Int
+    /// Ids of the entries that failed in the given runs (each for one form), ascending and
+    /// distinct; only those with an error unless `includeWarningsOnly`. Stops when `body`
+    /// returns false.
+    func forEachFailingEntryID(runsByForm: [(runID: Int64, formID: Int64)], includeWarningsOnly: Bool,
+                               _ body: (Int64) throws -> Bool) throws
 }
 
 /// An `imports` row with its form's name.
@@ -264,19 +295,23 @@ public struct EntryVersionRow: Sendable, Hashable {
     /// import that replaced it.
     public var createdOrReplacedIn: Int64
     public var isCurrent: Bool
+    /// The line of the import's file on which this version's record starts (nil before
+    /// migration 5, and for versions no file line wrote).
+    public var sourceLine: Int64? = nil
 }
 
 /// Writes the entries of one import, as ``EntryWriter`` asks.
 public protocol EntryRowWriting: AnyObject {
-    /// Stores a new entry and returns its id.
-    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer) throws -> Int64
+    /// Stores a new entry and returns its id; `line` is where its record starts in the
+    /// import's file (nil when no file line wrote it).
+    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws -> Int64
     /// The entry of the form with that key: its id, layout, whether its values are `values`,
     /// and its version.
     func find(key: String, layoutID: Int64, values: UnsafeRawBufferPointer) throws
         -> (id: Int64, sameValues: Bool, version: Int)?
     /// Keeps the entry's current version in its history (replaced by this import) and stores
-    /// the new values as its next version.
-    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer) throws
+    /// the new values as its next version, written from `line` of the import's file.
+    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws
 }
 
 /// Reads entries for one validation worker, from a fixed snapshot.

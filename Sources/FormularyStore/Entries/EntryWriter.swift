@@ -42,37 +42,45 @@ public final class EntryWriter {
 
     /// Adds a new entry whose values (nil for absent) follow the layout's field order.
     @discardableResult
-    public func add(layoutID: Int64, values: [String?]) throws -> Int64 {
+    /// `line` is where the entry's record starts in the import's file, when it came from one.
+    public func add(layoutID: Int64, values: [String?], line: Int? = nil) throws -> Int64 {
         EntryValues.encode(values, into: &scratch)
-        return try scratch.withUnsafeBytes { try add(layoutID: layoutID, encoded: $0, key: nil) }
+        return try scratch.withUnsafeBytes { try add(layoutID: layoutID, encoded: $0, key: nil, line: line) }
     }
 
     /// Adds a new entry from already encoded values (``EntryValues``). A key that another entry
     /// of the form has is a UNIQUE violation; use ``upsert(key:layoutID:values:)`` for keyed imports.
     @discardableResult
-    public func add(layoutID: Int64, encoded: UnsafeRawBufferPointer, key: String? = nil) throws -> Int64 {
-        let id = try rows.insert(key: key, layoutID: layoutID, values: encoded)
-        digest.add(.init(id: id, version: 1, formID: formID, key: key, layoutID: layoutID), vals: encoded)
+    public func add(layoutID: Int64, encoded: UnsafeRawBufferPointer, key: String? = nil,
+                    line: Int? = nil) throws -> Int64 {
+        let sourceLine = line.map(Int64.init)
+        let id = try rows.insert(key: key, layoutID: layoutID, values: encoded, line: sourceLine)
+        digest.add(.init(id: id, version: 1, formID: formID, key: key, layoutID: layoutID, sourceLine: sourceLine),
+                   vals: encoded)
         return id
     }
 
     /// Adds an entry with this key, or replaces the values of the form's entry that has it,
     /// keeping the previous values in the entry's history.
     @discardableResult
-    public func upsert(key: String, layoutID: Int64, values: [String?]) throws -> EntryWriteOutcome {
+    /// `line` is where the record starts in the import's file, when it came from one.
+    public func upsert(key: String, layoutID: Int64, values: [String?], line: Int? = nil) throws -> EntryWriteOutcome {
         EntryValues.encode(values, into: &scratch)
-        return try scratch.withUnsafeBytes { try upsert(key: key, layoutID: layoutID, encoded: $0) }
+        return try scratch.withUnsafeBytes { try upsert(key: key, layoutID: layoutID, encoded: $0, line: line) }
     }
 
     /// ``upsert(key:layoutID:values:)`` from already encoded values.
     @discardableResult
-    public func upsert(key: String, layoutID: Int64, encoded: UnsafeRawBufferPointer) throws -> EntryWriteOutcome {
+    public func upsert(key: String, layoutID: Int64, encoded: UnsafeRawBufferPointer,
+                       line: Int? = nil) throws -> EntryWriteOutcome {
         guard let (id, same, version) = try rows.find(key: key, layoutID: layoutID, values: encoded) else {
-            return .inserted(id: try add(layoutID: layoutID, encoded: encoded, key: key))
+            return .inserted(id: try add(layoutID: layoutID, encoded: encoded, key: key, line: line))
         }
         if same { return .unchanged(id: id) }
-        try rows.replace(id: id, layoutID: layoutID, values: encoded)
-        digest.add(.init(id: id, version: Int64(version + 1), formID: formID, key: key, layoutID: layoutID),
+        let sourceLine = line.map(Int64.init)
+        try rows.replace(id: id, layoutID: layoutID, values: encoded, line: sourceLine)
+        digest.add(.init(id: id, version: Int64(version + 1), formID: formID, key: key, layoutID: layoutID,
+                         sourceLine: sourceLine),
                    vals: encoded)
         return .updated(id: id, version: version + 1)
     }
@@ -86,7 +94,8 @@ public final class EntryWriter {
     public func replace(id: Int64, key: String?, version: Int, layoutID: Int64, values: [String?]) throws -> Int {
         EntryValues.encode(values, into: &scratch)
         try scratch.withUnsafeBytes { encoded in
-            try rows.replace(id: id, layoutID: layoutID, values: encoded)
+            // No file line wrote it: its source is the writer's own (`canonicalize`).
+            try rows.replace(id: id, layoutID: layoutID, values: encoded, line: nil)
             digest.add(.init(id: id, version: Int64(version + 1), formID: formID, key: key, layoutID: layoutID),
                        vals: encoded)
         }

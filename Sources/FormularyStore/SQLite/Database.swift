@@ -92,6 +92,7 @@ public final class Database {
         self.stepHook = Database.defaultStepHook
         sqlite3_extended_result_codes(handle, 1)
         installBusyHandler()
+        registerEntryFunctions()
         do {
             if !configuration.readOnly {
                 try enableWriteAheadLog()

@@ -52,7 +52,7 @@ extension Store {
         }
         func feed(_ row: EntryVersionRow, _ values: UnsafeRawBufferPointer) {
             let entryRow = DataDigests.EntryRow(id: row.entryID, version: row.version, formID: row.formID,
-                                                key: row.key, layoutID: row.layoutID)
+                                                key: row.key, layoutID: row.layoutID, sourceLine: row.sourceLine)
             accumulator(row.writtenIn, version: row.version).add(entryRow, vals: values)
         }
         try backend.forEachEntryVersion { row, values in

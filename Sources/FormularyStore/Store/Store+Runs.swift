@@ -256,14 +256,22 @@ extension Store {
     /// Ids of the entries that the newest run of each form (or of `form`) found invalid (or,
     /// with `includeWarningsOnly`, with any failed rule), ascending: `entries list --failing`.
     public func failingEntryIDs(form: String? = nil, includeWarningsOnly: Bool = false) throws -> [Int64] {
-        let forms = try form.map { [$0] } ?? formNamesWithEntries()
         var ids: [Int64] = []
+        try forEachFailingEntryID(form: form, includeWarningsOnly: includeWarningsOnly) { ids.append($0); return true }
+        return ids
+    }
+
+    /// ``failingEntryIDs(form:includeWarningsOnly:)`` one id at a time, without holding them
+    /// (the database sorts and merges the forms' runs); stops when `body` returns false.
+    public func forEachFailingEntryID(form: String? = nil, includeWarningsOnly: Bool = false,
+                                      _ body: (Int64) throws -> Bool) throws {
+        let forms = try form.map { [$0] } ?? formNamesWithEntries()
+        var runs: [(runID: Int64, formID: Int64)] = []
         for name in forms {
-            guard let run = try latestRun(form: name) else { continue }
-            ids += try failingEntries(ofRun: run.id, form: name, includeWarningsOnly: includeWarningsOnly)
-                .map(\.entryID)
+            guard let run = try latestRun(form: name), let f = run.forms.first(where: { $0.form == name }) else { continue }
+            runs.append((run.id, f.formID))
         }
-        return ids.sorted()
+        try backend.forEachFailingEntryID(runsByForm: runs, includeWarningsOnly: includeWarningsOnly, body)
     }
 
     private func verdicts(entryID: Int64, latestOnly: Bool) throws -> [EntryRunVerdict] {

@@ -134,13 +134,13 @@ extension SQLiteBackend {
     /// each, in the order import digests are defined over.
     public func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws {
         let versions = try database.makeStatement("""
-            SELECT entry_id, version, layout_id, vals, written_in, replaced_in FROM entry_versions
+            SELECT entry_id, version, layout_id, vals, written_in, replaced_in, source_line FROM entry_versions
             ORDER BY entry_id, version
             """)
         defer { versions.reset() }
         var versionsPending = try versions.step()
         let entries = try database.makeStatement("""
-            SELECT id, form_id, key, layout_id, vals, version, created_in, updated_in FROM entries ORDER BY id
+            SELECT id, form_id, key, layout_id, vals, version, created_in, updated_in, source_line FROM entries ORDER BY id
             """)
         defer { entries.reset() }
         // An earlier version whose entry is gone is passed with the next entry's fields
@@ -149,7 +149,8 @@ extension SQLiteBackend {
             let v = Row(handle: versions.handle)
             let row = EntryVersionRow(entryID: v.int64(0), version: v.int64(1), formID: formID, key: key,
                                       layoutID: v.int64(2), writtenIn: v.int64(4),
-                                      createdOrReplacedIn: v.int64(5), isCurrent: false)
+                                      createdOrReplacedIn: v.int64(5), isCurrent: false,
+                                      sourceLine: v.optionalInt64(6))
             try v.withUnsafeBytes(at: 3) { try body(row, $0) }
         }
         while try entries.step() {
@@ -164,7 +165,8 @@ extension SQLiteBackend {
             let createdIn = e.int64(6)
             let row = EntryVersionRow(entryID: id, version: e.int64(5), formID: formID, key: key,
                                       layoutID: e.int64(3), writtenIn: e.optionalInt64(7) ?? createdIn,
-                                      createdOrReplacedIn: createdIn, isCurrent: true)
+                                      createdOrReplacedIn: createdIn, isCurrent: true,
+                                      sourceLine: e.optionalInt64(8))
             try e.withUnsafeBytes(at: 4) { try body(row, $0) }
         }
         while versionsPending {
@@ -221,25 +223,26 @@ final class SQLiteEntryRowWriter: EntryRowWriting {
         self.formID = formID
         self.importID = importID
         insert = try database.makeStatement("""
-            INSERT INTO entries (form_id, key, layout_id, vals, created_in) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO entries (form_id, key, layout_id, vals, created_in, source_line) VALUES (?, ?, ?, ?, ?, ?)
             """)
         findByKey = try database.makeStatement(
             "SELECT id, layout_id, vals, version FROM entries WHERE form_id = ? AND key = ?")
         saveVersion = try database.makeStatement("""
-            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in)
-            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), ? FROM entries WHERE id = ?
+            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in, source_line)
+            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), ?, source_line FROM entries WHERE id = ?
             """)
         update = try database.makeStatement("""
-            UPDATE entries SET layout_id = ?, vals = ?, version = version + 1, updated_in = ? WHERE id = ?
+            UPDATE entries SET layout_id = ?, vals = ?, version = version + 1, updated_in = ?, source_line = ? WHERE id = ?
             """)
     }
 
-    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer) throws -> Int64 {
+    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws -> Int64 {
         insert.bind(formID, at: 1)
         insert.bind(key, at: 2)
         insert.bind(layoutID, at: 3)
         insert.bind(bytes: values, at: 4)
         insert.bind(importID, at: 5)
+        insert.bind(line, at: 6)
         try insert.execute()
         return database.lastInsertRowID
     }
@@ -254,14 +257,15 @@ final class SQLiteEntryRowWriter: EntryRowWriting {
         }
     }
 
-    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer) throws {
+    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws {
         saveVersion.bind(importID, at: 1)
         saveVersion.bind(id, at: 2)
         try saveVersion.execute()
         update.bind(layoutID, at: 1)
         update.bind(bytes: values, at: 2)
         update.bind(importID, at: 3)
-        update.bind(id, at: 4)
+        update.bind(line, at: 4)
+        update.bind(id, at: 5)
         try update.execute()
     }
 }

@@ -1,0 +1,34 @@
+#include <stdint.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// libmicrohttpd's start and info calls are variadic, which Swift cannot call: these fixed
+// forms pass the options Formulary uses.
+
+/// Starts a daemon with its own polling thread and a pool of `threads` threads, bound to
+/// `address`, calling `handler` for each request and `completed` when one ends.
+static inline struct MHD_Daemon *formulary_mhd_start(
+    unsigned int flags, const struct sockaddr *address,
+    MHD_AccessHandlerCallback handler, void *handler_context,
+    MHD_RequestCompletedCallback completed, void *completed_context,
+    unsigned int threads, unsigned int timeout_seconds, unsigned int connection_limit,
+    size_t connection_memory_limit) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_THREAD_POOL_SIZE, threads,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+                            MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (0 when unknown).
+static inline uint16_t formulary_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import FormularyKit
+
+/// `formulary serve`
+struct ServeCommand: Command {
+    static let spec = CommandSpec(
+        path: ["serve"],
+        abstract: "Serves the registry over HTTP: types, forms, checks and edits as JSON.",
+        discussion: """
+        Answers on HOST:PORT until stopped with SIGTERM or Ctrl-C (requests in flight
+        finish first). Every project, in any language, asks the one engine: GET /v1/types,
+        /v1/types/NAME, /v1/forms, /v1/forms/NAME and /v1/export (with an ETag), POST
+        /v1/check and /v1/edit; GET /healthz answers {"status": "ok"}. Errors are JSON:
+        {"error": {"code", "message"}}. A body over 1 MiB is answered 413.
+        Types and forms come from the same places as for every command (built-in, the
+        database, --plugins, FORMULARY_PATH), and a type added by another process shows on
+        the next request. Reads need a token unless --public-read is given (tokens are
+        not built yet: for now run with --public-read, on a trusted network). Each request
+        logs one line on standard error: time, method, path, status, milliseconds, token
+        name; never a body or a value. docs/http.md describes the API.
+        Exit status: 0 after a clean stop, 2 for a bad option, 3 when the address cannot
+        be listened on.
+        """,
+        options: [
+            .option("listen", "HOST:PORT", help: "The IPv4 address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."),
+            .flag("public-read", help: "Answers reads without a token."),
+            .option("threads", "N", help: "Worker threads (default 4)."),
+        ],
+        examples: ["formulary serve --public-read", "formulary serve --listen 0.0.0.0:9000 --threads 8"])
+
+    let host: String
+    let port: UInt16
+    let threads: Int
+    let publicRead: Bool
+    let context: CommandContext
+
+    init(arguments: ParsedArguments, context: CommandContext) throws {
+        _ = try context.format(offered: Self.spec.formats)
+        let listen = arguments.value("listen") ?? "127.0.0.1:8080"
+        guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+            throw UsageError(message: "--listen '\(listen)' is not HOST:PORT (e.g. 127.0.0.1:8080)", helpCommand: "serve")
+        }
+        host = String(listen[..<colon])
+        self.port = port
+        if let text = arguments.value("threads") {
+            guard let n = Int(text), (1...256).contains(n) else {
+                throw UsageError(message: "--threads '\(text)' is not a number from 1 to 256", helpCommand: "serve")
+            }
+            threads = n
+        } else {
+            threads = 4
+        }
+        publicRead = arguments.flag("public-read")
+        _ = try context.today()   // a bad --today is a usage error now, not at the first request
+        self.context = context
+    }
+
+    func run() throws -> ExitStatus {
+        let option = context.arguments.value("today"), environment = context.environment["FORMULARY_TODAY"]
+        let fallback = try context.today()
+        let api = RegistryAPI(settings: context.workspaceSettings, publicRead: publicRead) {
+            (try? Today.resolve(option: option, environment: environment)) ?? fallback
+        }
+        // The worker threads start with these signals blocked, so that only `sigwait`
+        // below takes them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let log = AccessLog()
+        let server = try HTTPServer(host: host, port: port, threads: threads, log: { log.write($0.text) }) {
+            api.respond(to: $0)
+        }
+        context.stderr.line("Serving the registry on http://\(host):\(server.port) (\(publicRead ? "reads need no token" : "reads need a token")); stop with Ctrl-C.")
+        context.stderr.flush()
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        server.stop()
+        context.stderr.line("Stopped (\(received == SIGINT ? "SIGINT" : "SIGTERM")).")
+        return .success
+    }
+}
+
+/// The access log: one line per request on standard error, written whole by whichever
+/// worker thread answered.
+private final class AccessLog: @unchecked Sendable {
+    private let lock = NSLock()
+
+    func write(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        lock.lock()
+        defer { lock.unlock() }
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,89 @@
+import FormularyRules
+import FormularyStore
+
+/// Where a report's failures, groups and compared entries come from, one at a time, so that
+/// renderers never need them all at once.
+public protocol RunReportRows: AnyObject {
+    /// The groups of `grouping`, worst first; stops when `body` returns false.
+    func forEachGroup(by grouping: ReportGrouping, _ body: (ReportGroup) throws -> Bool) throws
+    /// Every failure, in entry order (nil) or in the order of the groups of `groupedBy`
+    /// (worst group first, then entry id); stops when `body` returns false.
+    func forEachFailure(groupedBy: ReportGrouping?, _ body: (RunReport.Failure) throws -> Bool) throws
+    /// Every newly failing (`newly`) or fixed entry of `form`, by id, for comparisons whose
+    /// lists the model holds only in part.
+    func forEachComparedEntry(form: String, newly: Bool,
+                              _ body: (RunReport.Comparison.NewlyFailing) throws -> Void) throws
+}
+
+/// A loaded report's rows: statements on the database, which groups, counts and sorts.
+final class StoreReportRows: RunReportRows {
+    let store: Store
+    let runID: Int64
+    let formID: Int64?
+    let multiForm: Bool
+    let secrets: ReportSecrets
+    /// (form id, field) → hash of the type version that judged it.
+    let typeVersions: [String: String]
+    /// Form name → (previous run, its judged-through, this run's judged-through, form id).
+    let compared: [String: (previous: Int64, previousThrough: Int64, through: Int64, formID: Int64)]
+
+    init(store: Store, runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+         typeVersions: [String: String],
+         compared: [String: (previous: Int64, previousThrough: Int64, through: Int64, formID: Int64)]) {
+        self.store = store
+        self.runID = runID
+        self.formID = formID
+        self.multiForm = multiForm
+        self.secrets = secrets
+        self.typeVersions = typeVersions
+        self.compared = compared
+    }
+
+    static func key(_ grouping: ReportGrouping) -> ReportGroupKey {
+        switch grouping {
+        case .rule: .rule
+        case .field: .field
+        case .type: .type
+        case .entry: .entry
+        }
+    }
+
+    func forEachGroup(by grouping: ReportGrouping, _ body: (ReportGroup) throws -> Bool) throws {
+        try store.forEachReportGroup(runID: runID, formID: formID, multiForm: multiForm, secrets: secrets,
+                                     by: Self.key(grouping)) { row in
+            var entry: RunReport.EntryRef?
+            var key = row.key
+            if let id = row.entryID {
+                entry = RunReport.EntryRef(id: id, key: row.entryKey, keyIsSecure: row.entryKey == secrets.mask)
+                key = "#\(id)"
+            }
+            return try body(ReportGroup(key: key, entry: entry, failures: row.failures, entries: row.entries,
+                                        errors: row.errors, warnings: row.warnings, commonMessage: row.message,
+                                        rules: row.rules, values: row.values, source: row.source))
+        }
+    }
+
+    func forEachFailure(groupedBy grouping: ReportGrouping?, _ body: (RunReport.Failure) throws -> Bool) throws {
+        try store.forEachReportFailure(runID: runID, formID: formID, multiForm: multiForm, secrets: secrets,
+                                       groupedBy: grouping.map(Self.key)) { row in
+            let rule = row.rule
+            let version = rule.type != nil ? rule.field.flatMap { typeVersions["\(rule.formID)\u{1F}\($0)"] } : nil
+            return try body(RunReport.Failure(
+                entry: RunReport.EntryRef(id: row.entryID, key: row.key, keyIsSecure: row.key != nil && row.key == secrets.mask),
+                form: rule.form, field: rule.field, type: rule.type, typeVersion: version, rule: rule.rule,
+                severity: rule.severity, message: rule.message, value: row.value, source: row.source))
+        }
+    }
+
+    func forEachComparedEntry(form: String, newly: Bool,
+                              _ body: (RunReport.Comparison.NewlyFailing) throws -> Void) throws {
+        guard let c = compared[form] else { return }
+        try store.forEachComparedEntry(runID: runID, previousRunID: c.previous, formID: c.formID, newly: newly,
+                                       previousJudgedThrough: c.previousThrough, judgedThrough: c.through,
+                                       secrets: secrets, limit: nil) { row in
+            try body(.init(entry: RunReport.EntryRef(id: row.entryID, key: row.key,
+                                                     keyIsSecure: row.key != nil && row.key == secrets.mask),
+                           before: row.judgedBefore ? .passed : .notJudged))
+        }
+    }
+}

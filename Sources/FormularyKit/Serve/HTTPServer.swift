@@ -1,0 +1,174 @@
+import Foundation
+import CMicroHTTPD
+
+/// An HTTP server on libmicrohttpd: it parses requests, hands each to a plain function as
+/// an ``HTTPRequest`` and sends back the ``HTTPResponse``. No HTTP is parsed here.
+///
+/// A polling thread and a pool of worker threads (`threads`) serve keep-alive connections;
+/// idle or slow clients are dropped after a timeout; a body over 1 MiB is read and thrown
+/// away (so memory stays bounded) and answered 413. ``stop()`` stops listening and waits
+/// for the requests in flight.
+public final class HTTPServer: @unchecked Sendable {
+    /// The port listened on (the one the system chose when 0 was asked for).
+    public private(set) var port: UInt16 = 0
+    private var daemon: OpaquePointer?
+    private let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    private let log: (@Sendable (AccessLogLine) -> Void)?
+    private let maxBody: Int
+
+    /// One request as the access log says it: never a body, never a query, never a value.
+    public struct AccessLogLine: Sendable {
+        /// When the request ended.
+        public var at: Date
+        /// The method and path (without the query).
+        public var method: String, path: String
+        /// The status answered.
+        public var status: Int
+        /// How long it took, in milliseconds.
+        public var milliseconds: Double
+        /// The accepted token's name, or nil.
+        public var tokenName: String?
+
+        /// `2026-12-02T01:02:03.456Z POST /v1/check 200 0.41 ms token-name` (`-` without a token).
+        public var text: String {
+            let time = ISO8601DateFormatter.string(from: at, timeZone: TimeZone(identifier: "UTC")!,
+                                                   formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+            return "\(time) \(method) \(path) \(status) \(String(format: "%.2f", milliseconds)) ms \(tokenName ?? "-")"
+        }
+    }
+
+    /// Starts listening on `host` (an IPv4 address, such as `127.0.0.1`) and `port` (0: any
+    /// free port), with `threads` worker threads.
+    ///
+    /// - Throws: a ``ServiceError`` (environment) when the address is not an IPv4 address or
+    ///   the port cannot be bound.
+    public init(host: String, port: UInt16, threads: Int, maxBodyBytes: Int = RegistryAPI.maxBodyBytes,
+                timeoutSeconds: Int = 30, log: (@Sendable (AccessLogLine) -> Void)? = nil,
+                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+        self.handler = handler
+        self.log = log
+        maxBody = maxBodyBytes
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw ServiceError(.badInput, "'\(host)' is not an IPv4 address; give --listen as HOST:PORT, e.g. 127.0.0.1:8080")
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_TURBO.rawValue)
+        daemon = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context,
+                                    UInt32(max(1, threads)), UInt32(timeoutSeconds), 4_096, 64 * 1024)
+            }
+        }
+        guard let daemon else {
+            throw ServiceError(.environment, "cannot listen on \(host):\(port) (is the port in use, or not allowed?)")
+        }
+        self.port = formulary_mhd_port(daemon)
+    }
+
+    deinit { stop() }
+
+    /// Stops listening, lets the requests in flight finish, and closes every connection.
+    public func stop() {
+        guard let daemon else { return }
+        self.daemon = nil
+        _ = MHD_quiesce_daemon(daemon)
+        MHD_stop_daemon(daemon)
+    }
+
+    /// One call of libmicrohttpd's access handler: the first for a request makes its state,
+    /// the next ones bring body bytes, the last (no bytes) answers.
+    fileprivate func access(_ connection: OpaquePointer, url: String, method: String,
+                            upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                            state slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let raw = slot.pointee else {
+            slot.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+            return .YES
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            if state.body.count + count > maxBody {
+                state.tooLarge = true   // read on and throw away: memory stays bounded
+            } else if let upload {
+                upload.withMemoryRebound(to: UInt8.self, capacity: count) {
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        let (path, _) = Self.split(url)
+        var response: HTTPResponse
+        if state.tooLarge {
+            response = .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
+        } else {
+            let request = HTTPRequest(method: method, path: path,
+                                      query: Self.values(connection, .GET_ARGUMENT_KIND),
+                                      headers: Self.values(connection, .HEADER_KIND), body: state.body)
+            response = handler(request)
+        }
+        let queued = send(response, on: connection)
+        log?(AccessLogLine(at: Date(), method: method, path: path, status: response.status,
+                           milliseconds: Date().timeIntervalSince(state.started) * 1000, tokenName: response.tokenName))
+        return queued
+    }
+
+    private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+
+    /// The path and the query of a URL as libmicrohttpd hands it (the query is read
+    /// decoded through its own calls).
+    static func split(_ url: String) -> (path: String, query: Substring?) {
+        guard let mark = url.firstIndex(of: "?") else { return (url, nil) }
+        return (String(url[..<mark]), url[url.index(after: mark)...])
+    }
+
+    /// Every header (or query argument) of the request, by name.
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [String: String] {
+        let box = ValuesBox()
+        let context = Unmanaged.passUnretained(box).toOpaque()
+        _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+            guard let context, let key else { return .YES }
+            let box = Unmanaged<ValuesBox>.fromOpaque(context).takeUnretainedValue()
+            box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+            return .YES
+        }, context)
+        return box.values
+    }
+}
+
+/// The state of one request while its body arrives.
+private final class RequestState {
+    var body: [UInt8] = []
+    var tooLarge = false
+    let started = Date()
+}
+
+private final class ValuesBox {
+    var values: [String: String] = [:]
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, state in
+    guard let context, let connection, let url, let method, let uploadSize, let state else { return .NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    return server.access(connection, url: String(cString: url), method: String(cString: method),
+                         upload: upload, uploadSize: uploadSize, state: state)
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { _, _, state, _ in
+    guard let state, let raw = state.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(raw).release()
+    state.pointee = nil
+}

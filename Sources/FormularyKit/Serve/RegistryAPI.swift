@@ -1,0 +1,117 @@
+import Foundation
+import FormularyJSON
+import FormularyRules
+
+/// The registry over HTTP (`formulary serve`): routes a request to its handler and answers.
+///
+/// Every handler is a plain function from ``HTTPRequest`` to ``HTTPResponse``; the server
+/// (``HTTPServer``) only moves bytes. The registry the answers come from is loaded once and
+/// kept until the database changes (another process adding a type shows on the next
+/// request: each request compares the audit log's newest record with the one the registry
+/// was loaded at). Safe to call from several threads at once.
+public final class RegistryAPI: Sendable {
+    /// Where the registry comes from and who acts.
+    public let settings: WorkspaceSettings
+    /// Whether reads need no token.
+    public let publicRead: Bool
+    let today: @Sendable () -> CivilDate
+    let state: RegistryState
+
+    /// Largest request body accepted (1 MiB); a larger one is answered 413.
+    public static let maxBodyBytes = 1 << 20
+
+    /// An API over the registry of `settings`; `today` gives the date checks use (the
+    /// command's `--today`, or the local date at each request).
+    public init(settings: WorkspaceSettings, publicRead: Bool, today: @escaping @Sendable () -> CivilDate) {
+        self.settings = settings
+        self.publicRead = publicRead
+        self.today = today
+        state = RegistryState(settings: settings)
+    }
+
+    /// The answer to `request`. Never throws: every failure is an error answer.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if request.body.count > Self.maxBodyBytes {
+            return .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
+        }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let route = Route(method: request.method, segments: segments) else {
+            if Route.knownPath(segments) {
+                return .error(405, "method_not_allowed", "\(request.method) is not allowed on \(request.path).")
+            }
+            return .error(404, "not_found", "There is no \(request.path); the API is under /v1 (see docs/http.md).")
+        }
+        if route.needsBody, !Self.isJSON(request.header("content-type")) {
+            return .error(415, "unsupported_media_type", "Send the body as JSON, with 'Content-Type: application/json'.")
+        }
+        if route.scope != nil, !publicRead {
+            return .error(401, "unauthorized", "This server needs a token: send 'Authorization: Bearer TOKEN'.")
+        }
+        do {
+            return try handle(route, request)
+        } catch let error as APIError {
+            return .error(error.status, error.code, error.message)
+        } catch let error as ServiceError {
+            let status = error.kind == .badInput ? 400 : 503
+            return .error(status, error.kind == .badInput ? "bad_request" : "unavailable", error.message)
+        } catch {
+            return .error(500, "internal", "The server could not answer: \(error)")
+        }
+    }
+
+    private func handle(_ route: Route, _ request: HTTPRequest) throws -> HTTPResponse {
+        switch route {
+        case .health:
+            return .json(200, Array(#"{"status":"ok"}"#.utf8) + [0x0A])
+        case .types:
+            return .json(200, try state.snapshot(today: today()).typeList)
+        case .type(let name):
+            guard let bytes = try state.snapshot(today: today()).types[name] else {
+                throw APIError(404, "not_found", "There is no type '\(name)'.")
+            }
+            return .json(200, bytes)
+        case .forms:
+            return .json(200, try state.snapshot(today: today()).formList)
+        case .form(let name):
+            guard let bytes = try state.snapshot(today: today()).forms[name] else {
+                throw APIError(404, "not_found", "There is no form '\(name)'.")
+            }
+            return .json(200, bytes)
+        case .export:
+            let snapshot = try state.snapshot(today: today())
+            let etag = "\"\(snapshot.exportHash)\""
+            if let sent = request.header("if-none-match"),
+               sent.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+                return HTTPResponse(status: 304, headers: [("ETag", etag)])
+            }
+            var response = HTTPResponse.json(200, snapshot.export)
+            response.headers.append(("ETag", etag))
+            return response
+        case .check:
+            return try check(request)
+        case .edit:
+            return try edit(request)
+        }
+    }
+
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let media = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return media == "application/json"
+    }
+}
+
+/// A failure with its HTTP status, stable code and message.
+struct APIError: Error {
+    var status: Int
+    var code: String
+    var message: String
+
+    init(_ status: Int, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(400, "bad_request", message) }
+}

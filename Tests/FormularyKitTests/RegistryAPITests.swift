@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import FormularyJSON
+import FormularyRules
+@testable import FormularyKit
+
+/// The HTTP API's handlers called as plain functions, without a socket: every endpoint,
+/// the answers `check` shares byte for byte with the command line, the ETag, and every
+/// error status.
+struct RegistryAPITests {
+    let folder: String
+    let today = CivilDate(year: 2026, month: 11, day: 29)
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-api-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/plugins", withIntermediateDirectories: true)
+    }
+
+    var settings: WorkspaceSettings {
+        WorkspaceSettings(databasePath: folder + "/none.db",
+                          pluginFolders: [PluginFolder(path: folder + "/plugins", origin: .option)], actor: "ada")
+    }
+
+    func api(publicRead: Bool = true) -> RegistryAPI {
+        let today = self.today
+        return RegistryAPI(settings: settings, publicRead: publicRead) { today }
+    }
+
+    static func post(_ path: String, _ body: String, contentType: String = "application/json") -> HTTPRequest {
+        HTTPRequest(method: "POST", path: path, headers: ["Content-Type": contentType], body: Array(body.utf8))
+    }
+
+    static func text(_ response: HTTPResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    static func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser().parse(response.body) }
+
+    @Test func healthAndTheTypeListAndOneType() throws {
+        let api = api()
+        #expect(Self.text(api.respond(to: HTTPRequest(method: "GET", path: "/healthz"))) == "{\"status\":\"ok\"}\n")
+        let list = try Self.json(api.respond(to: HTTPRequest(method: "GET", path: "/v1/types")))
+        let names = list["types"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names.contains("credit-card") && names.contains("email"))
+        #expect(list["types"]?[0]?.objectValue?.keys.sorted() == ["label", "name", "source", "version"])
+
+        // One type is exactly its object in the export document.
+        let export = try Self.json(api.respond(to: HTTPRequest(method: "GET", path: "/v1/export")))
+        let inExport = export["types"]?.arrayValue?.first { $0["name"]?.stringValue == "email" }
+        let one = try Self.json(api.respond(to: HTTPRequest(method: "GET", path: "/v1/types/email")))
+        #expect(one == inExport)
+        let missing = api.respond(to: HTTPRequest(method: "GET", path: "/v1/types/emial"))
+        #expect(missing.status == 404 && Self.text(missing).contains("\"code\":\"not_found\""))
+    }
+
+    @Test func exportHasAnETagAndAnswers304WhenItMatches() throws {
+        let api = api()
+        let first = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export"))
+        let etag = try #require(first.header("ETag"))
+        #expect(first.status == 200 && etag.count == 66 && etag.hasPrefix("\""))
+        let again = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export", headers: ["If-None-Match": etag]))
+        #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == etag)
+        let other = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export", headers: ["If-None-Match": "\"abc\""]))
+        #expect(other.status == 200)
+
+        // A new plugin changes the document and its tag (no database: plugins are read again
+        // when the snapshot is made; a new API sees them).
+        try Data("field zip5\nlabel \"ZIP\"\nlength 5\naccept \"12345\"\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/plugins/zip5.field"))
+        let changed = self.api().respond(to: HTTPRequest(method: "GET", path: "/v1/export", headers: ["If-None-Match": etag]))
+        #expect(changed.status == 200 && changed.header("ETag") != etag)
+    }
+
+    @Test func checkAnswersAsTheCommandLinePrints() throws {
+        let api = api()
+        let response = api.respond(to: Self.post("/v1/check",
+            #"{"type": "age(min: 21)", "values": ["20", "42", "x"], "stage": "final"}"#))
+        #expect(response.status == 200)
+        let expected = try CheckService(workspace: Workspace(settings: settings))
+            .check("age(min: 21)", values: ["20", "42", "x"], stage: .final, today: today)
+        let lines = expected.jsonLines.split(separator: 0x0A).map { Array($0) }
+        #expect(Self.text(response) == "{\"results\":[" + lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]}\n")
+
+        let live = try Self.json(api.respond(to: Self.post("/v1/check", #"{"type": "credit-card", "values": ["4111 11"], "stage": "live"}"#)))
+        #expect(live["results"]?[0]?["verdict"]?.stringValue == "incomplete")
+        // A secure type's values never come back.
+        let secure = Self.text(api.respond(to: Self.post("/v1/check", #"{"type": "cvv", "values": ["123"]}"#)))
+        #expect(!secure.contains("123") && secure.contains("•••"))
+    }
+
+    @Test func editAppliesOneChangeAsFieldEditorDoes() throws {
+        let api = api()
+        let typed = try Self.json(api.respond(to: Self.post("/v1/edit",
+            #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "1"}}"#)))
+        #expect(typed["text"]?.stringValue == "4111 1" && typed["caret"]?.intValue == 6)
+        #expect(typed["accepted"]?.boolValue == true && typed["verdict"]?.stringValue == "incomplete")
+
+        let refused = try Self.json(api.respond(to: Self.post("/v1/edit",
+            #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "x"}, "policy": "refuse-invalid"}"#)))
+        #expect(refused["accepted"]?.boolValue == false && refused["text"]?.stringValue == "4111")
+        let accepted = try Self.json(api.respond(to: Self.post("/v1/edit",
+            #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "x"}, "policy": "accept-all"}"#)))
+        #expect(accepted["accepted"]?.boolValue == true && accepted["verdict"]?.stringValue == "invalid")
+    }
+
+    @Test(arguments: [
+        (#"{"type": "credit-card", "text": "41", "caret": 9, "replace": {"from": 0, "to": 0, "with": ""}}"#, "caret"),
+        (#"{"type": "credit-card", "text": "41", "caret": 1, "replace": {"from": 2, "to": 1, "with": ""}}"#, "replace.from"),
+        (#"{"type": "credit-card", "text": "41", "caret": 1}"#, "replace"),
+        (#"{"type": "credit-card", "text": "41", "caret": 1, "replace": {"from": 0, "to": 0, "with": ""}, "policy": "maybe"}"#, "policy"),
+    ])
+    func editRefusesBadPositionsAndPolicies(body: String, named: String) throws {
+        let response = api().respond(to: Self.post("/v1/edit", body))
+        #expect(response.status == 400)
+        #expect(try Self.json(response)["error"]?["message"]?.stringValue?.contains("'\(named)'") == true)
+    }
+
+    @Test func errorsAreJSONWithAStatusForEachKindOfMistake() throws {
+        let api = api()
+        func status(_ request: HTTPRequest) -> (Int, String?) {
+            let response = api.respond(to: request)
+            return (response.status, try? Self.json(response)["error"]?["code"]?.stringValue)
+        }
+        #expect(status(HTTPRequest(method: "GET", path: "/v2/types")) == (404, "not_found"))
+        #expect(status(HTTPRequest(method: "PUT", path: "/v1/check")) == (405, "method_not_allowed"))
+        #expect(status(Self.post("/v1/check", "{}", contentType: "text/plain")) == (415, "unsupported_media_type"))
+        #expect(status(Self.post("/v1/check", "{not json")) == (400, "bad_request"))
+        #expect(status(Self.post("/v1/check", "[1]")) == (400, "bad_request"))
+        #expect(status(Self.post("/v1/check", #"{"type": "age", "values": [1]}"#)) == (400, "bad_request"))
+        #expect(status(Self.post("/v1/check", #"{"type": "age", "values": ["1"], "stage": "soon"}"#)) == (400, "bad_request"))
+        #expect(status(Self.post("/v1/check", #"{"type": "agee", "values": ["1"]}"#)) == (400, "bad_request"))
+        let big = HTTPRequest(method: "POST", path: "/v1/check", headers: ["Content-Type": "application/json"],
+                              body: [UInt8](repeating: 0x20, count: RegistryAPI.maxBodyBytes + 1))
+        #expect(status(big) == (413, "too_large"))
+        // Without --public-read, reads need a token; the health check never does.
+        let closed = self.api(publicRead: false)
+        #expect(closed.respond(to: HTTPRequest(method: "GET", path: "/v1/types")).status == 401)
+        #expect(closed.respond(to: HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Peak memory of `report` (every format and grouping) and `entries list --failing` on a
+/// large store: 1M sign-up entries with 30% carrying a defect (about 300k failing), imported
+/// and validated by the release `formulary`, each command in its own process, its own peak
+/// RSS (VmHWM) sampled. Reports aggregate in SQLite and stream, so the target is a peak
+/// under 64 MiB whatever the number of failures. `FORMULARY_BENCH_ENTRIES` picks another size.
+func runReportMemoryBench() {
+    let size = ProcessInfo.processInfo.environment["FORMULARY_BENCH_ENTRIES"].flatMap(Int.init) ?? 1_000_000
+    let binary = (CommandLine.arguments[0] as NSString).resolvingSymlinksInPath
+    let formulary = ((binary as NSString).deletingLastPathComponent as NSString).appendingPathComponent("formulary")
+    guard FileManager.default.isExecutableFile(atPath: formulary) else {
+        print("report-memory: no formulary binary next to the benchmark (\(formulary)); run `swift build -c release` first")
+        return
+    }
+    let folder = NSTemporaryDirectory() + "formulary-report-bench-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let benchFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+    let csv = folder + "/signup.csv", db = folder + "/signup.db"
+    let env = ["FORMULARY_TODAY=2026-11-29", "NO_COLOR=1", "USER=bench", "FORMULARY_PATH=", "PATH=/usr/bin:/bin",
+               "FORMULARY_DB=\(db)"]
+    guard SignupData.writeCSV(count: size, to: csv, defectPercent: 30) else { print("report-memory: cannot write \(csv)"); return }
+    _ = spawn(formulary, ["init"], env)
+    guard let imported = spawn(formulary, ["--plugins", benchFolder, "import", "--form", "signup", csv], env),
+          imported.status == 0 else { print("report-memory: import failed"); return }
+    guard let validated = spawn(formulary, ["--plugins", benchFolder, "validate"], env), validated.status <= 1 else {
+        print("report-memory: validate failed"); return
+    }
+    print(String(format: "report-memory: %d entries (30%% with a defect) imported in %.1f s, validated in %.1f s",
+                 size, imported.seconds, validated.seconds))
+    var worst = 0.0
+    for format in ["text", "json", "csv", "html"] {
+        for by in ["rule", "field", "type", "entry"] {
+            var arguments = ["--plugins", benchFolder, "report", "--format", format, "--by", by]
+            if format == "html" { arguments += ["--output", folder + "/report.html"] }
+            guard let r = spawn(formulary, arguments, env, samplePeak: true), r.status == 0 else {
+                print("report-memory: report --format \(format) --by \(by) failed"); continue
+            }
+            worst = max(worst, r.peakMiB)
+            print(String(format: "  report --format %-4@ --by %-5@  %6.2f s  peak RSS %5.1f MiB",
+                         format as NSString, by as NSString, r.seconds, r.peakMiB))
+        }
+    }
+    for format in ["text", "json"] {
+        guard let r = spawn(formulary, ["entries", "list", "--failing", "--limit", "0", "--format", format], env,
+                            samplePeak: true), r.status == 0 else { print("report-memory: entries list failed"); continue }
+        worst = max(worst, r.peakMiB)
+        print(String(format: "  entries list --failing --limit 0 --format %@  %6.2f s  peak RSS %5.1f MiB",
+                     format as NSString, r.seconds, r.peakMiB))
+    }
+    print(String(format: "report-memory: worst peak RSS %.1f MiB (target < 64 MiB)%@", worst,
+                 worst < 64 ? "" : " — OVER TARGET"))
+}
