@@ -135,14 +135,16 @@ struct PostgresBackendTests {
             let wide = try backend.insertLayout(encodedFields: [2, 0x61, 0x62])
             let first = try backend.insertImport(formID: signup, at: "2026-12-01T10:00:00.000Z", actor: "ann", source: "a.csv")
             let writer = try backend.makeEntryRowWriter(formID: signup, importID: first)
-            for (key, values) in [("k1", [UInt8]([0, 1])), ("k2", [2, 0xff]), ("", [3])] {
+            // Source lines (0005) on keyed rows and on rows that travel by COPY on PostgreSQL.
+            for (line, (key, values)) in [("k1", [UInt8]([0, 1])), ("k2", [2, 0xff]), ("", [3])].enumerated() {
                 note("insert", try values.withUnsafeBytes {
-                    try writer.insert(key: key.isEmpty ? nil : key, layoutID: layout, values: $0)
+                    try writer.insert(key: key.isEmpty ? nil : key, layoutID: layout, values: $0, line: Int64(line + 2))
                 })
             }
             let otherImport = try backend.insertImport(formID: other, at: "2026-12-01T10:30:00.000Z", actor: "bo", source: "-")
             note("other", try [UInt8]([9]).withUnsafeBytes {
-                try backend.makeEntryRowWriter(formID: other, importID: otherImport).insert(key: "k1", layoutID: layout, values: $0)
+                try backend.makeEntryRowWriter(formID: other, importID: otherImport).insert(key: "k1", layoutID: layout, values: $0,
+                                                                                              line: nil)
             })
             let second = try backend.insertImport(formID: signup, at: "2026-12-01T11:00:00.000Z", actor: "ann", source: "b.csv")
             let again = try backend.makeEntryRowWriter(formID: signup, importID: second)
@@ -152,10 +154,11 @@ struct PostgresBackendTests {
             note("find changed", String(describing: changed))
             note("find none", String(describing: try [UInt8]().withUnsafeBytes { try again.find(key: "k9", layoutID: layout, values: $0) }))
             if let changed {
-                try [UInt8]([7, 7, 7]).withUnsafeBytes { try again.replace(id: changed.id, layoutID: wide, values: $0) }
+                try [UInt8]([7, 7, 7]).withUnsafeBytes { try again.replace(id: changed.id, layoutID: wide, values: $0, line: 5) }
                 let third = try backend.insertImport(formID: signup, at: "2026-12-01T12:00:00.000Z", actor: "cy", source: "c.csv")
                 try [UInt8]([8]).withUnsafeBytes {
-                    try backend.makeEntryRowWriter(formID: signup, importID: third).replace(id: changed.id, layoutID: layout, values: $0)
+                    try backend.makeEntryRowWriter(formID: signup, importID: third).replace(id: changed.id, layoutID: layout, values: $0,
+                                                                                                  line: nil)
                 }
             }
         }
@@ -210,7 +213,7 @@ struct PostgresBackendTests {
                 let layout = try backend.layoutID(encodedFields: [0]) ?? backend.insertLayout(encodedFields: [0])
                 let id = try backend.insertImport(formID: form, at: "", actor: "a", source: "-")
                 _ = try [UInt8]([1]).withUnsafeBytes {
-                    try backend.makeEntryRowWriter(formID: form, importID: id).insert(key: nil, layoutID: layout, values: $0)
+                    try backend.makeEntryRowWriter(formID: form, importID: id).insert(key: nil, layoutID: layout, values: $0, line: nil)
                 }
             }
         }

@@ -19,6 +19,8 @@ public final class PostgresConnection {
     /// Prepared statements by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
     var savepointDepth = 0
+    /// Cursors open in ``forEachRow(_:_:pageSize:_:)`` (each has a name of its own).
+    var cursorDepth = 0
     /// Rows a writer holds back for COPY: sent before the next statement, dropped by a rollback.
     var pending: (any PostgresPendingWork)?
 

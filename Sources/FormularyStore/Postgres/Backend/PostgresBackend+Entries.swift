@@ -63,11 +63,11 @@ extension PostgresBackend {
     /// pages, in the order import digests are defined over.
     func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws {
         let versions = KeysetPages(connection: connection, sql: """
-            SELECT entry_id, version, layout_id, vals, written_in, replaced_in FROM entry_versions
+            SELECT entry_id, version, layout_id, vals, written_in, replaced_in, source_line FROM entry_versions
             WHERE (entry_id, version) > ($1, $2) ORDER BY entry_id, version LIMIT 2000
             """, keys: { row in [.integer(try row.int64(0)), .integer(try row.int64(1))] }, start: [.integer(0), .integer(0)])
         let entries = KeysetPages(connection: connection, sql: """
-            SELECT id, form_id, key, layout_id, vals, version, created_in, updated_in FROM entries
+            SELECT id, form_id, key, layout_id, vals, version, created_in, updated_in, source_line FROM entries
             WHERE id > $1 ORDER BY id LIMIT 2000
             """, keys: { row in [.integer(try row.int64(0))] }, start: [.integer(0)])
         // An earlier version whose entry is gone is passed with the next entry's fields
@@ -75,7 +75,8 @@ extension PostgresBackend {
         func earlier(_ v: PostgresRow, _ formID: Int64, _ key: String?) throws {
             let row = EntryVersionRow(entryID: try v.int64(0), version: try v.int64(1), formID: formID, key: key,
                                       layoutID: try v.int64(2), writtenIn: try v.int64(4),
-                                      createdOrReplacedIn: try v.int64(5), isCurrent: false)
+                                      createdOrReplacedIn: try v.int64(5), isCurrent: false,
+                                      sourceLine: try v.optionalInt64(6))
             try v.bytes(3).withUnsafeBytes { try body(row, $0) }
         }
         var pending = try versions.next()
@@ -90,7 +91,8 @@ extension PostgresBackend {
             let createdIn = try e.int64(6)
             let row = EntryVersionRow(entryID: id, version: try e.int64(5), formID: formID, key: key,
                                       layoutID: try e.int64(3), writtenIn: try e.optionalInt64(7) ?? createdIn,
-                                      createdOrReplacedIn: createdIn, isCurrent: true)
+                                      createdOrReplacedIn: createdIn, isCurrent: true,
+                                      sourceLine: try e.optionalInt64(8))
             try e.bytes(4).withUnsafeBytes { try body(row, $0) }
         }
         while let v = pending {
@@ -187,7 +189,7 @@ final class PostgresEntryRowWriter: EntryRowWriting, PostgresPendingWork {
     let importID: Int64
     private var copy = PostgresBinaryCopy()
     static let bytesPerCopy = 8 << 20
-    static let copyStatement = "COPY entries (id, form_id, layout_id, vals, created_in) FROM STDIN (FORMAT binary)"
+    static let copyStatement = "COPY entries (id, form_id, layout_id, vals, created_in, source_line) FROM STDIN (FORMAT binary)"
 
     var connection: PostgresConnection { backend.connection }
 
@@ -197,25 +199,28 @@ final class PostgresEntryRowWriter: EntryRowWriting, PostgresPendingWork {
         self.importID = importID
     }
 
-    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer) throws -> Int64 {
+    func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws -> Int64 {
         guard connection.isInTransaction else {
-            return try backend.transaction(.write) { try insert(key: key, layoutID: layoutID, values: values) }
+            return try backend.transaction(.write) { try insert(key: key, layoutID: layoutID, values: values, line: line) }
         }
         // Another writer's rows first: the connection holds one writer's rows at a time.
         if let other = connection.pending, other !== self { try connection.flushPending() }
         let id = try takeID()
         guard key == nil else {
             try connection.execute("""
-                INSERT INTO entries (id, form_id, key, layout_id, vals, created_in) VALUES ($1, $2, $3, $4, $5, $6)
-                """, [.integer(id), .integer(formID), .text(key), .integer(layoutID), .bytes(Array(values)), .integer(importID)])
+                INSERT INTO entries (id, form_id, key, layout_id, vals, created_in, source_line)
+                VALUES ($1, $2, $3, $4, $5, $6, $7::bigint)
+                """, [.integer(id), .integer(formID), .text(key), .integer(layoutID), .bytes(Array(values)), .integer(importID),
+                      .integer(line)])
             return id
         }
-        copy.beginRow(fields: 5)
+        copy.beginRow(fields: 6)
         copy.int8(id)
         copy.int8(formID)
         copy.int8(layoutID)
         copy.bytea(values)
         copy.int8(importID)
+        if let line { copy.int8(line) } else { copy.null() }
         connection.pending = self
         if copy.bytes.count >= Self.bytesPerCopy { try connection.flushPending() }
         return id
@@ -255,17 +260,18 @@ final class PostgresEntryRowWriter: EntryRowWriting, PostgresPendingWork {
         return (try row.int64(0), same, try row.int(3))
     }
 
-    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer) throws {
+    func replace(id: Int64, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws {
         guard connection.isInTransaction else {
-            return try backend.transaction(.write) { try replace(id: id, layoutID: layoutID, values: values) }
+            return try backend.transaction(.write) { try replace(id: id, layoutID: layoutID, values: values, line: line) }
         }
         try connection.execute("""
-            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in)
-            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), $1 FROM entries WHERE id = $2
+            INSERT INTO entry_versions (entry_id, version, layout_id, vals, written_in, replaced_in, source_line)
+            SELECT id, version, layout_id, vals, coalesce(updated_in, created_in), $1, source_line FROM entries WHERE id = $2
             """, [.integer(importID), .integer(id)])
         try connection.execute("""
-            UPDATE entries SET layout_id = $1, vals = $2, version = version + 1, updated_in = $3 WHERE id = $4
-            """, [.integer(layoutID), .bytes(Array(values)), .integer(importID), .integer(id)])
+            UPDATE entries SET layout_id = $1, vals = $2, version = version + 1, updated_in = $3, source_line = $4::bigint
+            WHERE id = $5
+            """, [.integer(layoutID), .bytes(Array(values)), .integer(importID), .integer(line), .integer(id)])
     }
 }
 
