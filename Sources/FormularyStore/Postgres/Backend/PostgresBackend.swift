@@ -11,7 +11,8 @@ import Foundation
 /// - entries: the import writer (row by row, not COPY yet), readers, the digests' walk and the
 ///   validation workers' scans on one exported snapshot (`PostgresBackend+Entries.swift`),
 /// - validation runs (`PostgresBackend+Runs.swift`), and incremental runs' carrying
-///   forward (`PostgresBackend+Carry.swift`).
+///   forward (`PostgresBackend+Carry.swift`),
+/// - reports, aggregated on the server and read through a cursor (`PostgresBackend+Reports.swift`).
 ///
 /// **Internal for now**: nothing outside FormularyStore can create one, and `--db` does not
 /// lead here yet (docs/scale-out.md says what is missing before it does).
