@@ -1,7 +1,9 @@
 # Formulary — the two commands a newcomer needs are `make demo` and `make test`.
 SWIFT        ?= swift
 BIN          := .build/release/formulary
-DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev pkg-config sqlite3
+# Build: PCRE2, SQLite, libcrypto, libmicrohttpd (formulary serve) and libpq (the PostgreSQL
+# client library). Tests: the PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh.
+DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libpq-dev pkg-config sqlite3 postgresql
 CONTRACT     := ../shared/tools/contract-check
 
 .PHONY: deps build release test demo bench embed man contract clean browser-deps
@@ -37,9 +39,11 @@ man: deps
 	"$$($(SWIFT) build --show-bin-path)/formulary" man-page > docs/formulary.1
 
 # The whole suite: unit and golden tests, then the CLI contract check on the release binary.
+# The tests that need PostgreSQL run against a throw-away cluster (scripts/pg-cluster.sh),
+# started here and stopped when the suite ends, pass or fail.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/with-pg-cluster.sh $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory contract
 
 contract: release
@@ -50,9 +54,10 @@ demo: release
 	$(BIN) demo
 
 # Release-build benchmarks with printed figures; `make bench SUITES="engine command"` picks some.
+# The PostgreSQL suite runs against a throw-away cluster started for the run.
 bench: deps
 	$(SWIFT) build -c release
-	.build/release/FormularyBench $(SUITES)
+	scripts/with-pg-cluster.sh .build/release/FormularyBench $(SUITES)
 
 clean:
 	rm -rf .build

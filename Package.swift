@@ -5,8 +5,9 @@ import PackageDescription
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
 //                     compiled field types (PCRE2). No file system, no SQLite.
-//   FormularyStore  — SQLite, migrations, SHA-256, the audit log; it stores the rules'
-//                     domain values (one Severity), so it depends on FormularyRules.
+//   FormularyStore  — SQLite (and PostgreSQL through libpq), migrations, SHA-256, the audit
+//                     log; it stores the rules' domain values (one Severity), so it depends
+//                     on FormularyRules.
 //   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
 //                     and one service per area (schema, registry and admission, entries,
 //                     history, audit, import, validation, reports) with plain result values.
@@ -26,12 +27,15 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "FormularyJSON"),
         .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
-        .target(name: "FormularyStore", dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
+        .target(name: "FormularyStore",
+                dependencies: ["CSQLite", "CLibPQ", "CCrypto", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
                 dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON", "CMicroHTTPD"]),
         // The CLI reaches the database only through FormularyKit's application services

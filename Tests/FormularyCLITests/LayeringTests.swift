@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// The CLI is parse → one FormularyKit call → render: it reaches the database, SQLite,
-/// libcrypto and PCRE2 only through FormularyKit, never by importing them.
+/// libpq, libcrypto and PCRE2 only through FormularyKit, never by importing them.
 @Suite struct LayeringTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// Modules below FormularyKit that the CLI must not import.
-    static let forbidden = ["FormularyStore", "CSQLite", "CCrypto", "CPCRE2"]
+    static let forbidden = ["FormularyStore", "CSQLite", "CLibPQ", "CCrypto", "CPCRE2"]
 
     /// `import` lines (any attributes or access level before them) naming a forbidden module,
     /// as `file:line: text`.

@@ -24,12 +24,14 @@ final class ReportDatabase {
     /// A key that is also the entry's (secure) cvv: reports must never print it.
     static let secretKey = "737"
 
-    /// - Parameter form: the source of the form `shop` (the columns stay the same).
-    init(form: String = ReportDatabase.form) throws {
+    /// - Parameters:
+    ///   - form: the source of the form `shop` (the columns stay the same).
+    ///   - makeStore: opens the database (given the folder): a SQLite file there when nil.
+    init(form: String = ReportDatabase.form, makeStore: ((URL) throws -> Store)? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try form.write(to: folder.appendingPathComponent("shop.form"), atomically: true, encoding: .utf8)
-        store = try Store(path: folder.appendingPathComponent("test.db").path)
+        store = try makeStore?(folder) ?? Store(path: folder.appendingPathComponent("test.db").path)
         try store.migrate()
         registry = try Registry.load(folders: [PluginFolder(path: folder.path, origin: .option)])
     }

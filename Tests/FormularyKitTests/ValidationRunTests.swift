@@ -25,7 +25,9 @@ final class ValidationFixture {
         require exp cvv when card
         """
 
-    init(form: String = ValidationFixture.form, extraTypes: [String: String] = [:]) throws {
+    /// `makeStore` opens the database (given the fixture's folder): a SQLite file there when nil.
+    init(form: String = ValidationFixture.form, extraTypes: [String: String] = [:],
+         makeStore: ((URL) throws -> Store)? = nil) throws {
         folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("formulary-validation-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -33,7 +35,7 @@ final class ValidationFixture {
         for (name, text) in extraTypes {
             try text.write(to: folder.appendingPathComponent("\(name).field"), atomically: true, encoding: .utf8)
         }
-        store = try Store(path: folder.appendingPathComponent("test.db").path)
+        store = try makeStore?(folder) ?? Store(path: folder.appendingPathComponent("test.db").path)
         try store.migrate()
         // An advancing clock: every timestamp differs, as on a real machine.
         let base = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|resolve|regex|store|large|editor]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|resolve|regex|store|store-postgres|large|editor]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,6 +36,7 @@ suites.append(("command", { runCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
 suites.append(("regex", { runRegexBench() }))
 suites.append(("store", { runStoreBench() }))
+suites.append(("store-postgres", { runPostgresStoreBench() }))
 suites.append(("large", { runLargeBench() }))
 suites.append(("editor", { runEditorBench() }))
 suites.append(("report-memory", { runReportMemoryBench() }))
