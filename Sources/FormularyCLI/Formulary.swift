@@ -20,6 +20,7 @@ enum Formulary {
         ValidateCommand.self, HistoryCommand.self,
         ImpactCommand.self, CanonicalizeCommand.self,
         ReportCommand.self, RunsListCommand.self, ExportCommand.self, ServeCommand.self,
+        TokensAddCommand.self, TokensListCommand.self, TokensRevokeCommand.self,
         DemoCommand.self,
         HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,
     ]

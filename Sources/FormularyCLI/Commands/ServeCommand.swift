@@ -19,8 +19,9 @@ struct ServeCommand: Command {
         {"error": {"code", "message"}}. A body over 1 MiB is answered 413.
         Types and forms come from the same places as for every command (built-in, the
         database, --plugins, FORMULARY_PATH), and a type added by another process shows on
-        the next request. Reads need a token unless --public-read is given (tokens are
-        not built yet: for now run with --public-read, on a trusted network). Each request
+        the next request. Reads need a token ('formulary tokens add NAME --scope read')
+        unless --public-read is given; a token revoked elsewhere stops working on the next
+        request. Each request
         logs one line on standard error: time, method, path, status, milliseconds, token
         name; never a body or a value. docs/http.md describes the API.
         Exit status: 0 after a clean stop, 2 for a bad option, 3 when the address cannot

@@ -44,11 +44,14 @@ public final class RegistryAPI: Sendable {
         if route.needsBody, !Self.isJSON(request.header("content-type")) {
             return .error(415, "unsupported_media_type", "Send the body as JSON, with 'Content-Type: application/json'.")
         }
-        if route.scope != nil, !publicRead {
-            return .error(401, "unauthorized", "This server needs a token: send 'Authorization: Bearer TOKEN'.")
-        }
         do {
-            return try handle(route, request)
+            var tokenName: String?
+            if let needed = route.scope {
+                tokenName = try authorize(request, needing: needed)
+            }
+            var response = try handle(route, request)
+            response.tokenName = tokenName
+            return response
         } catch let error as APIError {
             return .error(error.status, error.code, error.message)
         } catch let error as ServiceError {
@@ -96,6 +99,30 @@ public final class RegistryAPI: Sendable {
 
     /// Whether a `Content-Type` names JSON (`application/json`, any case, parameters such as
     /// `; charset=utf-8` allowed). Compared as bytes: it runs on every request.
+    /// The name of the request's token when it may do what `needed` allows; nil for a
+    /// read without a token on a `--public-read` server.
+    ///
+    /// - Throws: 401 without a token (where one is needed) or with one the server does not
+    ///   know or that was revoked; 403 with a token of too small a scope.
+    func authorize(_ request: HTTPRequest, needing needed: TokenScope) throws -> String? {
+        guard let header = request.header("authorization") else {
+            if publicRead && needed == .read { return nil }
+            throw APIError(401, "unauthorized", "This needs a token: send 'Authorization: Bearer TOKEN' (see 'formulary tokens add').")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw APIError(401, "unauthorized", "Send the token as 'Authorization: Bearer TOKEN'.")
+        }
+        let hash = TokenService.hash(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        guard let token = try state.snapshot(today: today()).tokens[hash] else {
+            throw APIError(401, "unauthorized", "The token is not known or was revoked.")
+        }
+        guard token.scope >= needed else {
+            throw APIError(403, "forbidden", "The token '\(token.name)' has scope \(token.scope.rawValue); this needs \(needed.rawValue).")
+        }
+        return token.name
+    }
+
     static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
         let expected = Array("application/json".utf8)

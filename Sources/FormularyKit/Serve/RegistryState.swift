@@ -24,7 +24,9 @@ final class RegistryState: @unchecked Sendable {
         defer { lock.unlock() }
         let generation = try databaseGeneration()
         if let current, current.generation == generation, current.today == today { return current }
-        let snapshot = try RegistrySnapshot(registry: try workspace.registry(), generation: generation, today: today)
+        let tokens = workspace.databaseExists ? try workspace.store(.read).tokens().filter { $0.revokedAt == nil } : []
+        let snapshot = try RegistrySnapshot(registry: try workspace.registry(), generation: generation, today: today,
+                                            tokens: tokens)
         current = snapshot
         return snapshot
     }
@@ -37,8 +39,9 @@ final class RegistryState: @unchecked Sendable {
 }
 
 /// One loaded registry and what the API answers from it, computed once: the export
-/// document and its hash, each type's and form's object, the lists, and the type
-/// references compiled so far.
+/// document and its hash, each type's and form's object, the lists, the working tokens
+/// (token changes are audited, so they too make a new snapshot), and the type references
+/// compiled so far.
 final class RegistrySnapshot: @unchecked Sendable {
     let generation: Int64
     let today: CivilDate
@@ -56,11 +59,19 @@ final class RegistrySnapshot: @unchecked Sendable {
     /// `{"forms": [{"name", "version", "source", "label"}…]}`.
     let formList: [UInt8]
 
+    /// The working tokens by their SHA-256 (hex): name and scope.
+    let tokens: [String: (name: String, scope: TokenScope)]
+
     private let lock = NSLock()
     private var compiled: [String: CompiledFieldType] = [:]
 
-    init(registry: Registry, generation: Int64, today: CivilDate) throws {
+    init(registry: Registry, generation: Int64, today: CivilDate, tokens: [StoredToken] = []) throws {
         self.registry = registry
+        var byHash: [String: (name: String, scope: TokenScope)] = [:]
+        for token in tokens {
+            if let scope = TokenScope(rawValue: token.scope) { byHash[token.hash] = (token.name, scope) }
+        }
+        self.tokens = byHash
         self.generation = generation
         self.today = today
         let made = RegistryExport.make(registry, today: today)

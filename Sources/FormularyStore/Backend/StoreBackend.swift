@@ -47,6 +47,19 @@ public protocol StoreBackend: AnyObject {
     /// writes nothing, on a file whose damage can fail even a read transaction's commit.
     func inspect<T>(_ body: () throws -> T) throws -> T
 
+    // MARK: Tokens of `formulary serve`
+
+    /// Stores a new token: its name, scope, SHA-256 (hex), when and by whom (`id` is
+    /// given by the backend). The store has checked, in the same write transaction, that no
+    /// unrevoked token has the name.
+    func insertToken(_ token: StoredToken) throws
+
+    /// Marks the unrevoked token `name` revoked at `at`; false when there is none.
+    func revokeToken(name: String, at: String) throws -> Bool
+
+    /// Every token, revoked ones too, oldest first.
+    func tokens() throws -> [StoredToken]
+
     // MARK: The audit log
 
     /// The key data digests are made with (32 bytes).

@@ -371,5 +371,20 @@ ALTER TABLE run_forms ADD COLUMN entries_carried BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE run_forms ADD COLUMN carried_from BIGINT REFERENCES runs (id);
 
 """#),
+        Migration(id: 7, name: "0007_api_tokens.sql", sql: #"""
+-- 0007 (PostgreSQL): tokens for `formulary serve`. The dialect of
+-- migrations/0007_api_tokens.sql; see there.
+CREATE TABLE api_tokens (
+    id          BIGINT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    scope       TEXT NOT NULL CHECK (scope IN ('read', 'submit', 'admin')),
+    hash        TEXT NOT NULL UNIQUE,
+    created_at  TEXT NOT NULL,
+    created_by  TEXT NOT NULL,
+    revoked_at  TEXT
+);
+CREATE UNIQUE INDEX api_tokens_active_name ON api_tokens (name) WHERE revoked_at IS NULL;
+
+"""#),
     ]
 }
