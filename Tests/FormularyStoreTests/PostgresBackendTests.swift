@@ -319,6 +319,41 @@ struct PostgresBackendTests {
         return lines
     }
 
+    /// Tokens of `formulary serve` through the store on both kinds: ids, rows, one working
+    /// token per name, revocation and the audit actions read back alike.
+    static func tokensTranscript(_ backend: some StoreBackend) throws -> [String] {
+        let store = Store(backend: backend)
+        store.clock = { Date(timeIntervalSince1970: 1_796_000_000) }
+        try store.migrate()
+        _ = try store.addToken(name: "web", scope: "read", hash: String(repeating: "a", count: 64), actor: "ann")
+        _ = try store.addToken(name: "ci", scope: "admin", hash: String(repeating: "b", count: 64), actor: "bob")
+        var lines: [String] = []
+        do {
+            _ = try store.addToken(name: "web", scope: "submit", hash: String(repeating: "c", count: 64), actor: "ann")
+        } catch let error as TokenStoreError {
+            lines.append("refused: \(error)")
+        }
+        try store.revokeToken(name: "web", actor: "ann")
+        _ = try store.addToken(name: "web", scope: "submit", hash: String(repeating: "d", count: 64), actor: "ann")
+        for t in try store.tokens() {
+            lines.append("\(t.id) \(t.name) \(t.scope) \(t.hash.prefix(1)) \(t.createdBy) \(t.revokedAt ?? "-")")
+        }
+        lines.append("audit: " + (try store.auditRecords().map(\.action).filter { $0.hasPrefix("token.") }
+            .joined(separator: ",")))
+        return lines
+    }
+
+    @Test(.needsPostgres) func tokensAnswerAsOnSQLite() throws {
+        let folder = TemporaryDirectory()
+        let sqlite = try Self.tokensTranscript(try SQLiteBackend(path: folder.path("tokens.db")))
+        let database = try PostgresTestDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let postgres = try Self.tokensTranscript(try PostgresBackend(url: database.url))
+        #expect(sqlite.count == 5 && sqlite[0].hasPrefix("refused: a token named 'web'"))
+        #expect(sqlite.last == "audit: token.add,token.add,token.revoke,token.add")
+        #expect(postgres == sqlite)
+    }
+
     @Test(.needsPostgres) func runsAnswerAsOnSQLite() throws {
         let folder = TemporaryDirectory()
         let sqlite = try Self.runsTranscript(try SQLiteBackend(path: folder.path("runs.db")))
