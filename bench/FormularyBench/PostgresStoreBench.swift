@@ -12,7 +12,6 @@ func runPostgresStoreBench(count: Int = 200_000) {
         return
     }
     print("Store on PostgreSQL (server on this machine): \(count) 7-field entries, one transaction (best of 3)")
-    let fields = ["name", "email", "phone", "age", "card", "exp", "cvv"]
     var bestInsert = Double.infinity, bestScan = Double.infinity
     for round in 0..<3 {
         let name = "formulary_bench_\(getpid())_\(round)"
@@ -22,38 +21,9 @@ func runPostgresStoreBench(count: Int = 200_000) {
             try admin.executeAdministrative("CREATE DATABASE \(name)")
             defer { try? admin.executeAdministrative("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
             let store = try Store.postgres(url: url)
-            try store.migrate()
-            let clock = ContinuousClock()
-            let insert = try clock.measure {
-                try store.transaction {
-                    let writer = try store.entryWriter(form: "signup", actor: "bench", source: "bench.csv")
-                    let layout = try writer.layoutID(for: fields)
-                    var encoded: [UInt8] = []
-                    for index in 0..<count {
-                        EntryValues.encode(["Person \(index)", "person\(index)@example.com",
-                                            "555-123-\(1000 + index % 9000)", "\(18 + index % 80)",
-                                            "4111 1111 1111 1111", "12/29", "123"], into: &encoded)
-                        try encoded.withUnsafeBytes { _ = try writer.add(layoutID: layout, encoded: $0) }
-                    }
-                }
-            }
-            guard try store.entryCount() == count, let formID = try store.formID(named: "signup") else {
-                print("  store-postgres: the entries were not all stored")
-                return
-            }
-            var seen = 0
-            let scan = try clock.measure {
-                try store.forEachEncodedEntry(formID: formID) { _, _, _ in
-                    seen += 1
-                    return true
-                }
-            }
-            guard seen == count else {
-                print("  store-postgres: the scan saw \(seen) of \(count) entries")
-                return
-            }
-            bestInsert = min(bestInsert, Timing.seconds(insert))
-            bestScan = min(bestScan, Timing.seconds(scan))
+            guard let measured = try measureStoreRound(store, count: count, label: "store-postgres") else { return }
+            bestInsert = min(bestInsert, measured.insert)
+            bestScan = min(bestScan, measured.scan)
         } catch {
             print("  store-postgres: \(error)")
             return

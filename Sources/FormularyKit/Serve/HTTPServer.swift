@@ -121,7 +121,9 @@ public final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        let (path, _) = Self.split(url)
+        // libmicrohttpd hands the query's arguments over decoded through its own calls; a
+        // query left on the URL is cut so that the log and the router see the path alone.
+        let path = url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url
         var response: HTTPResponse
         if state.tooLarge {
             response = .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
@@ -147,13 +149,6 @@ public final class HTTPServer: @unchecked Sendable {
         let result = MHD_queue_response(connection, UInt32(response.status), made)
         MHD_destroy_response(made)
         return result
-    }
-
-    /// The path and the query of a URL as libmicrohttpd hands it (the query is read
-    /// decoded through its own calls).
-    static func split(_ url: String) -> (path: String, query: Substring?) {
-        guard let mark = url.firstIndex(of: "?") else { return (url, nil) }
-        return (String(url[..<mark]), url[url.index(after: mark)...])
     }
 
     /// Every header (or query argument) of the request, by name.

@@ -6,7 +6,7 @@ import FormularyRules
 extension RegistryAPI {
     /// `POST /v1/check`: `{"type", "values", "stage"}` → `{"results": [...]}`, each result
     /// exactly as `check --format json` prints it.
-    func check(_ request: HTTPRequest) throws -> HTTPResponse {
+    func check(_ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> HTTPResponse {
         let body = try Self.object(request.body)
         let reference = try Self.string(body, "type")
         guard let list = body["values"]?.arrayValue else {
@@ -17,7 +17,7 @@ extension RegistryAPI {
             return text
         }
         let stage = try Self.stage(body["stage"])
-        let type = try state.snapshot(today: today()).compile(reference)
+        let type = try snapshot.compile(reference)
         let report = CheckService.check(type, reference: reference, values: values, stage: stage)
         var writer = JSONWriter()
         writer.object { o in
@@ -32,7 +32,7 @@ extension RegistryAPI {
     /// `POST /v1/edit`: one edit of a text field, as the library's `FieldEditor` makes it:
     /// `{"type", "text", "caret", "replace": {"from", "to", "with"}, "policy"}` →
     /// `{"text", "caret", "accepted", "verdict", "message"}` (positions in characters).
-    func edit(_ request: HTTPRequest) throws -> HTTPResponse {
+    func edit(_ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> HTTPResponse {
         let body = try Self.object(request.body)
         let reference = try Self.string(body, "type")
         let text = try Self.string(body, "text")
@@ -54,7 +54,7 @@ extension RegistryAPI {
             }
             policy = chosen
         }
-        let type = try state.snapshot(today: today()).compile(reference)
+        let type = try snapshot.compile(reference)
         var editor = FieldEditor(type: type, text: text, caret: caret, policy: policy)
         let outcome = editor.replace(from..<to, with: with)
         var writer = JSONWriter()

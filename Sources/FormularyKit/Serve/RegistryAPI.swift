@@ -45,11 +45,14 @@ public final class RegistryAPI: Sendable {
             return .error(415, "unsupported_media_type", "Send the body as JSON, with 'Content-Type: application/json'.")
         }
         do {
+            // One snapshot per request: its freshness check is a read under a lock.
+            if route == .health { return Self.health }
+            let snapshot = try state.snapshot(today: today())
             var tokenName: String?
             if let needed = route.scope {
-                tokenName = try authorize(request, needing: needed)
+                tokenName = try authorize(request, needing: needed, tokens: snapshot.tokens)
             }
-            var response = try handle(route, request)
+            var response = try handle(route, request, snapshot)
             response.tokenName = tokenName
             return response
         } catch let error as APIError {
@@ -62,26 +65,28 @@ public final class RegistryAPI: Sendable {
         }
     }
 
-    private func handle(_ route: Route, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// `GET /healthz`: answered without the registry.
+    static let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8) + [0x0A])
+
+    private func handle(_ route: Route, _ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> HTTPResponse {
         switch route {
         case .health:
-            return .json(200, Array(#"{"status":"ok"}"#.utf8) + [0x0A])
+            return Self.health
         case .types:
-            return .json(200, try state.snapshot(today: today()).typeList)
+            return .json(200, snapshot.typeList)
         case .type(let name):
-            guard let bytes = try state.snapshot(today: today()).types[name] else {
+            guard let bytes = snapshot.types[name] else {
                 throw APIError(404, "not_found", "There is no type '\(name)'.")
             }
             return .json(200, bytes)
         case .forms:
-            return .json(200, try state.snapshot(today: today()).formList)
+            return .json(200, snapshot.formList)
         case .form(let name):
-            guard let bytes = try state.snapshot(today: today()).forms[name] else {
+            guard let bytes = snapshot.forms[name] else {
                 throw APIError(404, "not_found", "There is no form '\(name)'.")
             }
             return .json(200, bytes)
         case .export:
-            let snapshot = try state.snapshot(today: today())
             let etag = "\"\(snapshot.exportHash)\""
             if let sent = request.header("if-none-match"),
                sent.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
@@ -91,9 +96,9 @@ public final class RegistryAPI: Sendable {
             response.headers.append(("ETag", etag))
             return response
         case .check:
-            return try check(request)
+            return try check(request, snapshot)
         case .edit:
-            return try edit(request)
+            return try edit(request, snapshot)
         }
     }
 
@@ -104,7 +109,8 @@ public final class RegistryAPI: Sendable {
     ///
     /// - Throws: 401 without a token (where one is needed) or with one the server does not
     ///   know or that was revoked; 403 with a token of too small a scope.
-    func authorize(_ request: HTTPRequest, needing needed: TokenScope) throws -> String? {
+    func authorize(_ request: HTTPRequest, needing needed: TokenScope,
+                   tokens: [String: (name: String, scope: TokenScope)]) throws -> String? {
         guard let header = request.header("authorization") else {
             if publicRead && needed == .read { return nil }
             throw APIError(401, "unauthorized", "This needs a token: send 'Authorization: Bearer TOKEN' (see 'formulary tokens add').")
@@ -114,7 +120,7 @@ public final class RegistryAPI: Sendable {
             throw APIError(401, "unauthorized", "Send the token as 'Authorization: Bearer TOKEN'.")
         }
         let hash = TokenService.hash(String(parts[1]).trimmingCharacters(in: .whitespaces))
-        guard let token = try state.snapshot(today: today()).tokens[hash] else {
+        guard let token = tokens[hash] else {
             throw APIError(401, "unauthorized", "The token is not known or was revoked.")
         }
         guard token.scope >= needed else {

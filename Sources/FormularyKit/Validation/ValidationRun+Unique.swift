@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FormularyRules
 import FormularyStore
 
@@ -23,13 +24,6 @@ struct UniqueMember: Sendable {
     var id: Int64
     var version: Int
     var prior: UInt8
-}
-
-/// A value handed between the threads of `DispatchQueue.concurrentPerform`, each writing only
-/// its own slot under a lock.
-final class UnsafeSendableBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 extension ValidationRun {
@@ -119,9 +113,8 @@ extension ValidationRun {
     static func exactKeys(shares: [[Int64]], judges: [FormJudge],
                           snapshots: [EntrySnapshot]) throws -> [(UniqueGroupKey, UniqueMember)] {
         let judgeOfForm = Dictionary(judges.enumerated().map { ($1.formID, $0) }, uniquingKeysWith: { a, _ in a })
-        let outcomes = UnsafeSendableBox([Result<[(UniqueGroupKey, UniqueMember)], any Error>](
+        let outcomes = Mutex([Result<[(UniqueGroupKey, UniqueMember)], any Error>](
             repeating: .success([]), count: shares.count))
-        let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: shares.count) { k in
             let result = Result { () throws -> [(UniqueGroupKey, UniqueMember)] in
                 var out: [(UniqueGroupKey, UniqueMember)] = []
@@ -151,11 +144,9 @@ extension ValidationRun {
                 }
                 return out
             }
-            lock.lock()
-            outcomes.value[k] = result
-            lock.unlock()
+            outcomes.withLock { $0[k] = result }
         }
-        return try outcomes.value.flatMap { try $0.get() }
+        return try outcomes.withLock { $0 }.flatMap { try $0.get() }
     }
 
     /// The ids of the entries whose hash another entry also has (unsorted; an id may repeat).

@@ -70,7 +70,12 @@ public struct Migrator: Sendable {
 
     /// Applied and pending migrations, after checking the applied ones.
     public func status(of db: Database) throws -> [MigrationStatus] {
-        let applied = try applied(in: db)
+        try status(applied: try applied(in: db))
+    }
+
+    /// The applied migrations (read from either kind of database) and the pending ones,
+    /// after checking the applied ones against this executable's copies.
+    public func status(applied: [AppliedMigration]) throws(MigrationError) -> [MigrationStatus] {
         try check(applied)
         let done = Set(applied.map(\.id))
         return applied.map(MigrationStatus.applied)

@@ -70,11 +70,7 @@ public struct PostgresMigrator: Sendable {
 
     /// Applied and pending migrations, after checking the applied ones.
     public func status(of db: PostgresConnection) throws -> [MigrationStatus] {
-        let applied = try applied(in: db)
-        try check(applied)
-        let done = Set(applied.map(\.id))
-        return applied.map(MigrationStatus.applied)
-            + migrations.filter { !done.contains($0.id) }.map(MigrationStatus.pending)
+        try checker.status(applied: try applied(in: db))
     }
 
     /// True when every known migration is applied (and the applied ones check out).
