@@ -8,6 +8,13 @@ import CMicroHTTPD
 /// idle or slow clients are dropped after a timeout; a body over 1 MiB is read and thrown
 /// away (so memory stays bounded) and answered 413. ``stop()`` stops listening and waits
 /// for the requests in flight.
+///
+/// Abuse is bounded: at most ``connectionLimit`` connections in all and
+/// ``perAddressLimit`` from one address (so one client holding idle connections cannot
+/// shut the others out); a connection that sends nothing for the timeout is closed, and so
+/// is one whose body is still arriving when the timeout has passed since its headers (a
+/// client trickling a byte at a time). Each connection reads into at most 16 KiB of
+/// libmicrohttpd's memory, headers included.
 public final class HTTPServer: @unchecked Sendable {
     /// The port listened on (the one the system chose when 0 was asked for).
     public private(set) var port: UInt16 = 0
@@ -15,6 +22,12 @@ public final class HTTPServer: @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let log: (@Sendable (AccessLogLine) -> Void)?
     private let maxBody: Int
+    private let timeout: TimeInterval
+
+    /// Most connections open at once; more are refused until some close.
+    public static let connectionLimit = 4_096
+    /// Most connections open at once from one IP address.
+    public static let perAddressLimit = 256
 
     /// One request as the access log says it: never a body, never a query, never a value.
     public struct AccessLogLine: Sendable {
@@ -59,7 +72,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Starts listening on `host` (an IPv4 address, such as `127.0.0.1`) and `port` (0: any
-    /// free port), with `threads` worker threads.
+    /// free port), with `threads` worker threads; a connection idle for `timeoutSeconds`,
+    /// or whose body still arrives that long after its headers, is closed.
     ///
     /// - Throws: a ``ServiceError`` (environment) when the address is not an IPv4 address or
     ///   the port cannot be bound.
@@ -69,6 +83,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.log = log
         maxBody = maxBodyBytes
+        timeout = TimeInterval(max(1, timeoutSeconds))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -80,7 +95,8 @@ public final class HTTPServer: @unchecked Sendable {
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
                 formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context,
-                                    UInt32(max(1, threads)), UInt32(timeoutSeconds), 4_096, 16 * 1024)
+                                    UInt32(max(1, threads)), UInt32(max(1, timeoutSeconds)),
+                                    UInt32(Self.connectionLimit), UInt32(Self.perAddressLimit), 16 * 1024)
             }
         }
         guard let daemon else {
@@ -110,6 +126,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
+            // The idle timeout resets with every byte; this one does not: a body trickling
+            // in is cut off (answering NO closes the connection).
+            if Date().timeIntervalSince(state.started) > timeout { return .NO }
             let count = uploadSize.pointee
             if state.body.count + count > maxBody {
                 state.tooLarge = true   // read on and throw away: memory stays bounded
