@@ -26,12 +26,20 @@ extension ImportService {
     /// - Throws: a ``ServiceError`` (bad input, nothing stored) for an unknown form, a
     ///   value that is an array or an object, or fields none of which the form declares.
     public func submit(form: String, key: String?, fields: JSONValue, source: String, today: CivilDate) throws -> Submission {
+        let prepared = try JudgeService.prepare(form: form, in: try workspace.registry(), today: today)
+        return try submit(prepared, key: key, fields: fields, source: source)
+    }
+
+    /// ``submit(form:key:fields:source:today:)`` with the form already prepared (what
+    /// `formulary serve` keeps per registry snapshot, so that a submission does not load
+    /// the registry again).
+    public func submit(_ prepared: JudgeService.PreparedForm, key: String?, fields: JSONValue,
+                       source: String) throws -> Submission {
+        let form = prepared.validator.name
         guard fields.objectValue != nil else {
             throw ServiceError(.badInput, "'fields' must be an object of field keys and values")
         }
         let store = try workspace.store(.write)
-        let registry = try workspace.registry(store: store)
-        let prepared = try JudgeService.prepare(form: form, in: registry, today: today)
         // Named `fields` in messages: they speak of the request's object, not of a file.
         let reader = JSONLinesReader(source: MemoryByteSource(fields.serializedBytes() + [0x0A]), fileName: "fields")
         let record: Record

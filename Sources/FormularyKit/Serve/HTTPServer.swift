@@ -94,7 +94,7 @@ public final class HTTPServer: @unchecked Sendable {
         let flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_TURBO.rawValue)
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context,
+                formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context, requestLineHandler, nil,
                                     UInt32(max(1, threads)), UInt32(max(1, timeoutSeconds)),
                                     UInt32(Self.connectionLimit), UInt32(Self.perAddressLimit), 16 * 1024)
             }
@@ -120,15 +120,21 @@ public final class HTTPServer: @unchecked Sendable {
     fileprivate func access(_ connection: OpaquePointer, url: String, method: String,
                             upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                             state slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        guard let raw = slot.pointee else {
-            slot.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        // The state was made when the request line arrived (``requestLineHandler``).
+        guard let raw = slot.pointee else { return .NO }
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        // The idle timeout starts again with every byte; this one does not: a request
+        // whose headers or body trickle in for longer than the timeout since its first line
+        // is cut off (answering NO closes the connection).
+        if !state.headersSeen || uploadSize.pointee > 0,
+           Date().timeIntervalSince(state.started) > timeout {
+            return .NO
+        }
+        guard state.headersSeen else {
+            state.headersSeen = true
             return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
-            // The idle timeout resets with every byte; this one does not: a body trickling
-            // in is cut off (answering NO closes the connection).
-            if Date().timeIntervalSince(state.started) > timeout { return .NO }
             let count = uploadSize.pointee
             if state.body.count + count > maxBody {
                 state.tooLarge = true   // read on and throw away: memory stays bounded
@@ -184,10 +190,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 }
 
-/// The state of one request while its body arrives.
+/// The state of one request from its first line until it ends.
 private final class RequestState {
     var body: [UInt8] = []
     var tooLarge = false
+    var headersSeen = false
+    /// When the request line arrived: the slow-client deadline counts from here.
     let started = Date()
 }
 
@@ -200,6 +208,13 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     return server.access(connection, url: String(cString: url), method: String(cString: method),
                          upload: upload, uploadSize: uploadSize, state: state)
+}
+
+/// Called when a request's first line has arrived: makes the request's state (handed to
+/// ``accessHandler`` as its slot), so that its deadline starts before the headers.
+private let requestLineHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+    -> UnsafeMutableRawPointer? = { _, _, _ in
+    Unmanaged.passRetained(RequestState()).toOpaque()
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { _, _, state, _ in

@@ -30,7 +30,7 @@ extension RegistryAPI {
     /// the form already has an entry with the key.
     func submit(form name: String, _ request: HTTPRequest, _ snapshot: RegistrySnapshot, actor: String) throws -> HTTPResponse {
         let body = try Self.object(request.body)
-        guard snapshot.registry.forms[name] != nil else { throw Self.noForm(name) }
+        guard let form = try snapshot.judge(form: name) else { throw Self.noForm(name) }
         guard let fields = body["fields"], fields.objectValue != nil else {
             throw APIError.badRequest("'fields' must be an object of field keys and values.")
         }
@@ -43,7 +43,7 @@ extension RegistryAPI {
         var acting = settings
         acting.actor = actor
         let outcome = try ImportService(workspace: Workspace(settings: acting))
-            .submit(form: name, key: key, fields: fields, source: "http:\(actor)", today: snapshot.today)
+            .submit(form, key: key, fields: fields, source: "http:\(actor)")
         switch outcome {
         case .duplicateKey(let id):
             throw APIError(409, "conflict", "Entry \(id) of form '\(name)' already has this key; nothing was stored. "
