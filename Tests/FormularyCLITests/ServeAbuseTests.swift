@@ -158,59 +158,72 @@ import Testing
             ("POST", "/v1/edit", #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "1"}}"#),
             ("POST", "/v1/forms/signup/judge", #"{"fields": {"name": "Ada", "email": "ada@example.com", "cvv": "123"}, "stage": "final"}"#),
             ("POST", "/v1/forms/signup/entries", #"{"fields": {"name": "Ada", "email": "ada@example.com", "age": "30"}}"#),
-            ("GET", "/v1/types/email", ""), ("GET", "/v1/forms", ""), ("GET", "/v1/export", ""),
+            ("GET", "/v1/types/email", ""), ("GET", "/v1/forms", ""), ("GET", "/v1/forms/signup", ""),
             ("GET", "/v1/runs", ""), ("GET", "/v1/runs/1/report?by=field&format=csv", ""), ("GET", "/v1/audit?limit=3", ""),
         ]
         let clients = 4
-        let perClient = 25_000
+        let perClient = Int(ProcessInfo.processInfo.environment["FORMULARY_FLOOD_PER_CLIENT"] ?? "") ?? 25_000
         let failures = Failures()
         // A warm-up first, so that what is measured after is growth, not first use.
         let port = fixture.server.port, pid = fixture.server.process.processIdentifier
+        /// One random request: a template, its body replaced by random bytes or mutated,
+        /// sometimes with another method or a longer path.
+        @Sendable func randomRequest(_ random: inout SplitMix64) -> (method: String, path: String, bytes: [UInt8]) {
+            let (method, path, template) = templates[Int(random.next() % UInt64(templates.count))]
+            var body = Array(template.utf8)
+            switch random.next() % 8 {
+            case 0: body = (0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            case 1, 2, 3:
+                for _ in 0...(random.next() % 4) where !body.isEmpty {
+                    let at = Int(random.next() % UInt64(body.count))
+                    switch random.next() % 3 {
+                    case 0: body[at] = UInt8(truncatingIfNeeded: random.next())
+                    case 1: body.remove(at: at)
+                    default:
+                        let syntax = Array("{}[]\",:0\\".utf8)
+                        body.insert(syntax[Int(random.next() % UInt64(syntax.count))], at: at)
+                    }
+                }
+            default: break
+            }
+            var headers: [String] = []
+            var (chosenMethod, chosenPath) = (method, path)
+            if path.hasSuffix("/entries") {
+                // Entries are written to disk (and each makes a new registry snapshot): a
+                // small share; the others judge the same body.
+                if random.next() % 100 == 0 { headers.append(submit) } else { chosenPath = "/v1/forms/signup/judge" }
+            }
+            if random.next() % 16 == 0 { chosenMethod = ["GET", "POST", "PUT", "DELETE", "PATCH"][Int(random.next() % 5)] }
+            if random.next() % 16 == 0 { chosenPath += ["/x", "?by=\(random.next())", "/../types", "%ff"][Int(random.next() % 4)] }
+            if random.next() % 5_000 == 0 { (chosenMethod, chosenPath, headers) = ("POST", "/v1/types", [admin]) }
+            let bytes = HTTPConnection.request(chosenMethod, chosenPath, body: chosenMethod == "GET" ? nil : body,
+                contentType: chosenPath == "/v1/types" ? "text/plain" : "application/json", headers: headers)
+            return (chosenMethod, chosenPath, bytes)
+        }
+        /// `count` random requests on one keep-alive connection, sent 16 at a time
+        /// (pipelined: the answers come back in order), every answer checked.
         @Sendable func flood(client: Int, count: Int, seed: UInt64) {
             var random = SplitMix64(seed: seed &+ UInt64(client))
             var connection: HTTPConnection?
-            for _ in 0..<count {
-                let (method, path, template) = templates[Int(random.next() % UInt64(templates.count))]
-                var body = Array(template.utf8)
-                switch random.next() % 8 {
-                case 0: body = (0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                case 1, 2, 3:
-                    for _ in 0...(random.next() % 4) where !body.isEmpty {
-                        let at = Int(random.next() % UInt64(body.count))
-                        switch random.next() % 3 {
-                        case 0: body[at] = UInt8(truncatingIfNeeded: random.next())
-                        case 1: body.remove(at: at)
-                        default:
-                            let syntax = Array("{}[]\",:0\\".utf8)
-                            body.insert(syntax[Int(random.next() % UInt64(syntax.count))], at: at)
-                        }
-                    }
-                default: break
-                }
-                var headers: [String] = []
-                if path.hasSuffix("/entries") {
-                    // Entries are written to disk: keep them a small share.
-                    guard random.next() % 20 == 0 else { continue }
-                    headers.append(submit)
-                }
-                var chosenMethod = method, chosenPath = path
-                if random.next() % 16 == 0 { chosenMethod = ["GET", "POST", "PUT", "DELETE", "PATCH"][Int(random.next() % 5)] }
-                if random.next() % 16 == 0 { chosenPath += ["/x", "?by=\(random.next())", "/../types", "%ff"][Int(random.next() % 4)] }
-                if random.next() % 5_000 == 0 { (chosenMethod, chosenPath, headers) = ("POST", "/v1/types", [admin]) }
+            var sent = 0
+            while sent < count {
+                let batch = (0..<min(16, count - sent)).map { _ in randomRequest(&random) }
+                sent += batch.count
                 do {
                     if connection == nil { connection = try HTTPConnection(port: port, receiveTimeout: 30) }
-                    let answer = try connection!.exchange(chosenMethod, chosenPath,
-                        body: chosenMethod == "GET" ? nil : body,
-                        contentType: chosenPath == "/v1/types" ? "text/plain" : "application/json", headers: headers)
-                    if answer.status >= 500 || answer.status < 200 {
-                        failures.add("\(chosenMethod) \(chosenPath) \(String(decoding: body, as: UTF8.self).prefix(80)): \(answer.status) \(answer.text.prefix(200))")
-                    } else if answer.status < 300, answer.headers["content-type"]?.hasPrefix("application/json") == true,
-                              (try? JSONSerialization.jsonObject(with: Data(answer.body))) == nil {
-                        failures.add("\(chosenMethod) \(chosenPath): 2xx that is not JSON: \(answer.text.prefix(200))")
+                    guard connection!.send(batch.flatMap(\.bytes)) else { throw HTTPConnection.Failure(description: "send") }
+                    for request in batch {
+                        let answer = try connection!.readAnswer()
+                        if answer.status >= 500 || answer.status < 200 {
+                            failures.add("\(request.method) \(request.path): \(answer.status) \(answer.text.prefix(200))")
+                        } else if answer.status < 300, answer.headers["content-type"]?.hasPrefix("application/json") == true,
+                                  (try? JSONSerialization.jsonObject(with: Data(answer.body))) == nil {
+                            failures.add("\(request.method) \(request.path): 2xx that is not JSON: \(answer.text.prefix(200))")
+                        }
                     }
                 } catch {
-                    // A connection the server hung up on (a request it could not parse) is
-                    // opened again; the server must still be there.
+                    // A connection the server hung up on is opened again; the server must
+                    // still be there.
                     connection = nil
                     if kill(pid, 0) != 0 { failures.add("the server is gone: \(error)") }
                 }

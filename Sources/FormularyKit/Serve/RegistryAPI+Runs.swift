@@ -36,7 +36,9 @@ extension RegistryAPI {
         case "html": (format, contentType) = (.html, "text/html; charset=utf-8")
         default: throw APIError.badRequest("'format' must be json, csv or html.")
         }
-        guard workspace.databaseExists else { throw Self.noRun(id) }
+        // Looked up first: rendering loads the registry (to know the secure fields), too
+        // much work to spend on a run that is not there.
+        guard workspace.databaseExists, try workspace.store(.read).run(id: id) != nil else { throw Self.noRun(id) }
         var bytes: [UInt8] = []
         do {
             try ReportService(workspace: workspace).renderOrFail(
