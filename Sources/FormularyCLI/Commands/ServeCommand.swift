@@ -20,9 +20,9 @@ struct ServeCommand: Command {
         /v1/forms/NAME/entries (stored as an import of one record); an 'admin' token may
         also POST a .field or .form file to /v1/types or /v1/forms (as 'types add' and
         'forms add'). Errors are JSON: {"error": {"code", "message"}}. A body over 1 MiB is
-        answered 413. A connection idle for --timeout seconds is closed, and so is one whose
-        body is still arriving that long after its headers; at most 256 connections are
-        open from one address and 4,096 in all.
+        answered 413. A connection idle for --timeout seconds is closed, and so is a request
+        whose headers or body are still arriving that long after its first line; at most 256
+        connections are open from one address and 4,096 in all.
         Types and forms come from the same places as for every command (built-in, the
         database, --plugins, FORMULARY_PATH), and a type added by another process shows on
         the next request. Reads need a token ('formulary tokens add NAME --scope read')
@@ -37,7 +37,7 @@ struct ServeCommand: Command {
             .option("listen", "HOST:PORT", help: "The IPv4 address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."),
             .flag("public-read", help: "Answers reads without a token."),
             .option("threads", "N", help: "Worker threads (default 4)."),
-            .option("timeout", "SECONDS", help: "Closes a connection idle, or sending its body, this long (default 30)."),
+            .option("timeout", "SECONDS", help: "Closes a connection idle, or a request still arriving, after this long (default 30)."),
         ],
         examples: ["formulary serve --public-read", "formulary serve --listen 0.0.0.0:9000 --threads 8"])
 
