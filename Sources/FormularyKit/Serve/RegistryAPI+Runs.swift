@@ -41,7 +41,7 @@ extension RegistryAPI {
         guard workspace.databaseExists, try workspace.store(.read).run(id: id) != nil else { throw Self.noRun(id) }
         var bytes: [UInt8] = []
         do {
-            try ReportService(workspace: workspace).renderOrFail(
+            _ = try ReportService(workspace: workspace).renderOrFail(
                 run: id, form: nil, by: grouping, format: format,
                 to: ReportSink { bytes.append(contentsOf: $0) })
         } catch RunReportError.noSuchRun {
