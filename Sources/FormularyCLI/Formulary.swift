@@ -14,7 +14,7 @@ enum Formulary {
         TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
         InitCommand.self, MigrateCommand.self,
         TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self,
-        FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self,
+        FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self, FormsJudgeCommand.self,
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
