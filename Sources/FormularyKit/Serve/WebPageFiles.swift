@@ -122,6 +122,7 @@ iframe.report { width: 100%; min-height: 480px; border: 1px solid var(--line); b
 @media (max-width: 640px) {
   main, .panel { padding: 12px; }
   table.cards thead { position: absolute; left: -9999px; }
+  table.cards caption { display: block; text-align: left; }
   table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; width: 100%; }
   table.cards tr { border: 1px solid var(--line); border-radius: 8px; margin: 8px 0; background: var(--paper); }
   table.cards td { border: 0; padding: 3px 10px; text-align: left; }
