@@ -34,6 +34,7 @@ public final class RegistryAPI: Sendable {
         if request.body.count > Self.maxBodyBytes {
             return .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         }
+        if let page = WebPage.response(method: request.method, path: request.path) { return page }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let route = Route(method: request.method, segments: segments) else {
             if Route.knownPath(segments) {
