@@ -244,7 +244,7 @@ public protocol StoreBackend: AnyObject {
     func joinEntryScans(snapshot: String, count: Int) throws -> [any EntryScanning]
     /// Records run `share.runID` as shared, with its chunks (pending, numbered from 1 in the
     /// order given). Inside the caller's write transaction.
-    func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)], at: String) throws
+    func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws
     /// The sharing record of a run, nil when the run is not shared.
     func runShare(runID: Int64) throws -> RunShare?
     /// Claims the first chunk of run `runID` that is pending or whose lease expired, while the
@@ -252,14 +252,14 @@ public protocol StoreBackend: AnyObject {
     /// run's length on the server's clock; nil when there is none. Chunks another
     /// transaction is claiming are skipped, not waited for (`FOR UPDATE SKIP LOCKED`). Runs
     /// in a transaction of its own, outside the writers' turn.
-    func claimRunChunk(runID: Int64, worker: String, at: String) throws -> RunChunk?
+    func claimRunChunk(runID: Int64, worker: String) throws -> RunChunk?
     /// Extends the lease of a chunk this claim still holds; false when another process took
     /// it over (or the run ended).
     func renewRunChunk(runID: Int64, _ chunk: RunChunk) throws -> Bool
     /// Marks a claimed chunk done and records its counts, inside the caller's write
     /// transaction (with the chunk's results); false, and nothing changed, when the claim no
     /// longer holds it or the run is no longer `running`.
-    func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts, at: String) throws -> Bool
+    func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts) throws -> Bool
     /// How far the chunks of a run are, by the server's clock.
     func runChunkTally(runID: Int64) throws -> RunChunkTally
 

@@ -106,7 +106,7 @@ extension Store {
 
     /// Records run `share.runID` as shared and its chunks (id ranges, in order), pending.
     public func shareRun(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
-        try transaction { try backend.insertRunShare(share, chunks: chunks, at: timestamp()) }
+        try transaction { try backend.insertRunShare(share, chunks: chunks) }
     }
 
     /// The sharing record of run `runID`, nil when it is not shared.
@@ -117,7 +117,7 @@ extension Store {
     /// Claims the next chunk of a running shared run that nobody holds (pending, or its
     /// lease expired) for this process; nil when there is none. Outside any transaction.
     public func claimRunChunk(runID: Int64) throws -> RunChunk? {
-        try backend.claimRunChunk(runID: runID, worker: Self.workerName, at: timestamp())
+        try backend.claimRunChunk(runID: runID, worker: Self.workerName)
     }
 
     /// Extends a held claim's lease; false when the chunk was taken over or the run ended.
@@ -129,7 +129,7 @@ extension Store {
     /// writes its results, first. False (nothing changed) when the claim no longer holds it:
     /// then roll the transaction back.
     public func commitRunChunk(runID: Int64, _ chunk: RunChunk, counts: RunCounts) throws -> Bool {
-        try backend.commitRunChunk(runID: runID, chunk, worker: Self.workerName, counts: counts, at: timestamp())
+        try backend.commitRunChunk(runID: runID, chunk, worker: Self.workerName, counts: counts)
     }
 
     /// How far the chunks of run `runID` are.

@@ -9,6 +9,13 @@
 extension PostgresBackend {
     var sharesRuns: Bool { true }
 
+    /// The server's time as Formulary stores times (UTC ISO 8601 with milliseconds): the
+    /// chunks' bookkeeping takes no time from the store's clock, whose readings name a run's
+    /// start and end alike on both kinds of database.
+    static let serverNow = """
+        to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        """
+
     func sharedSnapshot(of scan: any EntryScanning) -> String? {
         (scan as? PostgresEntryScan)?.snapshot
     }
@@ -17,10 +24,10 @@ extension PostgresBackend {
         try (0..<max(1, count)).map { _ in try PostgresEntryScan(url: url, snapshot: snapshot) }
     }
 
-    func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)], at: String) throws {
+    func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
         try connection.execute("""
-            INSERT INTO run_shares (run_id, snapshot, lease_seconds, masked, created_at) VALUES ($1, $2, $3, $4, $5)
-            """, [.integer(share.runID), .text(share.snapshot), .real(share.leaseSeconds), .text(share.maskedText), .text(at)])
+            INSERT INTO run_shares (run_id, snapshot, lease_seconds, masked, created_at) VALUES ($1, $2, $3, $4, \(Self.serverNow))
+            """, [.integer(share.runID), .text(share.snapshot), .real(share.leaseSeconds), .text(share.maskedText)])
         // Integers only, as array literals, in groups: one statement per few thousand chunks.
         func array(_ numbers: some Sequence<Int64>) -> PostgresValue {
             .text("{" + numbers.map(String.init).joined(separator: ",") + "}")
@@ -45,7 +52,7 @@ extension PostgresBackend {
                         masked: RunShare.masked(from: try row.string(2)))
     }
 
-    func claimRunChunk(runID: Int64, worker: String, at: String) throws -> RunChunk? {
+    func claimRunChunk(runID: Int64, worker: String) throws -> RunChunk? {
         let rows = try connection.transaction(.readWrite) {
             try connection.execute("""
                 WITH free AS (
@@ -55,12 +62,12 @@ extension PostgresBackend {
                     ORDER BY c.seq LIMIT 1
                     FOR UPDATE OF c SKIP LOCKED)
                 UPDATE run_chunks AS c
-                SET state = 'claimed', claim_token = gen_random_uuid(), worker = $2, claims = c.claims + 1, claimed_at = $3,
+                SET state = 'claimed', claim_token = gen_random_uuid(), worker = $2, claims = c.claims + 1, claimed_at = \(Self.serverNow),
                     lease_until = clock_timestamp() + make_interval(secs => s.lease_seconds)
                 FROM free, run_shares AS s
                 WHERE c.run_id = free.run_id AND c.seq = free.seq AND s.run_id = c.run_id
                 RETURNING c.seq, c.after_id, c.through_id, c.claim_token::text, c.claims
-                """, [.integer(runID), .text(worker), .text(at)])
+                """, [.integer(runID), .text(worker)])
         }
         guard let row = rows.first else { return nil }
         return RunChunk(seq: try row.int(0), afterID: try row.int64(1), throughID: try row.int64(2),
@@ -76,7 +83,7 @@ extension PostgresBackend {
             """, [.integer(runID), .int(chunk.seq), .text(chunk.token)]).affectedRows == 1
     }
 
-    func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts, at: String) throws -> Bool {
+    func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts) throws -> Bool {
         // The row lock this takes keeps a claimer from taking the chunk over until the
         // transaction ends; a claimer that got there first changed the token.
         let marked = try connection.execute("""
@@ -88,8 +95,8 @@ extension PostgresBackend {
         try connection.execute("""
             INSERT INTO run_chunk_commits (run_id, seq, claim_token, worker, done_at, entries_checked, entries_invalid,
                                            entries_warned, errors, warnings)
-            VALUES ($1, $2, $3::text::uuid, $4, $5, $6, $7, $8, $9, $10)
-            """, [.integer(runID), .int(chunk.seq), .text(chunk.token), .text(worker), .text(at),
+            VALUES ($1, $2, $3::text::uuid, $4, \(Self.serverNow), $5, $6, $7, $8, $9)
+            """, [.integer(runID), .int(chunk.seq), .text(chunk.token), .text(worker),
                   .int(counts.entriesChecked), .int(counts.entriesInvalid), .int(counts.entriesWarned),
                   .int(counts.errors), .int(counts.warnings)])
         return true

@@ -10,13 +10,13 @@ extension SQLiteBackend {
         throw StoreError.needsServer("joining a validation run")
     }
 
-    public func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)], at: String) throws {
+    public func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
         throw StoreError.needsServer("sharing a validation run")
     }
 
     public func runShare(runID: Int64) throws -> RunShare? { nil }
 
-    public func claimRunChunk(runID: Int64, worker: String, at: String) throws -> RunChunk? {
+    public func claimRunChunk(runID: Int64, worker: String) throws -> RunChunk? {
         throw StoreError.needsServer("joining a validation run")
     }
 
@@ -24,7 +24,7 @@ extension SQLiteBackend {
         throw StoreError.needsServer("joining a validation run")
     }
 
-    public func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts, at: String) throws -> Bool {
+    public func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts) throws -> Bool {
         throw StoreError.needsServer("joining a validation run")
     }
 
