@@ -33,7 +33,8 @@ struct PostgresConnectionTests {
         #expect(error?.kind == .connection)
         #expect(error?.isConnectionFailure == true)
         #expect(error?.description.contains("hunter2") == false)
-        #expect(error?.description.contains("postgres://ann@127.0.0.1:1/formulary") == true)
+        #expect(error?.description.contains("postgres://ann:•••@127.0.0.1:1/formulary") == true)
+        #expect(error?.sqlState == "08001", "a server that cannot be reached: sqlclient_unable_to_establish_sqlconnection")
     }
 
     @Test func dataExceptionMessagesLoseTheirQuotedValues() {

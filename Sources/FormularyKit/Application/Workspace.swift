@@ -59,14 +59,37 @@ public final class Workspace {
     /// password replaced by `•••`.
     public var databaseName: String { location.displayName }
 
-    /// Whether there is a database to read (commands that only read types work without one):
-    /// the file exists, or the database is on a server (whether it is there is the server's
-    /// to say, when it is opened; a URL is never looked up as a file).
+    /// Whether there is a database to read (commands that only read types work without one).
+    ///
+    /// For a file, whether it exists. For a server database (a URL is never looked up as a
+    /// file), whether it has Formulary's tables: one `createdb` made and `init` has not been
+    /// run on counts as none, as a missing file does, so `check` and `types list` work there
+    /// with the built-in types. When the server cannot be asked (unreachable, no such
+    /// database, another application's tables), it counts as there, so that opening it says
+    /// what is wrong.
     public var databaseExists: Bool {
         switch location {
-        case .sqliteFile(let path): access(path, F_OK) == 0
-        case .postgres: true
+        case .sqliteFile(let path):
+            return access(path, F_OK) == 0
+        case .postgres:
+            if serverInitialized { return true }
+            do {
+                let probe = try Store(location: location, configuration: Self.readOnly)
+                serverInitialized = try probe.migrationStatus().contains { if case .applied = $0 { true } else { false } }
+            } catch {
+                return true
+            }
+            return serverInitialized
         }
+    }
+
+    /// Whether the server database was seen with Formulary's tables (once seen, it keeps them).
+    private var serverInitialized = false
+
+    static var readOnly: Database.Configuration {
+        var configuration = Database.Configuration()
+        configuration.readOnly = true
+        return configuration
     }
 
     /// The registry with the database's types and forms when there is a database, the

@@ -29,14 +29,15 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// The server's host and port as the URL gives them (`db.example.com:5432`, with
-    /// libpq's defaults `localhost` and `5432` when the URL leaves them out); nil for a file.
+    /// The server's host and port as the URL gives them (`db.example.com:5432`; the port is
+    /// libpq's default 5432 when the URL leaves it out); nil for a file, and for a URL
+    /// without a host (libpq then takes `PGHOST` or the local socket).
     public var serverAddress: String? {
         guard case .postgres(let url) = self, let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         var authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.isEmpty { return "localhost:5432" }
+        if authority.isEmpty { return nil }
         // [::1]:5432, host:5432, host
         if let close = authority.lastIndex(of: "]") {
             let port = authority[authority.index(after: close)...]

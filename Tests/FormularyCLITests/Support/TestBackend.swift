@@ -65,7 +65,61 @@ final class ScratchServerDatabase {
     func query(_ sql: String) throws -> [[String?]] {
         let connection = try PostgresConnection(url: url)
         return try connection.executeOnce(sql).map { row in
-            try (0..<row.columnCount).map { column in try row.optionalString(column) }
+            try (0..<row.columnCount).map { column in
+                // Counts come back as bigint: shown as their digits.
+                if let text = try? row.optionalString(column) { return text }
+                return try row.optionalInt64(column).map(String.init)
+            }
         }
+    }
+}
+
+extension Sandbox {
+    /// Everything the database holds, in a form that compares equal only when nothing was
+    /// written: the schema and every row on SQLite (``DatabaseSnapshot``); on PostgreSQL,
+    /// each table's row count and the MD5 of its rows in order.
+    func databaseFingerprint() throws -> [String: String] {
+        guard let server else {
+            let snapshot = try DatabaseSnapshot(path: databasePath)
+            return ["schema": "\(snapshot.schema)", "tables": "\(snapshot.tables.sorted { $0.key < $1.key })"]
+        }
+        var fingerprint: [String: String] = [:]
+        let tables = try server.query("""
+            SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1
+            """).compactMap { $0.first ?? nil }
+        for table in tables {
+            let row = try server.query("""
+                SELECT count(*)::text, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text COLLATE "C"), ''))
+                FROM "\(table)" t
+                """).first ?? []
+            fingerprint[table] = row.compactMap { $0 }.joined(separator: " ")
+        }
+        return fingerprint
+    }
+}
+
+extension Sandbox {
+    /// Where `marker` occurs in the database: `table.column` names with the number of rows,
+    /// searched in the stored bytes (``DatabaseSnapshot/occurrences(of:path:)`` on SQLite; on
+    /// PostgreSQL, `bytea` columns by their bytes and the others by their text).
+    func occurrences(of marker: String) throws -> [String: Int] {
+        guard let server else { return try DatabaseSnapshot.occurrences(of: marker, path: databasePath) }
+        let hex = marker.utf8.map { String(format: "%02x", $0) }.joined()
+        var found: [String: Int] = [:]
+        let columns = try server.query("""
+            SELECT c.table_name::text, c.column_name::text, c.data_type::text
+            FROM information_schema.columns c JOIN information_schema.tables t
+              ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+            WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+            ORDER BY 1, 2
+            """)
+        for column in columns {
+            guard let table = column[0], let name = column[1], let type = column[2] else { continue }
+            let test = type == "bytea" ? "position(decode('\(hex)', 'hex') in \"\(name)\") > 0"
+                : "strpos(\"\(name)\"::text, convert_from(decode('\(hex)', 'hex'), 'UTF8')) > 0"
+            let count = try server.query("SELECT count(*)::text FROM \"\(table)\" WHERE \(test)").first?.first ?? nil
+            if let count, count != "0" { found["\(table).\(name)"] = Int(count) }
+        }
+        return found
     }
 }
