@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FormularyRules
 import FormularyStore
 
@@ -62,6 +63,8 @@ struct SharedChunkWork {
                     let worker = ChunkJudge(snapshot: snapshot, judges: judges, rememberValues: rememberValues,
                                             carriedThrough: carriedThrough)
                     while let (index, chunk) = queue.next() {
+                        let pause = SharedRunTestHooks.pause.withLock { $0 }
+                        if pause > 0 { Thread.sleep(forTimeInterval: pause) }
                         queue.deliver(index, try worker.judge([chunk]))
                     }
                 } catch {
@@ -136,6 +139,18 @@ struct SharedChunkWork {
             return false
         }
         return true
+    }
+}
+
+/// Test hooks of shared runs, for front ends whose process-level tests stop a process
+/// while it holds a chunk (docs/scale-out.md, "Running N validators").
+public enum SharedRunTestHooks {
+    static let pause = Mutex(0.0)
+
+    /// Makes each worker thread wait `seconds` after taking a chunk and before judging it
+    /// (its process keeps renewing the claim meanwhile).
+    public static func pauseBeforeJudging(seconds: Double) {
+        pause.withLock { $0 = max(0, seconds) }
     }
 }
 
