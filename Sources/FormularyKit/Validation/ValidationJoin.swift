@@ -70,6 +70,10 @@ package final class ValidationJoin {
         do {
             snapshots = try store.joinEntrySnapshots(id: share.snapshot, count: workers)
         } catch StoreError.snapshotGone {
+            // The run may have ended between the check above and now.
+            if let now = try store.run(id: runID), now.status != .running {
+                throw JoinError.runEnded(runID, now.status, now.error)
+            }
             throw JoinError.starterGone(runID)
         }
         defer { for snapshot in snapshots { snapshot.end() } }
