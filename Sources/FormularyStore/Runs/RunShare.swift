@@ -41,7 +41,9 @@ public struct RunShare: Sendable, Hashable {
 public struct RunChunk: Sendable, Hashable {
     /// The chunk's number in the run, from 1 in id order.
     public var seq: Int
+    /// The chunk's entries have ids above this one…
     public var afterID: Int64
+    /// …and up to this one.
     public var throughID: Int64
     /// The claim: the chunk's results commit only while it still holds the chunk.
     public var token: String
@@ -61,12 +63,15 @@ public struct RunChunk: Sendable, Hashable {
 
 /// How far the chunks of a shared run are.
 public struct RunChunkTally: Sendable, Hashable {
+    /// Chunks of the run.
     public var total = 0
+    /// Never claimed.
     public var pending = 0
     /// Claimed, lease running.
     public var claimed = 0
     /// Claimed, lease expired: another process may take them over.
     public var expired = 0
+    /// Committed.
     public var done = 0
     /// Seconds until the first running lease expires (nil when none runs).
     public var secondsToNextExpiry: Double?
