@@ -143,9 +143,10 @@ import Testing
         #expect(starter.wait() == 1, "the starter exits as validate does: \(starter.stderr)")
         #expect(starter.stdout.hasPrefix("Run \(runID) complete: 2460 entries"), "\(starter.stdout)")
 
-        // Each of the three committed chunks; the killed one's chunk was claimed again.
-        let workers = try shared.query("SELECT DISTINCT worker FROM run_chunk_commits WHERE run_id = \(runID)")
-        #expect(workers.count == 3)
+        // The killed joiner committed before it died, and a chunk it held was claimed again
+        // (by the starter or the helper: their shares depend on the machine's pace).
+        let workers = try shared.query("SELECT DISTINCT worker FROM run_chunk_commits WHERE run_id = \(runID)").map { $0[0] ?? "" }
+        #expect(workers.contains { $0.hasSuffix(":\(doomed.process.processIdentifier)") })
         let retaken = try shared.query("SELECT count(*) FROM run_chunks WHERE run_id = \(runID) AND claims > 1")
         #expect(retaken[0][0] != "0", "a chunk the killed joiner held was taken over after its lease")
         #expect(try shared.query("SELECT count(*) FROM run_chunks WHERE run_id = \(runID) AND state <> 'done'")[0][0] == "0")

@@ -193,4 +193,49 @@ struct SharedValidationTests {
         let sqlite = try fixture(nil)
         #expect(throws: JoinError.needsServer) { try ValidationJoin(store: sqlite.store, runID: 1).run() }
     }
+
+    @Test(.needsPostgresServer) func aClaimSkipsAChunkAnotherTransactionHoldsAndExpiredLeasesComeFree() throws {
+        let database = try ScratchPostgresDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let store = Store(backend: try PostgresBackend(url: database.url))
+        try store.migrate()
+        let runID = try store.transaction { try store.insertRun(actor: "tester", today: "2026-11-29").id }
+        try store.shareRun(RunShare(runID: runID, snapshot: "unused", leaseSeconds: 3600),
+                           chunks: [(0, 10), (10, 20), (20, 30)])
+
+        // Another process's claim in progress holds chunk 1's row: this claim takes chunk 2
+        // without waiting for it.
+        let other = try PostgresConnection(url: database.url)
+        try other.executeScript("BEGIN")
+        _ = try other.execute("SELECT seq FROM run_chunks WHERE run_id = $1 AND seq = 1 FOR UPDATE", [.integer(runID)])
+        let second = try #require(try store.claimRunChunk(runID: runID))
+        #expect((second.seq, second.afterID, second.throughID, second.claims) == (2, 10, 20, 1))
+        try other.executeScript("ROLLBACK")
+        let first = try #require(try store.claimRunChunk(runID: runID))
+        let third = try #require(try store.claimRunChunk(runID: runID))
+        #expect(first.seq == 1 && third.seq == 3)
+        #expect(try store.claimRunChunk(runID: runID) == nil, "every chunk is held")
+        #expect(try store.renewRunChunk(runID: runID, first))
+
+        // A lease that ran out (set back by hand): the chunk comes free with a new token.
+        _ = try other.execute("UPDATE run_chunks SET lease_until = clock_timestamp() - interval '1 second' WHERE run_id = $1 AND seq = 3",
+                              [.integer(runID)])
+        #expect(try store.runChunkTally(runID: runID).expired == 1)
+        let retaken = try #require(try store.claimRunChunk(runID: runID))
+        #expect(retaken.seq == 3 && retaken.claims == 2 && retaken.token != third.token)
+        let late = try store.transaction { try store.commitRunChunk(runID: runID, third, counts: RunCounts()) }
+        #expect(!late, "the old claim cannot commit")
+        let committed = try store.transaction { try store.commitRunChunk(runID: runID, retaken, counts: RunCounts(entriesChecked: 4)) }
+        #expect(committed)
+        // Committed once: the second guard refuses a second row for the chunk even past the token.
+        #expect(throws: PostgresError.self) {
+            _ = try other.execute("""
+                INSERT INTO run_chunk_commits (run_id, seq, claim_token, worker, done_at, entries_checked, entries_invalid,
+                                               entries_warned, errors, warnings)
+                VALUES ($1, 3, gen_random_uuid(), 'x', 'now', 1, 0, 0, 0, 0)
+                """, [.integer(runID)])
+        }
+        let tally = try store.runChunkTally(runID: runID)
+        #expect((tally.total, tally.done, tally.claimed, tally.committed.entriesChecked) == (3, 1, 2, 4))
+    }
 }
