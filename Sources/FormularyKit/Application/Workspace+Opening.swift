@@ -52,9 +52,15 @@ extension Workspace {
     /// tables belongs to another application. A reading command's session is read-only on
     /// the server. The database itself must exist: `createdb` makes it, not `init`.
     private func openServer(_ access: StoreAccess, initializing: Bool, requireSchema: Bool) throws -> Store {
-        var configuration = Database.Configuration()
-        configuration.readOnly = access == .read
-        let store = try Store(location: location, configuration: configuration)
+        let store: Store
+        if access == .read, let probe = serverProbe {
+            serverProbe = nil
+            store = probe
+        } else {
+            var configuration = Database.Configuration()
+            configuration.readOnly = access == .read
+            store = try Store(location: location, configuration: configuration)
+        }
         try checkSchema(of: store, path: databaseName, initializing: initializing, requireCurrent: requireSchema)
         return store
     }
