@@ -37,7 +37,7 @@ import Testing
 
     @Test func aServerDatabaseWithoutFormularyTablesSaysRunInit() throws {
         let scratch = try ScratchPostgresDatabase()
-        try withExtendedLifetime(scratch) {
+        withExtendedLifetime(scratch) {
             let ws = workspace(scratch.url)
             let error = #expect(throws: ServiceError.self) { _ = try EntriesService(workspace: ws).list(form: nil, failing: false, limit: 10) }
             #expect(error?.message.contains("is not a Formulary database yet") == true, "\(String(describing: error))")
