@@ -101,6 +101,7 @@ enum Formulary {
                                      progress: progress)
         TestFault.install(from: environment)
         TestWaitLog.install(from: environment)
+        TestChunkPause.install(from: environment)
         do {
             // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
             // dates: said at once, never silently ignored. `help` is `--help` by another

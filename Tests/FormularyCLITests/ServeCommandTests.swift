@@ -96,8 +96,9 @@ import Testing
         return (status, String(whole[split.upperBound...]))
     }
 
-    @Test func answersOverLoopbackSeesOtherProcessesAndStopsOnSIGTERM() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all)
+    func answersOverLoopbackSeesOtherProcessesAndStopsOnSIGTERM(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.mustRun("init")
         let server = try Server(sandbox)
 
