@@ -14,8 +14,8 @@ import Testing
         return try #require(object?["token"] as? String)
     }
 
-    @Test func anEntryPostedLandsInEntriesShowHistoryAndTheAuditLog() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func anEntryPostedLandsInEntriesShowHistoryAndTheAuditLog(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         let token = try Self.token(sandbox, "pipeline", "submit")
         let server = try Server(sandbox)
@@ -64,8 +64,8 @@ import Testing
         #expect(!log.contains(secret), "no value reaches the access log")
     }
 
-    @Test func anAdminTokenAddsATypeTheNextRequestServes() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func anAdminTokenAddsATypeTheNextRequestServes(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         let admin = try Self.token(sandbox, "ops", "admin")
         let server = try Server(sandbox)
