@@ -50,6 +50,8 @@ let package = Package(
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore"]),
         .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit"]),
-        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit"], exclude: ["Golden"]),
+        // FormularyStore only for the PostgreSQL sandboxes (a scratch database per test); the
+        // commands are always run as the `formulary` executable.
+        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit", "FormularyStore"], exclude: ["Golden"]),
     ]
 )

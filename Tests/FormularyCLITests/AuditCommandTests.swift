@@ -5,8 +5,8 @@ import Testing
 /// names and values that look like SQL injection.
 @Suite struct AuditCommandTests {
     /// A database with a few audited changes of different kinds.
-    func populated() throws -> Sandbox {
-        let sandbox = try Sandbox()
+    func populated(_ backend: TestBackend) throws -> Sandbox {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("visa.field", Fixtures.visaType)
         try sandbox.mustRun("types", "add", "visa.field")
@@ -16,8 +16,8 @@ import Testing
         return sandbox
     }
 
-    @Test func auditListsEveryChange() throws {
-        let sandbox = try populated()
+    @Test(arguments: TestBackend.all) func auditListsEveryChange(_ backend: TestBackend) throws {
+        let sandbox = try populated(backend)
         let records = try sandbox.auditRecords()
         #expect(records.map { $0["action"] as? String } == ["forms.add", "types.add", "import", "types.retire"])
         #expect(records.map { $0["seq"] as? Int } == [1, 2, 3, 4])
@@ -45,19 +45,19 @@ import Testing
         #expect(badSince.status == 2, "\(badSince)")
     }
 
-    @Test func verifyPassesThenDetectsTampering() throws {
-        let sandbox = try populated()
+    @Test(arguments: TestBackend.all) func verifyPassesThenDetectsTampering(_ backend: TestBackend) throws {
+        let sandbox = try populated(backend)
         let ok = try sandbox.run("audit", "verify")
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.hasPrefix("audit log verifies: 4 records"), "\(ok)")
 
-        let sql = try SQLiteShell(path: sandbox.databasePath)
         // The database itself refuses to rewrite history…
-        #expect(throws: SQLiteShell.Failure.self) {
-            try sql.execute("UPDATE audit_log SET actor = 'mallory' WHERE seq = 3")
+        #expect(throws: (any Error).self) {
+            try sandbox.query("UPDATE audit_log SET actor = 'mallory' WHERE seq = 3")
         }
-        // …unless someone removes the guard first.
-        try sql.execute("DROP TRIGGER audit_log_no_update; UPDATE audit_log SET actor = 'mallory' WHERE seq = 3")
+        // …unless someone removes the guard first (with sqlite3, or psql on a server).
+        _ = try sandbox.query(backend == .sqlite ? "DROP TRIGGER audit_log_no_update" : "DROP TRIGGER audit_log_no_update ON audit_log")
+        _ = try sandbox.query("UPDATE audit_log SET actor = 'mallory' WHERE seq = 3")
         let bad = try sandbox.run("audit", "verify")
         #expect(bad.status == 1, "\(bad)")
         #expect(bad.stdout.contains("record 3"), "the first bad record is named: \(bad)")
@@ -69,17 +69,17 @@ import Testing
         #expect(object["verified"] as? Int == 2)
     }
 
-    @Test func verifyDetectsADeletedRecord() throws {
-        let sandbox = try populated()
-        let sql = try SQLiteShell(path: sandbox.databasePath)
-        try sql.execute("DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = 2")
+    @Test(arguments: TestBackend.all) func verifyDetectsADeletedRecord(_ backend: TestBackend) throws {
+        let sandbox = try populated(backend)
+        _ = try sandbox.query(backend == .sqlite ? "DROP TRIGGER audit_log_no_delete" : "DROP TRIGGER audit_log_no_delete ON audit_log")
+        _ = try sandbox.query("DELETE FROM audit_log WHERE seq = 2")
         let bad = try sandbox.run("audit", "verify")
         #expect(bad.status == 1, "\(bad)")
         #expect(bad.stdout.contains("record"), "\(bad)")
     }
 
-    @Test func sqlLookingNamesAndValuesChangeNothingElse() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func sqlLookingNamesAndValuesChangeNothingElse(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         let evil = "'; DROP TABLE entries; --"
         let csv = "name,email,age\n\"\(evil)\",\"\(evil)\",\"1); DELETE FROM audit_log; --\"\nAda,ada@example.com,36\n"
@@ -115,8 +115,9 @@ import Testing
         #expect(records.map { $0["action"] as? String } == ["forms.add", "import", "import"])
         #expect(records[1]["actor"] as? String == evil)
         #expect(try sandbox.run("audit", "verify").status == 0)
-        let sql = try SQLiteShell(path: sandbox.databasePath)
-        #expect(try sql.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'entries'") == "1")
+        let tables = backend == .sqlite ? "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'entries'"
+            : "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'entries'"
+        #expect(try sandbox.query(tables) == [["1"]])
         #expect(try sandbox.run("forms", "list").outputLines.count == 2)
     }
 }

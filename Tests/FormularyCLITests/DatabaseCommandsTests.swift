@@ -4,14 +4,24 @@ import Testing
 /// `init`, `migrate`, `types add/history/retire` and `forms add/list/show`, end to end on
 /// a database in a temporary folder.
 @Suite struct DatabaseCommandsTests {
-    @Test func initTwiceAndMigrateStatus() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func initTwiceAndMigrateStatus(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         // Without a database, commands that need one say how to make it (environment: 3).
         let missing = try sandbox.run("entries", "list")
         #expect(missing.status == 3, "\(missing)")
-        #expect(missing.errorLines.first?.hasPrefix("formulary: error: no database at") == true, "\(missing)")
+        switch backend {
+        case .sqlite:
+            #expect(missing.errorLines.first?.hasPrefix("formulary: error: no database at") == true, "\(missing)")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath), "a read command created the database")
+        case .postgres:
+            // The server database exists (createdb made it) but has no Formulary tables yet.
+            #expect(missing.errorLines.first == "formulary: error: \(sandbox.databasePath) is not a Formulary database yet "
+                    + "(it has no Formulary tables); run 'formulary init' to make it one, or pass --db with the URL of your database",
+                    "\(missing)")
+            #expect(try sandbox.query("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == [["0"]],
+                    "a read command created tables")
+        }
         #expect(missing.stderr.contains("formulary init"), "\(missing)")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.databasePath), "a read command created the database")
 
         let first = try sandbox.run("init")
         #expect(first.status == 0, "\(first)")
@@ -38,16 +48,17 @@ import Testing
         #expect(try sandbox.auditRecords().isEmpty)
     }
 
-    @Test func aDatabaseWithAnUnknownMigrationIsRefused() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func aDatabaseWithAnUnknownMigrationIsRefused(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
-        let sql = try SQLiteShell(path: sandbox.databasePath)
-        let columns = try sql.query("SELECT name FROM pragma_table_info('schema_migrations')").compactMap { $0[0] }
+        let columnQuery = backend == .sqlite ? "SELECT name FROM pragma_table_info('schema_migrations')"
+            : "SELECT column_name::text FROM information_schema.columns WHERE table_name = 'schema_migrations' ORDER BY ordinal_position"
+        let columns = try sandbox.query(columnQuery).compactMap { $0[0] }
         try #require(columns.contains("id"), "schema_migrations has \(columns)")
         let values = columns.map { c -> String in
             c == "id" ? "9999" : c == "name" ? "'9999_from_the_future.sql'" : c.contains("sha") ? "'" + String(repeating: "0", count: 64) + "'" : "'x'"
         }
-        try sql.execute("INSERT INTO schema_migrations (\(columns.joined(separator: ","))) VALUES (\(values.joined(separator: ",")))")
+        _ = try sandbox.query("INSERT INTO schema_migrations (\(columns.joined(separator: ","))) VALUES (\(values.joined(separator: ",")))")
         let result = try sandbox.run("init")
         #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("9999"), "the message names the migration: \(result)")
@@ -55,8 +66,8 @@ import Testing
         #expect(list.status == 3, "\(list)")
     }
 
-    @Test func typesAddHistoryAndRetire() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func typesAddHistoryAndRetire(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         try sandbox.write("types/visa.field", Fixtures.visaType)
         try sandbox.write("types/cvv.field", """
@@ -127,8 +138,8 @@ import Testing
         #expect(actions == ["types.add visa", "types.add cvv", "types.retire cvv"], "\(actions)")
     }
 
-    @Test func formsAddListAndShow() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func formsAddListAndShow(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         try sandbox.write("bad.form", """
             form bad
@@ -176,8 +187,8 @@ import Testing
     }
 
     /// What cannot be retired, or shown, says why and where to look.
-    @Test func retiringOrShowingWhatIsNotThereSaysWhy() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func retiringOrShowingWhatIsNotThereSaysWhy(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         try sandbox.write("types/zip4.field", "field zip4\nmask \"0000\"\naccept \"1234\"\n")
         let builtIn = try sandbox.run("types", "retire", "age")

@@ -3,8 +3,8 @@ import Testing
 
 /// `import` of CSV and JSON Lines, and `entries list/show`, end to end.
 @Suite struct ImportCommandTests {
-    @Test func csvWithQuotesEmbeddedNewlineBOMAndCRLF() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func csvWithQuotesEmbeddedNewlineBOMAndCRLF(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         let csv = "\u{FEFF}name,email,age,card,cvv\r\n"
             + "\"Lovelace, Ada\",ada@example.com,36,4111111111111111,123\r\n"
@@ -41,8 +41,8 @@ import Testing
         #expect(!withoutTimesAndHashes(try sandbox.run("--format", "json", "audit").stdout).contains("987"))
     }
 
-    @Test func jsonLinesNumbersBooleansAndNull() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func jsonLinesNumbersBooleansAndNull(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("more.jsonl", """
             {"name":"Cy","email":"cy@example.com","age":42,"card":null,"cvv":"321","vip":true}
@@ -79,8 +79,8 @@ import Testing
         #expect(unknownForm.status == 2 && unknownForm.stderr.contains("unknown form 'sign-up'"), "\(unknownForm)")
     }
 
-    @Test func aMalformedLineStopsTheImportAndWritesNothing() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func aMalformedLineStopsTheImportAndWritesNothing(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.mustRun("import", "--form", "signup", "-", "--input", "csv", stdin: "name,email\nZed,z@example.com\n")
         let auditBefore = try sandbox.auditRecords().count
@@ -125,8 +125,8 @@ import Testing
         #expect(summary["added"] as? Int == 2)
     }
 
-    @Test func keyUpdatesAnEntryAndKeepsItsHistory() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func keyUpdatesAnEntryAndKeepsItsHistory(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("first.csv", "name,email,age\nKim,kim@example.com,30\nLee,lee@example.com,40\n")
         try sandbox.write("second.csv", "name,email,age\nKim,kim@example.com,31\nLee,lee@example.com,40\nMo,mo@example.com,50\n")
@@ -149,9 +149,8 @@ import Testing
         #expect(text.outputLines.contains { $0.hasPrefix("changed") && $0.hasSuffix("(version 2)") }, "\(text)")
 
         // The previous values stay in the database.
-        let sql = try SQLiteShell(path: sandbox.databasePath)
-        let kept = try sql.scalar("SELECT count(*) FROM entry_versions WHERE entry_id = \(kimID)")
-        #expect(kept == "1", "the version before the update is kept")
+        let kept = try sandbox.query("SELECT count(*) FROM entry_versions WHERE entry_id = \(kimID)")
+        #expect(kept == [["1"]], "the version before the update is kept")
 
         // A record without the key is refused, and nothing of that file is written.
         try sandbox.write("nokey.csv", "name,email,age\nNed,ned@example.com,20\nOz,,22\n")
@@ -161,8 +160,8 @@ import Testing
         #expect(try sandbox.entries().count == 3)
     }
 
-    @Test func entriesListFiltersByForm() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func entriesListFiltersByForm(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("contact.form", "form contact\nfield email email required\n")
         try sandbox.mustRun("forms", "add", "contact.form")
@@ -187,8 +186,8 @@ import Testing
 
     /// `entries list` stops at --limit (1000 by default) and says so on standard error, in
     /// both formats; standard output keeps its shape (a table, a JSON array).
-    @Test func entriesListSaysWhenItStopsAtItsLimit() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func entriesListSaysWhenItStopsAtItsLimit(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         var csv = "name,email,age\n"
         for i in 0..<1_205 { csv += "P\(TerminalTests.letters(i)),p\(i)@example.com,\(i % 3 == 0 ? "12" : "40")\n" }
@@ -220,8 +219,8 @@ import Testing
 
     /// A column the form does not declare is named, with the field it is a typo of, and
     /// stored all the same; a required field no column holds is named too.
-    @Test func unknownColumnsAndMissingRequiredFieldsAreNamed() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func unknownColumnsAndMissingRequiredFieldsAreNamed(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()   // name and email required; age, card, cvv
         try sandbox.write("typo.csv", "name,mail,agee,nickname\nAda,ada@example.com,36,Countess\n")
         let result = try sandbox.run("import", "--form", "signup", "typo.csv")
@@ -252,10 +251,10 @@ import Testing
 
     /// A file none of whose columns is a field of the form is the wrong file (or the wrong
     /// --form): refused, with the typos it may hold, and nothing is stored.
-    @Test func aFileWithNoneOfTheFormsFieldsIsRefused() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func aFileWithNoneOfTheFormsFieldsIsRefused(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
-        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+        let before = try sandbox.databaseFingerprint()
         let cases: [(file: String, content: String, message: String)] = [
             ("other.csv", "sku,price\nA1,9.99\n",
              "other.csv: none of its columns (sku, price) is a field of form signup, whose fields are name, email, age, card, cvv"),
@@ -274,12 +273,12 @@ import Testing
                         "\(result)")
             }
         }
-        #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before, "a refused import wrote something")
+        #expect(try sandbox.databaseFingerprint() == before, "a refused import wrote something")
     }
 
     /// Standard input has no name to tell its format by: the message says so.
-    @Test func standardInputNeedsInput() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func standardInputNeedsInput(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         let result = try sandbox.run(["import", "--form", "signup", "-"], stdin: "name,email\nAda,ada@example.com\n")
         #expect(result.status == 2, "\(result)")

@@ -13,8 +13,8 @@ import Testing
 
         """
 
-    func twoRuns() throws -> Sandbox {
-        let sandbox = try Sandbox()
+    func twoRuns(_ backend: TestBackend) throws -> Sandbox {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("people.csv", Self.csv)
         try sandbox.mustRun("import", "--form", "signup", "people.csv")
@@ -25,14 +25,14 @@ import Testing
         return sandbox
     }
 
-    @Test func runsListShowsEveryRunNewestFirst() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func runsListShowsEveryRunNewestFirst(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         let none = try sandbox.run("runs", "list")
         #expect(none.status == 0 && none.stdout == "No validation run yet; run 'formulary validate' first.\n", "\(none)")
         #expect(try sandbox.run("--format", "json", "runs", "list").stdout == "[]\n")
 
-        let ran = try twoRuns()
+        let ran = try twoRuns(backend)
         let text = try ran.run("runs", "list")
         #expect(text.status == 0, "\(text)")
         let lines = text.stdout.split(separator: "\n")
@@ -56,8 +56,8 @@ import Testing
         #expect(badLimit.status == 2, "\(badLimit)")
     }
 
-    @Test func reportsShowValuesSourcesAndChanges() throws {
-        let sandbox = try twoRuns()
+    @Test(arguments: TestBackend.all) func reportsShowValuesSourcesAndChanges(_ backend: TestBackend) throws {
+        let sandbox = try twoRuns(backend)
         let text = try sandbox.run("report")
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("entries   4 checked, 3 failing (75.0%)"), "\(text.stdout)")
@@ -85,8 +85,8 @@ import Testing
         #expect(page.contains("people.csv:3"))
     }
 
-    @Test func failingEntriesStreamInIDOrder() throws {
-        let sandbox = try twoRuns()
+    @Test(arguments: TestBackend.all) func failingEntriesStreamInIDOrder(_ backend: TestBackend) throws {
+        let sandbox = try twoRuns(backend)
         let list = try sandbox.run("entries", "list", "--failing", "--limit", "2")
         #expect(list.status == 0, "\(list)")
         let ids = list.stdout.split(separator: "\n").dropFirst().map { $0.prefix { $0 != " " } }

@@ -47,8 +47,8 @@ import Testing
     /// a keyed CSV import whose key is the secure `code`, a keyed update (so an earlier
     /// version holds a marker too), a JSON Lines import with the cvv as a number, and two
     /// validation runs.
-    static func populated() throws -> (Sandbox, [ProcessResult]) {
-        let sandbox = try Sandbox()
+    static func populated(_ backend: TestBackend) throws -> (Sandbox, [ProcessResult]) {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         try sandbox.write("secret-code.field", secretCode)
         try sandbox.write("payment.form", paymentForm)
@@ -81,8 +81,8 @@ import Testing
         return (sandbox, outputs)
     }
 
-    @Test func noOutputReportHistoryOrAuditRecordShowsASecureValue() throws {
-        let (sandbox, setup) = try Self.populated()
+    @Test(arguments: TestBackend.all) func noOutputReportHistoryOrAuditRecordShowsASecureValue(_ backend: TestBackend) throws {
+        let (sandbox, setup) = try Self.populated(backend)
         #expect(setup[3].status == 1, "the markers make entries invalid: \(setup[3])")
         var outputs = setup
         let ids = try sandbox.entries().compactMap { $0["id"] as? Int }
@@ -139,24 +139,23 @@ import Testing
     /// In the database the markers are in the entries' stored values (and keys, for entries
     /// keyed by a secure field) and nowhere else: not in run results or rules, not in the
     /// audit log, not in the imports, not in type or form versions.
-    @Test func theDatabaseHoldsSecretsOnlyInStoredEntryValues() throws {
-        let (sandbox, _) = try Self.populated()
+    @Test(arguments: TestBackend.all) func theDatabaseHoldsSecretsOnlyInStoredEntryValues(_ backend: TestBackend) throws {
+        let (sandbox, _) = try Self.populated(backend)
         let allowed: Set<String> = ["entries.vals", "entries.key", "entry_versions.vals"]
-        let sql = try SQLiteShell(path: sandbox.databasePath)
         for marker in [Self.cvvMarker, Self.codeMarker] {
-            let found = try DatabaseSnapshot.occurrences(of: marker, path: sandbox.databasePath)
+            let found = try sandbox.occurrences(of: marker)
             #expect(found["entries.vals"] != nil, "\(marker) is not in the stored values at all: \(found)")
             for column in found.keys.sorted() where !allowed.contains(column) {
                 // "7319" inside a hash or a version id is not a leak: look at the text itself.
                 let parts = column.split(separator: ".").map(String.init)
-                let texts = try sql.query("SELECT CAST(\(DatabaseSnapshot.identifier(parts[1])) AS TEXT) FROM \(DatabaseSnapshot.identifier(parts[0]))")
+                let texts = try sandbox.query("SELECT CAST(\(DatabaseSnapshot.identifier(parts[1])) AS TEXT) FROM \(DatabaseSnapshot.identifier(parts[0]))")
                 let leaking = texts.compactMap { $0.first ?? nil }.filter { !Self.leaks(in: $0).isEmpty }
                 #expect(leaking.isEmpty, "\(marker) is stored in \(column): \(leaking.prefix(3))")
             }
         }
-        #expect(try DatabaseSnapshot.occurrences(of: Self.codeMarker, path: sandbox.databasePath)["entry_versions.vals"] != nil,
+        #expect(try sandbox.occurrences(of: Self.codeMarker)["entry_versions.vals"] != nil,
                 "Bob's replaced version keeps its values (a keyed update)")
-        #expect(try sql.scalar("SELECT count(*) FROM run_results") != "0", "the runs recorded failures")
+        #expect(try sandbox.query("SELECT count(*) FROM run_results") != [["0"]], "the runs recorded failures")
     }
 
     // MARK: A plugin folder cannot unmask
@@ -181,8 +180,8 @@ import Testing
 
     /// A database with the `card` form (stored, with the built-in secure cvv) and entries
     /// keyed by their cvv, whose values are markers.
-    static func cardDatabase() throws -> Sandbox {
-        let sandbox = try Sandbox()
+    static func cardDatabase(_ backend: TestBackend) throws -> Sandbox {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         try sandbox.write("card.form", cardForm)
         try sandbox.write("evil/cvv.field", evilCVV)
@@ -238,8 +237,8 @@ import Testing
     /// Entries validated with the built-in (secure) cvv, then every output with a folder
     /// whose `cvv` is not secure — a run with that folder included: the values, the keys
     /// that are values, and messages quoting the value all stay masked.
-    @Test func aFolderThatDropsSecureCannotUnmaskValidatedValues() throws {
-        let sandbox = try Self.cardDatabase()
+    @Test(arguments: TestBackend.all) func aFolderThatDropsSecureCannotUnmaskValidatedValues(_ backend: TestBackend) throws {
+        let sandbox = try Self.cardDatabase(backend)
         #expect(try sandbox.run("validate").status == 1, "the 4- and 5-digit markers are invalid cvvs")
         let evilRun = try sandbox.run("--plugins", "evil", "validate")
         #expect(evilRun.status == 1, "\(evilRun)")
@@ -252,14 +251,14 @@ import Testing
         // The folder's message was rendered with the value masked, and stored so.
         let history = try sandbox.run("--plugins", "evil", "--format", "json", "history", "1")
         #expect(history.stdout.contains("••• is not a cvv"), "\(history)")
-        let found = try DatabaseSnapshot.occurrences(of: Self.cvvMarker, path: sandbox.databasePath)
+        let found = try sandbox.occurrences(of: Self.cvvMarker)
         #expect(found["run_rules.message"] == nil, "\(found)")
     }
 
     /// Entries imported but never validated, shown with the folder that drops `secure`: the
     /// form the database registers resolves `cvv` to the built-in secure type.
-    @Test func aFolderThatDropsSecureCannotUnmaskUnvalidatedValues() throws {
-        let sandbox = try Self.cardDatabase()
+    @Test(arguments: TestBackend.all) func aFolderThatDropsSecureCannotUnmaskUnvalidatedValues(_ backend: TestBackend) throws {
+        let sandbox = try Self.cardDatabase(backend)
         let outputs = try Self.outputsWithEvilFolder(sandbox)
         Self.expectNoLeaks(outputs)
         let list = try sandbox.run("--plugins", "evil", "--format", "json", "entries", "list")

@@ -4,8 +4,8 @@ import Testing
 /// `validate`, then what the other commands show of its results: `entries list/show`,
 /// `history`, `report`; and that a secure value reaches none of them.
 @Suite struct ValidationCommandTests {
-    @Test func validateThenInspectAndFix() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func validateThenInspectAndFix(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         // Bob's cvv (4 digits, so invalid) is a secret that must not leak through a failure.
         let secret = "9876"
@@ -86,8 +86,8 @@ import Testing
 /// `validate --all`, `--max-failing PCT`, and what an incremental run says of itself.
 @Suite struct ValidateThresholdAndIncrementalTests {
     /// Four entries, one invalid (25%).
-    func sandbox() throws -> Sandbox {
-        let sandbox = try Sandbox()
+    func sandbox(_ backend: TestBackend) throws -> Sandbox {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("people.csv", """
             name,email,age
@@ -101,8 +101,8 @@ import Testing
         return sandbox
     }
 
-    @Test func maxFailingExitsOneOnlyAboveTheShare() throws {
-        let sandbox = try sandbox()
+    @Test(arguments: TestBackend.all) func maxFailingExitsOneOnlyAboveTheShare(_ backend: TestBackend) throws {
+        let sandbox = try sandbox(backend)
         #expect(try sandbox.run("validate").status == 1, "by default any invalid entry fails the run")
         let within = try sandbox.run("validate", "--max-failing", "25")
         #expect(within.status == 0, "exactly 25% is not more than 25%: \(within)")
@@ -117,8 +117,8 @@ import Testing
         #expect(object["max_failing"] as? Double == 30 && object["max_failing_exceeded"] as? Bool == false, "\(object)")
     }
 
-    @Test func badPercentagesAreUsageErrors() throws {
-        let sandbox = try sandbox()
+    @Test(arguments: TestBackend.all) func badPercentagesAreUsageErrors(_ backend: TestBackend) throws {
+        let sandbox = try sandbox(backend)
         for (text, why) in [("101", "(it is more than 100)"), ("5%", "is not a percentage;"), ("-1", "is not a percentage;"),
                             ("abc", "is not a percentage;"), ("1.1234567", "(more than 6 decimals)")] {
             let result = try sandbox.run("validate", "--max-failing", text)
@@ -134,8 +134,8 @@ import Testing
         #expect(!runs.stdout.contains("\"validate\""), "\(runs)")
     }
 
-    @Test func aSecondRunCarriesForwardAndSaysSo() throws {
-        let sandbox = try sandbox()
+    @Test(arguments: TestBackend.all) func aSecondRunCarriesForwardAndSaysSo(_ backend: TestBackend) throws {
+        let sandbox = try sandbox(backend)
         _ = try sandbox.run("validate")
         try sandbox.write("change.csv", """
             name,email,age

@@ -12,11 +12,11 @@ struct PostgresConnectionTests {
         #expect(PostgresConnection.isURL("postgresql://ann@db/formulary"))
         #expect(!PostgresConnection.isURL("formulary.db"))
         #expect(!PostgresConnection.isURL("postgres.db"))
-        #expect(PostgresConnection.redacted("postgres://ann:s3cret@db:5432/f") == "postgres://ann@db:5432/f")
+        #expect(PostgresConnection.redacted("postgres://ann:s3cret@db:5432/f") == "postgres://ann:•••@db:5432/f")
         #expect(PostgresConnection.redacted("postgresql://ann:s3:cr@t@db/f?sslmode=require&password=x")
-                == "postgresql://ann@db/f?sslmode=require")
+                == "postgresql://ann:•••@db/f?sslmode=require&password=•••")
         #expect(PostgresConnection.redacted("postgres://ann@db/f") == "postgres://ann@db/f")
-        #expect(PostgresConnection.redacted("postgres://db/f?password=x") == "postgres://db/f")
+        #expect(PostgresConnection.redacted("postgres://db/f?password=x") == "postgres://db/f?password=•••")
     }
 
     @Test func aPathIsNotAServerURL() {
@@ -33,7 +33,8 @@ struct PostgresConnectionTests {
         #expect(error?.kind == .connection)
         #expect(error?.isConnectionFailure == true)
         #expect(error?.description.contains("hunter2") == false)
-        #expect(error?.description.contains("postgres://ann@127.0.0.1:1/formulary") == true)
+        #expect(error?.description.contains("postgres://ann:•••@127.0.0.1:1/formulary") == true)
+        #expect(error?.sqlState == "08001", "a server that cannot be reached: sqlclient_unable_to_establish_sqlconnection")
     }
 
     @Test func dataExceptionMessagesLoseTheirQuotedValues() {

@@ -6,8 +6,10 @@ struct InitCommand: Command {
         path: ["init"],
         abstract: "Creates the database, or brings it to the newest schema.",
         discussion: """
-        Creates the SQLite database named by --db (or FORMULARY_DB, or ./formulary.db) and
-        applies the migrations this binary carries. On an existing database it applies only
+        Creates the database named by --db (or FORMULARY_DB, or ./formulary.db) and applies
+        the migrations this binary carries: an SQLite file, or, for a postgres:// URL, the
+        tables of a database on that server (create the database first with createdb). On an
+        existing database it applies only
         the pending ones, so running it twice is harmless. A database whose applied migration
         differs from this binary's copy, or that has migrations this binary does not know, is
         refused and left untouched.
@@ -63,7 +65,7 @@ struct MigrateCommand: Command {
         let schema = SchemaService(workspace: context.workspace)
         if !status {
             let applied = try schema.migrate()
-            context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.databasePath.forTerminal) is up to date."
+            context.stdout.line(applied.isEmpty ? "Nothing to migrate: \(context.workspace.databaseName.forTerminal) is up to date."
                                                 : "Applied \(applied.joined(separator: ", ")).")
             return .success
         }

@@ -38,7 +38,10 @@ struct DatabaseFailure {
     /// What the command left in the database. Every writing command but `validate` does its
     /// writes in one transaction (`init` and `migrate` included), so a failure rolls all of them back;
     /// `validate` commits batch by batch and marks an interrupted run incomplete.
-    var kept: String {
+    var kept: String { Self.kept(command: command) }
+
+    /// What `command` left in the database when it failed, on either kind of database.
+    static func kept(command: [String]) -> String {
         switch command.first {
         case "validate":
             "results committed before the failure are kept and an interrupted run is marked incomplete"

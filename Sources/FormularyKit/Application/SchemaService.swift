@@ -12,9 +12,10 @@ public struct SchemaService {
 
     /// What `init` did.
     public struct Initialized: JSONObjectRepresentable, Sendable {
-        /// The database file, as the user named it.
+        /// The database as the user named it (a URL without its password).
         public var database: String
-        /// Whether the database was created (a missing or empty file) rather than migrated.
+        /// Whether the database was created (a missing or empty file, a server database
+        /// without Formulary's tables) rather than migrated.
         public var created: Bool
         /// The names of the migrations applied, oldest first (none when it was up to date).
         public var applied: [String]
@@ -30,6 +31,14 @@ public struct SchemaService {
     /// Creates the database, or applies its pending migrations (audited, one transaction).
     public func initialize() throws -> Initialized {
         let path = workspace.settings.databasePath
+        if workspace.isServerDatabase {
+            // The server database exists (createdb made it); it is "created" when `init` gives
+            // it Formulary's tables, as an empty file is.
+            let store = try workspace.open(.write, create: true, requireSchema: false)
+            let existed = try store.migrationStatus().contains { if case .applied = $0 { true } else { false } }
+            let applied = try store.migrate(actor: workspace.settings.actor)
+            return Initialized(database: workspace.databaseName, created: !existed, applied: applied.map(\.name))
+        }
         // An empty file (made by `touch`, or left by an init that failed) is created, not migrated.
         let existed = workspace.databaseExists && (try? FileSystem.prefix(of: path, count: 1))?.isEmpty == false
         let store = try workspace.open(.write, create: true, requireSchema: false)

@@ -27,6 +27,9 @@ extension Workspace {
         case let error as DatabaseError:
             let failure = DatabaseFailure(error: error, database: settings.databasePath, command: command)
             return ServiceError(.environment, failure.message, details: .text(failure.details))
+        case let error as PostgresError:
+            let failure = ServerFailure(error: error, location: location, command: command)
+            return ServiceError(.environment, failure.message, details: .text(failure.details))
         default:
             return nil
         }

@@ -14,6 +14,9 @@ extension Workspace {
     /// never run; only `init` makes it a database), a file that is not SQLite's, another
     /// application's SQLite database (environment failures, nothing written).
     func open(_ access: StoreAccess, create: Bool = false, requireSchema: Bool = true) throws -> Store {
+        if case .postgres = location {
+            return try openServer(access, initializing: create, requireSchema: requireSchema)
+        }
         let path = settings.databasePath
         if FileSystem.isDirectory(path) {
             throw ServiceError(.badInput, "--db \(path) is a folder; name the database file, "
@@ -44,6 +47,18 @@ extension Workspace {
         return try Store(path: path, configuration: configuration)
     }
 
+    /// Opens the database on a PostgreSQL server and checks its schema like a file's: a
+    /// database without Formulary's tables is one `init` was never run on, one with other
+    /// tables belongs to another application. A reading command's session is read-only on
+    /// the server. The database itself must exist: `createdb` makes it, not `init`.
+    private func openServer(_ access: StoreAccess, initializing: Bool, requireSchema: Bool) throws -> Store {
+        var configuration = Database.Configuration()
+        configuration.readOnly = access == .read
+        let store = try Store(location: location, configuration: configuration)
+        try checkSchema(of: store, path: databaseName, initializing: initializing, requireCurrent: requireSchema)
+        return store
+    }
+
     /// Refuses another application's database, and one that was never initialised (unless
     /// `init` is initialising it); with `requireCurrent`, one with pending migrations too.
     private func checkSchema(of store: Store, path: String, initializing: Bool, requireCurrent: Bool) throws {
@@ -59,6 +74,13 @@ extension Workspace {
         } catch StoreError.notInitialized {
             throw notInitialized(path)
         } catch MigrationError.foreignDatabase(let tables) {
+            if store.isOnServer {
+                throw ServiceError(.environment, "\(path) belongs to another application: its schema has tables "
+                                   + "(\(MigrationError.sample(tables))) but no Formulary migration records, "
+                                   + "so formulary will neither read it nor add its own tables to it; nothing was written. "
+                                   + "Pass --db with the URL of a Formulary database (or of an empty one, for 'formulary init'; "
+                                   + "createdb makes one)")
+            }
             throw ServiceError(.environment, "\(path) is an SQLite database of another application: "
                                + "it has tables (\(MigrationError.sample(tables))) but no Formulary migration records, "
                                + "so formulary will neither read it nor add its own tables to it; nothing was written. "
@@ -90,7 +112,11 @@ extension Workspace {
     }
 
     private func notInitialized(_ path: String) -> ServiceError {
-        ServiceError(.environment, "\(path) is not a Formulary database yet (it is empty, or has no "
-                     + "tables); run 'formulary init' to make it one, or pass --db with the path of your database")
+        if isServerDatabase {
+            return ServiceError(.environment, "\(path) is not a Formulary database yet (it has no Formulary "
+                                + "tables); run 'formulary init' to make it one, or pass --db with the URL of your database")
+        }
+        return ServiceError(.environment, "\(path) is not a Formulary database yet (it is empty, or has no "
+                            + "tables); run 'formulary init' to make it one, or pass --db with the path of your database")
     }
 }

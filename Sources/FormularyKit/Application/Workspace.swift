@@ -9,7 +9,8 @@ import FormularyStore
 /// What a front end resolved before calling a service: which database, which plugin
 /// folders, who is acting.
 public struct WorkspaceSettings: Sendable {
-    /// The database file, as the user named it (`--db`, `FORMULARY_DB`, `formulary.db`).
+    /// The database as the user named it (`--db`, `FORMULARY_DB`, `formulary.db`): an SQLite
+    /// file's path, or a `postgres://` / `postgresql://` URL of a database on a server.
     public var databasePath: String
     /// Plugin folders, lowest precedence first.
     public var pluginFolders: [PluginFolder]
@@ -48,9 +49,47 @@ public final class Workspace {
         self.settings = settings
     }
 
-    /// Whether the database file exists (commands that only read types work without one).
+    /// Where the database is: an SQLite file or a database on a PostgreSQL server.
+    var location: StoreLocation { StoreLocation(settings.databasePath) }
+
+    /// Whether the database is on a PostgreSQL server rather than in an SQLite file.
+    public var isServerDatabase: Bool { location.isServer }
+
+    /// The database as messages and output show it: the file's path, or the URL with any
+    /// password replaced by `•••`.
+    public var databaseName: String { location.displayName }
+
+    /// Whether there is a database to read (commands that only read types work without one).
+    ///
+    /// For a file, whether it exists. For a server database (a URL is never looked up as a
+    /// file), whether it has Formulary's tables: one `createdb` made and `init` has not been
+    /// run on counts as none, as a missing file does, so `check` and `types list` work there
+    /// with the built-in types. When the server cannot be asked (unreachable, no such
+    /// database, another application's tables), it counts as there, so that opening it says
+    /// what is wrong.
     public var databaseExists: Bool {
-        access(settings.databasePath, F_OK) == 0
+        switch location {
+        case .sqliteFile(let path):
+            return access(path, F_OK) == 0
+        case .postgres:
+            if serverInitialized { return true }
+            do {
+                let probe = try Store(location: location, configuration: Self.readOnly)
+                serverInitialized = try probe.migrationStatus().contains { if case .applied = $0 { true } else { false } }
+            } catch {
+                return true
+            }
+            return serverInitialized
+        }
+    }
+
+    /// Whether the server database was seen with Formulary's tables (once seen, it keeps them).
+    private var serverInitialized = false
+
+    static var readOnly: Database.Configuration {
+        var configuration = Database.Configuration()
+        configuration.readOnly = true
+        return configuration
     }
 
     /// The registry with the database's types and forms when there is a database, the

@@ -49,7 +49,8 @@ public final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? "")
             PQfinish(handle)
-            throw PostgresError(kind: .connection, message: "cannot connect to \(shown): \(message)")
+            throw PostgresError(kind: .connection, sqlState: Self.connectionSQLState(message),
+                                message: "cannot connect to \(shown): \(message)")
         }
         self.handle = handle
         self.location = shown
@@ -69,8 +70,9 @@ public final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// `url` without a password (`postgres://ann:secret@h/db` → `postgres://ann@h/db`; also a
-    /// `password=` query parameter).
+    /// `url` with its password, if any, replaced by `•••` (`postgres://ann:secret@h/db` →
+    /// `postgres://ann:•••@h/db`; also a `password=` query parameter), so that a message shows
+    /// that the URL holds one without showing it.
     public static func redacted(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let rest = url[schemeEnd.upperBound...]
@@ -79,16 +81,42 @@ public final class PostgresConnection {
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             if let colon = userInfo.firstIndex(of: ":") {
-                authority = String(userInfo[..<colon]) + String(authority[at...])
+                authority = String(userInfo[..<colon]) + ":•••" + String(authority[at...])
             }
         }
         var tail = String(rest[authorityEnd...])
         if let question = tail.firstIndex(of: "?") {
             let query = tail[tail.index(after: question)...].split(separator: "&")
-                .filter { !$0.lowercased().hasPrefix("password=") }
+                .map { $0.lowercased().hasPrefix("password=") ? "password=•••" : $0 }
             tail = String(tail[..<question]) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         }
         return String(url[..<schemeEnd.upperBound]) + authority + tail
+    }
+
+    /// The SQLSTATE of a failed connection attempt, read from libpq's message (libpq gives
+    /// no code before a connection exists): `28P01` the password was refused or missing,
+    /// `28000` the role may not log in (unknown role, no `pg_hba.conf` entry), `3D000` no such
+    /// database, `53300` too many connections, `57P03` the server is starting or stopping,
+    /// and `08001` (the server could not be reached) for anything else.
+    static func connectionSQLState(_ message: String) -> String {
+        let text = message.lowercased()
+        if text.contains("password authentication failed") || text.contains("no password supplied")
+            || text.contains("authentication failed") {
+            return "28P01"
+        }
+        if text.contains("role \"") && text.contains("does not exist") || text.contains("pg_hba.conf") {
+            return "28000"
+        }
+        if text.contains("database \"") && text.contains("does not exist") { return "3D000" }
+        if text.contains("too many clients") || text.contains("connection slots are reserved")
+            || text.contains("too many connections") {
+            return "53300"
+        }
+        if text.contains("the database system is starting up") || text.contains("the database system is shutting down")
+            || text.contains("the database system is in recovery mode") {
+            return "57P03"
+        }
+        return "08001"
     }
 
     static func trimmed(_ text: String) -> String {

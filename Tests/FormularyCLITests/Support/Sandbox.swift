@@ -1,7 +1,8 @@
 import Foundation
 
-/// A throw-away working folder for one test: files written into it, a database path in
-/// it, and the controlled environment every run gets.
+/// A throw-away working folder for one test: files written into it, a database (a file in
+/// it, or with ``TestBackend/postgres`` a new database on the test server), and the
+/// controlled environment every run gets.
 ///
 /// Runs use the folder as their current directory, so diagnostics name files by the
 /// short relative paths the test wrote (`p/age.field:3:1`).
@@ -10,8 +11,16 @@ final class Sandbox {
     /// The environment of every run unless a test overrides a variable: nothing from the
     /// developer's shell leaks in (no FORMULARY_PATH, no colour, a fixed "today").
     var environment: [String: String]
+    /// The kind of database `FORMULARY_DB` names.
+    let backend: TestBackend
+    /// The server database of a PostgreSQL sandbox, dropped with the sandbox.
+    let server: ScratchServerDatabase?
 
-    init() throws {
+    /// A sandbox whose `FORMULARY_DB` is `formulary.db` in its folder or, for `.postgres`, the
+    /// URL of a new, empty database on the test server (what `createdb` makes).
+    init(backend: TestBackend = .sqlite) throws {
+        self.backend = backend
+        server = backend == .postgres ? try ScratchServerDatabase() : nil
         let fm = FileManager.default
         root = fm.temporaryDirectory.appendingPathComponent("formulary-cli-\(UUID().uuidString)")
             .resolvingSymlinksInPath()
@@ -20,7 +29,7 @@ final class Sandbox {
             "FORMULARY_TODAY": "2026-11-29",
             "NO_COLOR": "1",
             "FORMULARY_PATH": "",
-            "FORMULARY_DB": root.appendingPathComponent("formulary.db").path,
+            "FORMULARY_DB": server?.url ?? root.appendingPathComponent("formulary.db").path,
             "USER": "tester",
             "HOME": root.path,
             "LANG": "C.UTF-8",
@@ -31,8 +40,15 @@ final class Sandbox {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// The database the environment points at.
+    /// The database the environment points at (a path, or a URL on PostgreSQL).
     var databasePath: String { environment["FORMULARY_DB"]! }
+
+    /// Runs `sql` on the sandbox's database from outside Formulary (SQLite's or the server's
+    /// dialect, as ``backend`` says) and returns the rows as text, nil for NULL.
+    func query(_ sql: String) throws -> [[String?]] {
+        if let server { return try server.query(sql) }
+        return try SQLiteShell(path: databasePath).query(sql)
+    }
 
     func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 

@@ -14,8 +14,8 @@ import Foundation
 ///   forward (`PostgresBackend+Carry.swift`),
 /// - reports, aggregated on the server and read through a cursor (`PostgresBackend+Reports.swift`).
 ///
-/// **Internal for now**: nothing outside FormularyStore can create one, and `--db` does not
-/// lead here yet (docs/scale-out.md says what is missing before it does).
+/// Created by ``Store/init(location:configuration:)`` for a `postgres://` location (what
+/// `--db` names).
 ///
 /// One connection, used from one thread at a time, like ``SQLiteBackend``.
 final class PostgresBackend {
@@ -31,9 +31,13 @@ final class PostgresBackend {
     /// a rollback gives the ids back.
     var nextEntryID: Int64?
 
-    /// Connects to the database `url` names (`postgres://USER@HOST:PORT/NAME`).
-    init(url: String, migrations: [Migration] = Migration.embeddedPostgres) throws {
+    /// Connects to the database `url` names (`postgres://USER@HOST:PORT/NAME`). With
+    /// `readOnly`, every transaction of the session is read-only (`default_transaction_read_only`),
+    /// so the server refuses any write, whatever the statement: what a reading command
+    /// promises (`impact`, reports) holds on the server's side too.
+    init(url: String, readOnly: Bool = false, migrations: [Migration] = Migration.embeddedPostgres) throws {
         connection = try PostgresConnection(url: url)
+        if readOnly { try connection.executeScript("SET default_transaction_read_only = on") }
         migrator = try PostgresMigrator(migrations: migrations)
         self.url = url
     }
@@ -154,13 +158,12 @@ final class PostgresBackend {
     }
 }
 
-/// Every requirement is implemented (one file per group); the type stays internal until the
-/// application layer opens stores by URL.
+/// Every requirement is implemented (one file per group).
 extension PostgresBackend: StoreBackend {}
 
 extension Store {
     /// A store on the PostgreSQL database `url` names (`postgres://USER@HOST:PORT/NAME`), for
-    /// the package's own tools (benchmarks) until the application layer opens stores by URL.
+    /// the package's own tools (benchmarks); others use ``Store/init(location:configuration:)``.
     package static func postgres(url: String) throws -> Store {
         Store(backend: try PostgresBackend(url: url))
     }
