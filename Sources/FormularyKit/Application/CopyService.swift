@@ -57,25 +57,50 @@ public struct CopyService {
         let targetWorkspace = Workspace(settings: WorkspaceSettings(databasePath: target, pluginFolders: [],
                                                                     actor: workspace.settings.actor))
         // A database file this call creates goes again if the copy fails: nothing is left behind.
-        let createdFile = !PostgresConnection.isURL(target) && !targetWorkspace.databaseExists
+        let createdFile = !targetWorkspace.isServerDatabase && !targetWorkspace.databaseExists
         do {
-            let store = try targetWorkspace.open(.write, create: true, requireSchema: false)
-            return try copy(from: source, to: store, target: target, progress: progress)
-        } catch {
-            if createdFile {
-                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target + suffix) }
+            let store: Store
+            do {
+                store = try targetWorkspace.open(.write, create: true, requireSchema: false)
+            } catch {
+                throw Self.namingTarget(targetWorkspace.serviceError(for: error, command: ["copy"])) ?? error
             }
+            return try copy(from: source, to: store, target: targetWorkspace.databaseName, progress: progress)
+        } catch let failure as RegistryCopyFailure {
+            if createdFile { Self.remove(target) }
+            // Each side's failure said with that side's name.
+            if failure.side == .source {
+                throw workspace.serviceError(for: failure.underlying, command: ["copy"]) ?? failure.underlying
+            }
+            throw Self.namingTarget(targetWorkspace.serviceError(for: failure.underlying, command: ["copy"]))
+                ?? failure.underlying
+        } catch {
+            if createdFile { Self.remove(target) }
             throw error
         }
     }
 
-    /// Copies from an open source store into an open target store (tests open PostgreSQL
-    /// stores this way).
+    /// A target's failure says what to check in `--to`, where the messages of opening a
+    /// database name `--db`.
+    private static func namingTarget(_ error: ServiceError?) -> ServiceError? {
+        guard var error else { return nil }
+        error.message = error.message.replacingOccurrences(of: "--db (or FORMULARY_DB)", with: "--to")
+            .replacingOccurrences(of: "--db", with: "--to")
+        return error
+    }
+
+    /// Removes an SQLite file (and its companions) that a failed copy created.
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// Copies from an open source store into an open target store; the failure of either
+    /// comes back as a ``RegistryCopyFailure`` saying which.
     func copy(from source: Store, to store: Store, target: String,
               progress: (String, Int) -> Void = { _, _ in }) throws -> Outcome {
         do {
             let summary = try source.copyRegistry(to: store) { table, count in progress(table.noun, count) }
-            return Outcome(source: workspace.settings.databasePath, target: target,
+            return Outcome(source: workspace.databaseName, target: target,
                            rows: summary.rows.map { ($0.table.noun, $0.count) },
                            auditSeq: summary.auditHead.seq, auditHash: summary.auditHead.hash)
         } catch let error as RegistryCopyError {

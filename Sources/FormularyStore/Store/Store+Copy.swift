@@ -33,10 +33,37 @@ public enum RegistryCopyError: Error, Sendable, Equatable, CustomStringConvertib
             "\(target) already holds data (\(holds.joined(separator: ", "))); copy writes only into a new "
                 + "or empty database, so nothing was written. Name a new database, or one that 'formulary init' just made"
         case .sameDatabase(let target):
-            "\(target) is the database being copied (it has the same audit key: it is the same database, "
-                + "or already a copy of it); nothing was written. Name another database"
+            "\(target) has the audit key of the database being copied: it is that database itself, or already "
+                + "a copy of it; nothing was written. Name a new or empty database"
         case let .headsDiffer(source, target):
             "after the copy the audit heads differ (source \(source), copy \(target)); nothing was written"
+        }
+    }
+}
+
+/// A failure of one of the two databases of a copy, saying which, so that the message can
+/// name the right one (both may be on PostgreSQL servers).
+public struct RegistryCopyFailure: Error, CustomStringConvertible {
+    /// Which database failed.
+    public enum Side: Sendable { case source, target }
+    /// Which database failed.
+    public var side: Side
+    /// Its error (a `DatabaseError`, a ``PostgresError``, a ``StoreError``…).
+    public var underlying: any Error
+
+    public var description: String { "\(side == .source ? "source" : "target"): \(underlying)" }
+
+    /// Runs `body`, marking an error it throws as `side`'s unless it is already marked (or
+    /// is a ``RegistryCopyError``, which is about the copy as a whole).
+    static func on<T>(_ side: Side, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as RegistryCopyFailure {
+            throw error
+        } catch let error as RegistryCopyError {
+            throw error
+        } catch {
+            throw RegistryCopyFailure(side: side, underlying: error)
         }
     }
 }
@@ -59,58 +86,71 @@ extension Store {
     /// `progress` is called after each table with its row count.
     ///
     /// - Throws: ``RegistryCopyError`` when the target holds data or is the source itself
-    ///   (nothing written), and any error of either database (the target rolled back).
+    ///   (nothing written), and ``RegistryCopyFailure`` with the error of either database
+    ///   (the target rolled back).
     @discardableResult
     public func copyRegistry(to target: Store,
                              progress: (RegistryTable, Int) -> Void = { _, _ in }) throws -> RegistryCopySummary {
-        try requireCurrentSchema()
-        let status = try target.migrationStatus()
+        typealias On = RegistryCopyFailure
+        try On.on(.source) { try requireCurrentSchema() }
+        let status = try On.on(.target) { try target.migrationStatus() }
         let applied = Set(status.compactMap { if case .applied(let m) = $0 { m.id } else { nil } })
         let pending = status.contains { if case .pending = $0 { true } else { false } }
         // The same database (or a copy of it) has the same key: refused before anything is
         // opened for writing, also when the source holds no data.
         if applied.contains(Self.dataDigestsMigration) {
-            let key = try read { try backend.auditKeyBytes() }
-            if try target.read({ try target.backend.auditKeyBytes() }) == key {
+            let key = try On.on(.source) { try read { try backend.auditKeyBytes() } }
+            if try On.on(.target, { try target.read { try target.backend.auditKeyBytes() } }) == key {
                 throw RegistryCopyError.sameDatabase(target: target.backend.location)
             }
         }
-        return try read {
-            if pending {
-                var summary: RegistryCopySummary?
-                _ = try target.backend.applyMigrations(now: target.clock) { _ in
-                    summary = try copyRows(into: target, progress: progress)
+        return try On.on(.source) {
+            try read {
+                try On.on(.target) {
+                    if pending {
+                        var summary: RegistryCopySummary?
+                        _ = try target.backend.applyMigrations(now: target.clock) { _ in
+                            summary = try copyRows(into: target, progress: progress)
+                        }
+                        // Another process applied them first: then the transaction below.
+                        if let summary { return summary }
+                    }
+                    return try target.transaction { try copyRows(into: target, progress: progress) }
                 }
-                // Another process applied them first: then the transaction below.
-                if let summary { return summary }
             }
-            return try target.transaction { try copyRows(into: target, progress: progress) }
         }
     }
 
     /// The copy itself, inside the source's read transaction and the target's write one.
     private func copyRows(into target: Store, progress: (RegistryTable, Int) -> Void) throws -> RegistryCopySummary {
+        typealias On = RegistryCopyFailure
         let location = target.backend.location
-        let holds = try RegistryTable.allCases.filter { try !target.backend.registryTableIsEmpty($0) }.map(\.noun)
+        let holds = try On.on(.target) {
+            try RegistryTable.allCases.filter { try !target.backend.registryTableIsEmpty($0) }.map(\.noun)
+        }
         if !holds.isEmpty { throw RegistryCopyError.targetNotEmpty(target: location, holds: holds) }
-        if let head = try target.backend.auditHead(), head.seq != 0 {
+        if let head = try On.on(.target, { try target.backend.auditHead() }), head.seq != 0 {
             throw RegistryCopyError.targetNotEmpty(target: location, holds: ["an audit head at record \(head.seq)"])
         }
-        try target.backend.replaceAuditKey(try backend.auditKeyBytes())
+        let key = try On.on(.source) { try backend.auditKeyBytes() }
+        try On.on(.target) { try target.backend.replaceAuditKey(key) }
         var rows: [(table: RegistryTable, count: Int)] = []
         for table in RegistryTable.allCases {
-            let writer = try target.backend.makeRegistryRowWriter(table)
+            let writer = try On.on(.target) { try target.backend.makeRegistryRowWriter(table) }
             var count = 0
-            try backend.forEachRegistryRow(table) { row in
-                try writer.write(row)
-                count += 1
+            try On.on(.source) {
+                try backend.forEachRegistryRow(table) { row in
+                    try On.on(.target) { try writer.write(row) }
+                    count += 1
+                }
             }
-            try writer.finish()
+            try On.on(.target) { try writer.finish() }
             rows.append((table, count))
             progress(table, count)
         }
-        let head = try backend.auditHead() ?? (0, String(repeating: "0", count: 64))
-        let copied = try target.backend.auditHead() ?? (0, String(repeating: "0", count: 64))
+        let zero = (seq: Int64(0), hash: String(repeating: "0", count: 64))
+        let head = try On.on(.source) { try backend.auditHead() } ?? zero
+        let copied = try On.on(.target) { try target.backend.auditHead() } ?? zero
         guard copied == head else {
             throw RegistryCopyError.headsDiffer(source: "\(head.seq) \(head.hash)", target: "\(copied.seq) \(copied.hash)")
         }
