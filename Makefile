@@ -46,8 +46,13 @@ test: deps
 	scripts/with-pg-cluster.sh $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory contract
 
+# The contract check runs twice: on SQLite files, then on PostgreSQL (a throw-away cluster;
+# scripts/formulary-on-postgres turns the checker's database file into a server database).
 contract: release
-	@if [ -x $(CONTRACT) ]; then $(CONTRACT) $(BIN); \
+	@if [ -x $(CONTRACT) ]; then \
+	  echo "contract on SQLite:" && $(CONTRACT) $(BIN) && \
+	  echo "contract on PostgreSQL:" && \
+	  FORMULARY_ON_POSTGRES_BIN=$(abspath $(BIN)) scripts/with-pg-cluster.sh $(CONTRACT) scripts/formulary-on-postgres; \
 	else echo "contract-check not found at $(CONTRACT); skipped"; fi
 
 demo: release

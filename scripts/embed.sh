@@ -36,4 +36,6 @@ mkdir -p Sources/FormularyRules/Catalog
 embed package BuiltinPluginFiles Sources/FormularyRules/Catalog/BuiltinPluginFiles.swift plugins/*.field
 mkdir -p Sources/FormularyKit/Demo
 embed DemoFiles Sources/FormularyKit/Demo/DemoFiles.swift demo/signup.form demo/signup-sample.csv
+# The page `formulary serve` answers at `/` (web/), served from the binary with no files beside it.
+embed WebPageFiles Sources/FormularyKit/Serve/WebPageFiles.swift web/index.html web/formulary.css web/formulary.js
 if [ -x scripts/embed-migrations.sh ]; then scripts/embed-migrations.sh; fi

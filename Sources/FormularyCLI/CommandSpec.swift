@@ -161,7 +161,7 @@ struct OptionSpec: Sendable, Hashable {
 extension OptionSpec {
     /// Options every command accepts, before or after its name.
     static let globals: [OptionSpec] = [
-        .option("db", "PATH", help: "The database: an SQLite file or a postgres:// URL (env FORMULARY_DB; default ./formulary.db).", completion: .files),
+        .option("db", "PATH", help: "The database: SQLite file or postgres:// URL (env FORMULARY_DB; default ./formulary.db).", completion: .files),
         .option("plugins", "DIR", help: "A folder of .field and .form files; repeatable (env FORMULARY_PATH, ':'-separated).",
                 repeatable: true, completion: .directories),
         .option("actor", "NAME", help: "Who is acting, for the audit log (env FORMULARY_ACTOR; default $USER)."),

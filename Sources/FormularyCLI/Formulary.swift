@@ -14,7 +14,7 @@ enum Formulary {
         TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
         InitCommand.self, MigrateCommand.self,
         TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self,
-        FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self,
+        FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self, FormsJudgeCommand.self,
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
@@ -101,6 +101,7 @@ enum Formulary {
                                      progress: progress)
         TestFault.install(from: environment)
         TestWaitLog.install(from: environment)
+        TestChunkPause.install(from: environment)
         do {
             // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
             // dates: said at once, never silently ignored. `help` is `--help` by another

@@ -14,7 +14,7 @@ import Testing
         (["ty"], ["types"]),
         (["types", "a"], ["add"]),
         (["types", "l"], ["list", "lint"]),
-        (["forms", ""], ["add", "list", "show"]),
+        (["forms", ""], ["add", "list", "show", "judge"]),
         (["audit", ""], ["verify", "head"]),           // a command that is also a group
         (["report", "--by", ""], ["rule", "field", "type", "entry"]),
         (["report", "--by", "f"], ["field"]),

@@ -7,8 +7,8 @@ import Testing
 @Suite struct FormsAddCommandTests {
     /// A database, a folder `types/` with `visa` (extends the built-in credit-card), `gold`
     /// (extends visa) and `email` (overrides the built-in), and a form using gold and email.
-    static func sandbox() throws -> Sandbox {
-        let sandbox = try Sandbox()
+    static func sandbox(_ backend: TestBackend) throws -> Sandbox {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         try sandbox.write("types/visa.field", Fixtures.visaType)
         try sandbox.write("types/gold.field", "field gold extends visa\nlabel \"Gold card\"\naccept \"4111 1111 1111 1111\"\n")
@@ -17,9 +17,9 @@ import Testing
         return sandbox
     }
 
-    @Test func aFormUsingFolderTypesIsRefusedWithoutAddTypes() throws {
-        let sandbox = try Self.sandbox()
-        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+    @Test(arguments: TestBackend.all) func aFormUsingFolderTypesIsRefusedWithoutAddTypes(_ backend: TestBackend) throws {
+        let sandbox = try Self.sandbox(backend)
+        let before = try sandbox.databaseFingerprint()
         let result = try sandbox.run("--plugins", "types", "forms", "add", "orders.form")
         #expect(result.status == 2, "\(result)")
         #expect(result.errorLines == [
@@ -33,11 +33,11 @@ import Testing
         // From FORMULARY_PATH alike.
         let path = try sandbox.run(["forms", "add", "orders.form"], environment: ["FORMULARY_PATH": "types"])
         #expect(path.status == 2 && path.stderr.contains("(from FORMULARY_PATH; used by form orders)"), "\(path)")
-        #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before)
+        #expect(try sandbox.databaseFingerprint() == before)
     }
 
-    @Test func addTypesStoresThemWithTheFormAndAuditsEach() throws {
-        let sandbox = try Self.sandbox()
+    @Test(arguments: TestBackend.all) func addTypesStoresThemWithTheFormAndAuditsEach(_ backend: TestBackend) throws {
+        let sandbox = try Self.sandbox(backend)
         let result = try sandbox.run("--plugins", "types", "forms", "add", "orders.form", "--add-types")
         #expect(result.status == 0, "\(result)")
         #expect(result.outputLines.map { $0.replacing(/[0-9a-f]{12}/, with: "H") } == [
@@ -62,14 +62,14 @@ import Testing
         #expect(again.status == 0 && again.stdout.hasPrefix("orders: unchanged;"), "\(again)")
     }
 
-    @Test func addTypesStoresNothingWhenAFolderTypeFailsItsChecks() throws {
-        let sandbox = try Self.sandbox()
+    @Test(arguments: TestBackend.all) func addTypesStoresNothingWhenAFolderTypeFailsItsChecks(_ backend: TestBackend) throws {
+        let sandbox = try Self.sandbox(backend)
         try sandbox.write("types/gold.field", "field gold extends visa\naccept \"5500 0000 0000 0004\"\n")
-        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+        let before = try sandbox.databaseFingerprint()
         let result = try sandbox.run("--plugins", "types", "forms", "add", "orders.form", "--add-types")
         #expect(result.status == 2, "\(result)")
         #expect(result.errorLines.first == "formulary: error: nothing was stored: a type the form uses (--add-types) has problems", "\(result)")
         #expect(result.stderr.contains("types/gold.field:2: self-test failed"), "\(result)")
-        #expect(try DatabaseSnapshot(path: sandbox.databasePath) == before)
+        #expect(try sandbox.databaseFingerprint() == before)
     }
 }

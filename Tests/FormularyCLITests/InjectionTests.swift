@@ -31,8 +31,8 @@ import Testing
     static let valueCorpus: [String] = corpus + ["a\u{0}'; DROP TABLE entries; --", "\u{0}", "\u{7}\u{1B}[2J", "line\nbreak'"]
 
     /// A database with a form, a database type, two imports and a run: something to lose.
-    static func populated() throws -> Sandbox {
-        let sandbox = try Sandbox()
+    static func populated(_ backend: TestBackend) throws -> Sandbox {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         try sandbox.write("visa.field", Fixtures.visaType)
         try sandbox.mustRun("types", "add", "visa.field")
@@ -46,9 +46,9 @@ import Testing
 
     /// Commands that only read, or that must refuse the hostile argument: before and after,
     /// the database is identical, and nothing crashes (status 0, 1 or 2, never a signal or 3).
-    @Test func hostileArgumentsToReadingCommandsChangeNothing() throws {
-        let sandbox = try Self.populated()
-        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+    @Test(arguments: TestBackend.all) func hostileArgumentsToReadingCommandsChangeNothing(_ backend: TestBackend) throws {
+        let sandbox = try Self.populated(backend)
+        let before = try sandbox.databaseFingerprint()
         for evil in Self.corpus {
             let refused: [[String]] = [
                 ["check", evil, "x"], ["format", evil, "x"], ["check", "name", "--", evil],
@@ -75,24 +75,37 @@ import Testing
             let reportByForm = try sandbox.run("report", "--form", evil)
             #expect(reportByForm.status == 2 || reportByForm.status == 0, "\(reportByForm)")
         }
-        let after = try DatabaseSnapshot(path: sandbox.databasePath)
-        #expect(after == before, "a refused or read-only command changed the database: \(before.counts) → \(after.counts)")
+        let after = try sandbox.databaseFingerprint()
+        #expect(after == before, "a refused or read-only command changed the database")
         #expect(try sandbox.run("audit", "verify").status == 0)
     }
 
     /// Writing commands store hostile text verbatim and touch nothing else: every earlier row
     /// of every table is still there, byte for byte, the schema is unchanged, and the audit
-    /// chain verifies.
-    @Test func hostileValuesKeysAndActorsAreStoredVerbatim() throws {
-        let sandbox = try Self.populated()
-        let before = try DatabaseSnapshot(path: sandbox.databasePath)
+    /// chain verifies. (PostgreSQL's text cannot hold NUL: there a key with one is refused as
+    /// bad input, nothing written, and the keys carry `\0` instead; values keep their NULs.)
+    @Test(arguments: TestBackend.all) func hostileValuesKeysAndActorsAreStoredVerbatim(_ backend: TestBackend) throws {
+        let sandbox = try Self.populated(backend)
+        let before = try sandbox.rowSnapshot()
         let entriesBefore = try sandbox.entries().count
+        func key(_ prefix: String, _ evil: String) -> String {
+            prefix + (backend == .postgres ? evil.replacingOccurrences(of: "\u{0}", with: "\\0") : evil)
+        }
+        if backend == .postgres {
+            try sandbox.write("nul-key.csv", "email,name\nok@example.com,Ok\n\"a\u{0}b\",Nul\n")
+            let refused = try sandbox.run("import", "--form", "signup", "--key", "email", "nul-key.csv")
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.errorLines.first?.hasPrefix("formulary: error: a text value to store (an entry's key, a name) "
+                                                        + "holds a NUL character, which a PostgreSQL database cannot store; "
+                                                        + "nothing was written.") == true, "\(refused)")
+            #expect(try sandbox.entries().count == entriesBefore)
+        }
 
         // CSV: each hostile string as the key, the name and the age of one record, imported
         // under a hostile actor.
         var csv = "email,name,age\n"
         for (i, evil) in Self.valueCorpus.enumerated() {
-            csv += "\(Self.csvField("\(i)|" + evil)),\(Self.csvField(evil)),\(Self.csvField(evil))\n"
+            csv += "\(Self.csvField(key("\(i)|", evil))),\(Self.csvField(evil)),\(Self.csvField(evil))\n"
         }
         try sandbox.write("evil.csv", csv)
         for (i, actor) in Self.corpus.prefix(8).enumerated() {
@@ -106,7 +119,7 @@ import Testing
         // JSON Lines: the hostile strings as values of a key column whose name is hostile too.
         var jsonl = ""
         for (i, evil) in Self.valueCorpus.enumerated() {
-            let object: [String: String] = ["k'; DROP TABLE entries; --": "j\(i)|" + evil, "name": evil]
+            let object: [String: String] = ["k'; DROP TABLE entries; --": key("j\(i)|", evil), "name": evil]
             jsonl += String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
         }
         try sandbox.write("evil.jsonl", jsonl)
@@ -116,10 +129,10 @@ import Testing
         let run = try sandbox.run("--actor", "') ; DELETE FROM audit_log; --", "validate")
         #expect(run.status == 1, "hostile ages are invalid: \(run)")
 
-        let after = try DatabaseSnapshot(path: sandbox.databasePath)
+        let after = try sandbox.rowSnapshot()
         #expect(after.schema == before.schema, "the schema changed")
         for table in before.tables.keys.sorted() where table != "audit_head" {
-            let lost = before.rowsMissing(from: after, in: table)
+            let lost = before.tables[table, default: []].subtracting(after.tables[table, default: []])
             #expect(lost.isEmpty, "\(table) lost or changed \(lost.count) rows")
         }
 
@@ -128,11 +141,11 @@ import Testing
         #expect(entries.count == entriesBefore + 2 * Self.valueCorpus.count)
         let byKey = Dictionary(entries.compactMap { e in (e["key"] as? String).map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
         for (i, evil) in Self.valueCorpus.enumerated() {
-            let id = try #require(byKey["\(i)|" + evil]?["id"] as? Int, "no entry keyed \(i)")
+            let id = try #require(byKey[key("\(i)|", evil)]?["id"] as? Int, "no entry keyed \(i)")
             let values = try #require(try sandbox.entry(id)["values"] as? [String: Any])
             #expect(values["name"] as? String == evil, "entry \(id)")
             #expect(values["age"] as? String == evil, "entry \(id)")
-            #expect(byKey["j\(i)|" + evil] != nil, "no entry keyed j\(i)")
+            #expect(byKey[key("j\(i)|", evil)] != nil, "no entry keyed j\(i)")
         }
         let records = try sandbox.auditRecords()
         #expect(Set(records.compactMap { $0["actor"] as? String }).isSuperset(of: Self.corpus.prefix(1)))

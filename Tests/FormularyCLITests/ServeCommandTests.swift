@@ -57,7 +57,7 @@ import Testing
     /// One HTTP/1.1 exchange over a fresh loopback connection (`Connection: close`): the
     /// status, and the body.
     static func request(_ port: UInt16, _ method: String, _ path: String, body: String? = nil,
-                        headers: [String] = []) throws -> (status: Int, body: String) {
+                        headers: [String] = [], contentType: String = "application/json") throws -> (status: Int, body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServeError(message: "socket: \(errno)") }
         defer { close(fd) }
@@ -71,7 +71,7 @@ import Testing
         guard connected == 0 else { throw ServeError(message: "connect: \(errno)") }
         var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for header in headers { text += header + "\r\n" }
-        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        if let body { text += "Content-Type: \(contentType)\r\nContent-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
         let bytes = Array(text.utf8)
         var sent = 0
@@ -96,8 +96,9 @@ import Testing
         return (status, String(whole[split.upperBound...]))
     }
 
-    @Test func answersOverLoopbackSeesOtherProcessesAndStopsOnSIGTERM() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all)
+    func answersOverLoopbackSeesOtherProcessesAndStopsOnSIGTERM(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.mustRun("init")
         let server = try Server(sandbox)
 

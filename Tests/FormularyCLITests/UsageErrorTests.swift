@@ -120,8 +120,8 @@ import Testing
     /// Every command checks --today and FORMULARY_TODAY, not only those that judge dates:
     /// a bad one is never silently ignored. The message names the option, the value, what
     /// is wrong with the date and the form to write.
-    @Test func badTodayIsAUsageErrorForEveryCommand() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func badTodayIsAUsageErrorForEveryCommand(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         for arguments in [["entries", "list"], ["audit"], ["report"], ["types", "list"], ["forms", "list"], ["migrate", "--status"]] {
             let option = expectUsageError(try sandbox.run(arguments + ["--today", "2025-02-29"]), help: "formulary --help")
@@ -136,8 +136,8 @@ import Testing
 
     /// `audit --since` takes a real date or a real UTC time; anything else is exit 2 naming
     /// the value and the forms to write.
-    @Test func badSinceIsAUsageError() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func badSinceIsAUsageError(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         let cases: [(String, String)] = [
             ("2026-12-32", " (December 2026 has 31 days)"), ("2026-02-29", " (February 2026 has 28 days)"),
@@ -161,8 +161,8 @@ import Testing
 
     /// A time without milliseconds selects the records at that very second: it is compared
     /// in the stored spelling (`…:03.000Z`), not as text (where `…:03.123Z` < `…:03Z`).
-    @Test func sinceATimeIncludesRecordsAtThatSecond() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func sinceATimeIncludesRecordsAtThatSecond(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.databaseWithSignupForm()
         let at = try #require(try sandbox.auditRecords().first?["at"] as? String)
         let second = String(at.prefix(19))   // 2026-…T10:05:03
@@ -175,8 +175,8 @@ import Testing
 
     /// An id that is not one says which way it is wrong: not a whole number, or none that
     /// can exist (`0` is a whole number, yet no id).
-    @Test func idsSayWhatIsWrongWithThem() throws {
-        let sandbox = try Sandbox()
+    @Test(arguments: TestBackend.all) func idsSayWhatIsWrongWithThem(_ backend: TestBackend) throws {
+        let sandbox = try Sandbox(backend: backend)
         try sandbox.initDatabase()
         for command in [["entries", "show"], ["history"]] {
             let help = "formulary \(command.joined(separator: " ")) --help"

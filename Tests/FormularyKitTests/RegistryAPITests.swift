@@ -114,12 +114,12 @@ struct RegistryAPITests {
     }
 
     @Test func jsonBodiesAreKnownByTheirMediaTypeInAnyCase() {
-        #expect(RegistryAPI.isJSON("application/json"))
-        #expect(RegistryAPI.isJSON(" Application/JSON ; charset=utf-8"))
-        #expect(!RegistryAPI.isJSON("application/jsonp"))
-        #expect(!RegistryAPI.isJSON("text/plain"))
-        #expect(!RegistryAPI.isJSON("application\u{0F}json"))
-        #expect(!RegistryAPI.isJSON(nil))
+        #expect(RegistryAPI.isMedia("application/json", "application/json"))
+        #expect(RegistryAPI.isMedia("application/json", " Application/JSON ; charset=utf-8"))
+        #expect(!RegistryAPI.isMedia("application/json", "application/jsonp"))
+        #expect(!RegistryAPI.isMedia("application/json", "text/plain"))
+        #expect(!RegistryAPI.isMedia("application/json", "application\u{0F}json"))
+        #expect(!RegistryAPI.isMedia("application/json", nil))
     }
 
     @Test func errorsAreJSONWithAStatusForEachKindOfMistake() throws {

@@ -82,6 +82,16 @@ struct ServerFailureTests {
         #expect(CommandDetails.text(other.details) == "(PostgreSQL error XX000: internal error — while executing `SELECT 1`)")
     }
 
+    @Test func aNulInTextIsBadInput() throws {
+        let workspace = Workspace(settings: WorkspaceSettings(databasePath: Self.url, pluginFolders: [], actor: "ada"))
+        let nul = PostgresError(kind: .misuse, sqlState: PostgresError.nulInText,
+                                message: "parameter $2 is text with a NUL character, which PostgreSQL cannot store")
+        let error = try #require(workspace.serviceError(for: nul, command: ["import"]))
+        #expect(error.kind == .badInput)
+        #expect(error.message.contains("holds a NUL character, which a PostgreSQL database cannot store; nothing was written."),
+                "\(error.message)")
+    }
+
     @Test func aURLWithoutHostOrPassword() throws {
         let error = try failure(connecting("connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed: No such file or directory"),
                                 url: "postgresql:///registry")

@@ -53,7 +53,8 @@ struct AuditVerifyCommand: Command {
         path: ["audit", "verify"],
         abstract: "Checks the database, the audit log's hash chain, and the data against the log.",
         discussion: """
-        Runs SQLite's integrity check, compares the schema with the one the migrations
+        Runs the database's integrity checks (SQLite's integrity check on a file), compares
+        the schema with the one the migrations
         create, recomputes every record's hash and its link to the record before, and
         recomputes the digests the log holds of the data: the entries each import wrote,
         every type and form added or retired, each validation run's counts and results.

@@ -7,11 +7,12 @@ struct DemoCommand: Command {
         path: ["demo"],
         abstract: "Runs the main job end to end on a throw-away database and sample data.",
         discussion: """
-        Creates a new database in a temporary folder (TMPDIR, else /tmp), registers the
+        Creates a new SQLite database in a temporary folder (TMPDIR, else /tmp), registers the
         built-in field types and a sample sign-up form, imports 320 bundled sign-ups (about
         one in five with a realistic mistake: a mistyped card digit, an expired card, an
         under-age applicant, emails that differ…), validates them, prints the report and
-        writes the HTML report next to the database. Your own database (--db) is not touched.
+        writes the HTML report next to the database. Your own database (--db, a file or a
+        postgres:// URL) is not touched: the demo always works on its own throw-away file.
         The folder is left in place so that you can explore it with the commands it prints.
         """,
         formats: [.text],

@@ -8,11 +8,10 @@ struct InitCommand: Command {
         discussion: """
         Creates the database named by --db (or FORMULARY_DB, or ./formulary.db) and applies
         the migrations this binary carries: an SQLite file, or, for a postgres:// URL, the
-        tables of a database on that server (create the database first with createdb). On an
-        existing database it applies only
-        the pending ones, so running it twice is harmless. A database whose applied migration
-        differs from this binary's copy, or that has migrations this binary does not know, is
-        refused and left untouched.
+        tables of a database on that server (create the database first with createdb). On
+        an existing database it applies only the pending ones, so running it twice is
+        harmless. A database whose applied migration differs from this binary's copy, or
+        that has migrations this binary does not know, is refused and left untouched.
         """,
         examples: ["formulary init", "formulary --db /tmp/try.db init"])
 

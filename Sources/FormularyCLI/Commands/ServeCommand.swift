@@ -15,8 +15,14 @@ struct ServeCommand: Command {
         Answers on HOST:PORT until stopped with SIGTERM or Ctrl-C (requests in flight
         finish first). Every project, in any language, asks the one engine: GET /v1/types,
         /v1/types/NAME, /v1/forms, /v1/forms/NAME and /v1/export (with an ETag), POST
-        /v1/check and /v1/edit; GET /healthz answers {"status": "ok"}. Errors are JSON:
-        {"error": {"code", "message"}}. A body over 1 MiB is answered 413.
+        /v1/check, /v1/edit and /v1/forms/NAME/judge; GET /v1/runs, /v1/runs/ID/report and
+        /v1/audit; GET /healthz answers {"status": "ok"}. A 'submit' token may also POST
+        /v1/forms/NAME/entries (stored as an import of one record); an 'admin' token may
+        also POST a .field or .form file to /v1/types or /v1/forms (as 'types add' and
+        'forms add'). Errors are JSON: {"error": {"code", "message"}}. A body over 1 MiB is
+        answered 413. A connection idle for --timeout seconds is closed, and so is a request
+        whose headers or body are still arriving that long after its first line; at most 256
+        connections are open from one address and 4,096 in all.
         Types and forms come from the same places as for every command (built-in, the
         database, --plugins, FORMULARY_PATH), and a type added by another process shows on
         the next request. Reads need a token ('formulary tokens add NAME --scope read')
@@ -31,12 +37,14 @@ struct ServeCommand: Command {
             .option("listen", "HOST:PORT", help: "The IPv4 address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."),
             .flag("public-read", help: "Answers reads without a token."),
             .option("threads", "N", help: "Worker threads (default 4)."),
+            .option("timeout", "SECONDS", help: "Closes a connection idle, or a request still arriving, after this long (default 30)."),
         ],
         examples: ["formulary serve --public-read", "formulary serve --listen 0.0.0.0:9000 --threads 8"])
 
     let host: String
     let port: UInt16
     let threads: Int
+    let timeout: Int
     let publicRead: Bool
     let context: CommandContext
 
@@ -55,6 +63,14 @@ struct ServeCommand: Command {
             threads = n
         } else {
             threads = 4
+        }
+        if let text = arguments.value("timeout") {
+            guard let n = Int(text), (1...3600).contains(n) else {
+                throw UsageError(message: "--timeout '\(text)' is not a number of seconds from 1 to 3600", helpCommand: "serve")
+            }
+            timeout = n
+        } else {
+            timeout = 30
         }
         publicRead = arguments.flag("public-read")
         _ = try context.today()   // a bad --today is a usage error now, not at the first request
@@ -75,7 +91,7 @@ struct ServeCommand: Command {
         sigaddset(&signals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let log = AccessLog()
-        let server = try HTTPServer(host: host, port: port, threads: threads, log: { log.write($0.text) }) {
+        let server = try HTTPServer(host: host, port: port, threads: threads, timeoutSeconds: timeout, log: { log.write($0.text) }) {
             api.respond(to: $0)
         }
         context.stderr.line("Serving the registry on http://\(host):\(server.port) (\(publicRead ? "reads need no token" : "reads need a token")); stop with Ctrl-C.")

@@ -1,7 +1,7 @@
 import Foundation
 import FormularyKit
 
-/// `formulary validate [--form NAME…] [--all] [--max-failing PCT]`
+/// `formulary validate [--form NAME…] [--all] [--max-failing PCT]`, `formulary validate --join RUN`
 struct ValidateCommand: Command {
     static let spec = CommandSpec(
         path: ["validate"],
@@ -26,22 +26,42 @@ struct ValidateCommand: Command {
         and is marked incomplete; earlier runs are never touched. See the results with
         'formulary report', an entry's verdicts with 'formulary history ID'.
 
+        On PostgreSQL a run is shared: its entries left to judge are split into chunks by id
+        (of FORMULARY_CHUNK_SIZE ids, default 50000), the run's id is printed on standard
+        error at once, and 'formulary validate --join RUN' on other processes or machines
+        claims chunks of it until none is left, judging with the run's form and type
+        versions and its today (never their own plugin folders). A claim lasts
+        FORMULARY_CHUNK_LEASE seconds (default 60) and is renewed while the chunk is judged;
+        a process that dies leaves its chunk to another after that. Forms with 'unique'
+        rules are judged by the starting process alone. The starting process waits for the
+        others' chunks, ends the run once every chunk is done and prints the summary; it
+        must stay until then (if it dies, the run is incomplete, as any interrupted run). A
+        joining process prints the chunks and entries it judged and exits 0. The two
+        variables exist mainly for tests; see docs/scale-out.md, "Running N validators".
+
         Exit status: 0 when no entry has an error (warnings do not count), 1 when some entry
         is invalid, 2 when a form cannot be used or --max-failing is no percentage, 3 on a
         database failure. With --max-failing PCT, 1 only when more than PCT % of the entries
-        checked (carried forward ones included) are invalid.
+        checked (carried forward ones included) are invalid. With --join: 0 when this process
+        did its part, 2 when the run cannot be joined (unknown, not running, its starter
+        gone, or an SQLite database: --join needs a PostgreSQL store), 3 on a database
+        failure.
         """,
         options: [.option("form", "NAME", help: "A form to validate; repeatable (default: every form with entries).",
                           repeatable: true),
                   .flag("all", help: "Judges every entry, carrying no result forward."),
                   .option("max-failing", "PCT", of: FailureThreshold.self,
-                          help: "Exit 1 only when more than PCT % of the entries are invalid (0 to 100, e.g. 2.5).")],
+                          help: "Exit 1 only when more than PCT % of the entries are invalid (0 to 100, e.g. 2.5)."),
+                  .option("join", "RUN", of: RunID.self,
+                          help: "Takes part in run RUN, running on this PostgreSQL database: claims its chunks until none is left.")],
         examples: ["formulary validate", "formulary validate --form signup --today 2026-11-29",
-                   "formulary validate --max-failing 2.5", "formulary validate --all", "formulary --format json validate"])
+                   "formulary validate --max-failing 2.5", "formulary validate --all", "formulary --format json validate",
+                   "formulary --db postgres://ann@db.example.com/formulary validate --join 42"])
 
     let forms: [String]?
     let all: Bool
     let maxFailing: FailureThreshold?
+    let join: Int64?
     let format: OutputFormat
     let context: CommandContext
 
@@ -50,14 +70,32 @@ struct ValidateCommand: Command {
         forms = named.isEmpty ? nil : named
         all = arguments.flag("all")
         maxFailing = try arguments.value("max-failing", as: FailureThreshold.self)
+        join = try arguments.value("join", as: RunID.self)?.value
+        if join != nil {
+            // The run decides what is judged, and how; the starter decides the exit status.
+            let conflicting = [forms != nil ? "--form" : nil, all ? "--all" : nil, maxFailing != nil ? "--max-failing" : nil]
+                .compactMap { $0 }
+            if let first = conflicting.first {
+                throw UsageError(message: "\(first) cannot be used with --join: the run being joined decides what is judged",
+                                 helpCommand: "validate")
+            }
+        }
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
     func run() throws -> ExitStatus {
+        if let join { return try runJoined(join) }
         let progress = context.progress
+        let (chunkSize, lease) = sharing
+        let stderr = context.stderr
         let outcome = try ValidationService(workspace: context.workspace).run(
             forms: forms, today: try context.today(), all: all, maxFailing: maxFailing,
+            chunkSize: chunkSize, leaseSeconds: lease,
+            shared: { id in
+                stderr.line("Run \(id) started; other processes can help with 'formulary validate --join \(id)'.")
+                stderr.flush()
+            },
             progress: progress.isEnabled ? { p in
                 progress.show("validated \(CountText.grouped(p.entriesChecked)) entries (\(Int(p.fraction * 100))%)…")
             } : nil)
@@ -99,5 +137,37 @@ struct ValidateCommand: Command {
             }
         }
         return outcome.failed ? .violations : .success
+    }
+
+    /// The chunk size and lease of a shared run: FORMULARY_CHUNK_SIZE (entry ids) and
+    /// FORMULARY_CHUNK_LEASE (seconds), for tests; anything but a positive number is ignored.
+    var sharing: (chunkSize: Int, leaseSeconds: Double) {
+        let size = context.environment["FORMULARY_CHUNK_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        let lease = context.environment["FORMULARY_CHUNK_LEASE"].flatMap { Double($0) }
+            .flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        return (size ?? ValidationOptions.defaultChunkSize, lease ?? ValidationOptions.defaultLeaseSeconds)
+    }
+
+    /// `validate --join RUN`: this process's part, then what it did.
+    func runJoined(_ runID: Int64) throws -> ExitStatus {
+        let progress = context.progress
+        let outcome = try ValidationService(workspace: context.workspace).join(
+            runID: runID, progress: progress.isEnabled ? { entries in
+                progress.show("judged \(CountText.grouped(entries)) entries of run \(runID)…")
+            } : nil)
+        progress.clear()
+        if format == .json {
+            context.stdout.write(bytes: outcome.jsonDocument)
+        } else {
+            let done = outcome.done
+            var line = "Joined run \(runID): \(done.chunks) chunk\(done.chunks == 1 ? "" : "s"), "
+                + "\(CountText.grouped(done.entries)) entries checked in " + String(format: "%.2f", outcome.seconds) + " s"
+            if done.lost > 0 { line += "; \(done.lost) chunk\(done.lost == 1 ? "" : "s") taken over by others after their lease" }
+            line += outcome.status == .running
+                ? ". The run goes on; the process that started it ends it and prints the summary."
+                : ". The run is \(outcome.status.rawValue); 'formulary report --run \(runID)' shows its failures."
+            context.stdout.line(line)
+        }
+        return .success
     }
 }

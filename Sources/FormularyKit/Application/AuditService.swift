@@ -12,9 +12,9 @@ public struct AuditService {
     }
 
     /// The records at or after `since` (a stored UTC time; all when nil) by `actor` (all
-    /// when nil), oldest first.
-    public func records(since: String?, actor: String?) throws -> [AuditRecord] {
-        try workspace.store(.read).auditRecords(since: since, actor: actor)
+    /// when nil), oldest first; the first `limit` of them when given.
+    public func records(since: String?, actor: String?, limit: Int? = nil) throws -> [AuditRecord] {
+        try workspace.store(.read).auditRecords(since: since, actor: actor, limit: limit)
     }
 
     /// What `audit verify` found: the database's integrity and schema, the hash chain

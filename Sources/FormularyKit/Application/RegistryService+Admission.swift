@@ -21,8 +21,14 @@ extension RegistryService {
     /// - Throws: a ``ServiceError`` (bad input, nothing stored) when a file declares no
     ///   type, has errors or failing accept/reject examples, with the problems as details.
     public func addTypes(_ files: [String], today: CivilDate, warnings: WarningSink) throws -> Admission {
+        try addTypes(pluginFiles: try Self.readPluginFiles(files), today: today, warnings: warnings)
+    }
+
+    /// ``addTypes(_:today:warnings:)`` of files already read: `POST /v1/types` admits the
+    /// body of its request this way, as `types add` admits a file.
+    public func addTypes(pluginFiles: [PluginFile], today: CivilDate, warnings: WarningSink) throws -> Admission {
         let store = try workspace.store(.write)
-        let checked = try check(files, kind: .type, today: today, store: store, warnings: warnings)
+        let checked = try check(pluginFiles: pluginFiles, kind: .type, today: today, store: store, warnings: warnings)
         let actor = workspace.settings.actor
         let outcomes = try store.transaction {
             try checked.admitted.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: actor) }
@@ -41,8 +47,15 @@ extension RegistryService {
     ///   a type has problems.
     public func addForms(_ files: [String], addTypes: Bool, today: CivilDate,
                          warnings: WarningSink) throws -> Admission {
+        try addForms(pluginFiles: try Self.readPluginFiles(files), addTypes: addTypes, today: today, warnings: warnings)
+    }
+
+    /// ``addForms(_:addTypes:today:warnings:)`` of files already read: `POST /v1/forms`
+    /// admits the body of its request this way, as `forms add` admits a file.
+    public func addForms(pluginFiles: [PluginFile], addTypes: Bool, today: CivilDate,
+                         warnings: WarningSink) throws -> Admission {
         let store = try workspace.store(.write)
-        let checked = try check(files, kind: .form, today: today, store: store, warnings: warnings)
+        let checked = try check(pluginFiles: pluginFiles, kind: .form, today: today, store: store, warnings: warnings)
         let types = try folderTypes(of: checked.admitted, in: checked.registry, store: store,
                                     addTypes: addTypes, today: today, warnings: warnings)
         let actor = workspace.settings.actor
@@ -58,7 +71,15 @@ extension RegistryService {
     /// type or a form; `verb` says what was not done when a file has problems.
     func check(_ files: [String], kind: DefinitionKind?, today: CivilDate, store: Store?,
                verb: String = "stored", warnings: WarningSink) throws -> (admitted: [Admitted], registry: Registry) {
-        let extra = try Self.readPluginFiles(files)
+        try check(pluginFiles: try Self.readPluginFiles(files), kind: kind, today: today, store: store, verb: verb,
+                  warnings: warnings)
+    }
+
+    /// ``check(_:kind:today:store:verb:warnings:)`` of files already read (the body of an
+    /// HTTP request is one).
+    func check(pluginFiles extra: [PluginFile], kind: DefinitionKind?, today: CivilDate, store: Store?,
+               verb: String = "stored", warnings: WarningSink) throws -> (admitted: [Admitted], registry: Registry) {
+        let files = extra.map(\.path)
         let registry = try store.map { try workspace.registry(store: $0, extraFiles: extra) }
             ?? workspace.registry(extraFiles: extra)
         // Files often share a problem (every type below a too-deep chain has the same one):

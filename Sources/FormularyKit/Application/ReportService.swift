@@ -38,6 +38,17 @@ extension ReportService {
     @discardableResult
     public func render(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
                        to sink: ReportSink) throws -> Int64 {
+        do {
+            return try renderOrFail(run: runID, form: form, by: grouping, format: format, to: sink)
+        } catch let error as RunReportError {
+            throw ServiceError(.badInput, error.description)
+        }
+    }
+
+    /// ``render(run:form:by:format:to:)`` that throws a ``RunReportError`` as it is, so
+    /// that the server can answer 404 for a run that is not there.
+    func renderOrFail(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
+                      to sink: ReportSink) throws -> Int64 {
         let store = try workspace.store(.read)
         do {
             return try store.read {
@@ -54,8 +65,6 @@ extension ReportService {
                 try sink.flush()
                 return report.facts.runID
             }
-        } catch let error as RunReportError {
-            throw ServiceError(.badInput, error.description)
         }
     }
 

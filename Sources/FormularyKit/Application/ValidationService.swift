@@ -84,13 +84,22 @@ public struct ValidationService {
     ///
     /// - Throws: a ``ServiceError`` (bad input, nothing validated) when a form cannot be
     ///   used, with its diagnostics.
+    ///
+    /// On PostgreSQL the run is shared: `shared` is called with its id as soon as other
+    /// processes can join it (``join(runID:progress:)``), with chunks of `chunkSize` entry ids
+    /// whose claims last `leaseSeconds` (docs/scale-out.md, "Running N validators").
     public func run(forms: [String]?, today: CivilDate, all: Bool = false, maxFailing: FailureThreshold? = nil,
+                    chunkSize: Int = ValidationOptions.defaultChunkSize,
+                    leaseSeconds: Double = ValidationOptions.defaultLeaseSeconds,
+                    shared: ((Int64) -> Void)? = nil,
                     progress: ((ValidationProgress) -> Void)? = nil) throws -> Outcome {
         let store = try workspace.store(.write)
         let registry = try workspace.registry(store: store)
-        let options = ValidationOptions(forms: forms, today: today, actor: workspace.settings.actor, carryForward: !all)
+        let options = ValidationOptions(forms: forms, today: today, actor: workspace.settings.actor, carryForward: !all,
+                                        chunkSize: chunkSize, leaseSeconds: leaseSeconds)
         let validation = ValidationRun(store: store, registry: registry, options: options)
         validation.progress = progress
+        validation.shared = shared
         let clock = ContinuousClock()
         let started = clock.now
         let run: RunRecord
@@ -103,5 +112,52 @@ public struct ValidationService {
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Outcome(run: run, seconds: seconds, threshold: maxFailing)
+    }
+
+    /// What `validate --join` did for another process's run.
+    public struct JoinOutcome: JSONObjectRepresentable, Sendable {
+        /// The run joined.
+        public var runID: Int64
+        /// Chunks and entries this process judged and committed, and chunks it lost.
+        public var done: SharedWorkDone
+        /// The run's status when this process left: `running` while the starter (or another
+        /// joiner) still works on it; the starter ends it.
+        public var status: RunStatus
+        /// The time this process worked, in seconds.
+        public var seconds: Double
+
+        /// `{"run", "joined": true, "chunks", "entries_checked", "chunks_lost", "status"}`.
+        public func writeFields(to o: inout JSONObjectWriter) {
+            o.field("run", Int(runID))
+            o.field("joined", true)
+            o.field("chunks", done.chunks)
+            o.field("entries_checked", done.entries)
+            o.field("chunks_lost", done.lost)
+            o.field("status", status.rawValue)
+        }
+    }
+
+    /// Takes part in run `runID`, which another process started on this PostgreSQL database:
+    /// judges its chunks, with the run's recorded form and type versions and its "today",
+    /// until none is free. `progress` is called with the entries checked so far.
+    ///
+    /// - Throws: a ``ServiceError`` (bad input, nothing done) when the store is an SQLite
+    ///   file, or the run is unknown, not running, or its starter no longer holds its snapshot.
+    public func join(runID: Int64, progress: ((Int) -> Void)? = nil) throws -> JoinOutcome {
+        let store = try workspace.store(.write)
+        let join = ValidationJoin(store: store, runID: runID)
+        join.progress = progress
+        let clock = ContinuousClock()
+        let started = clock.now
+        let done: SharedWorkDone
+        do {
+            done = try join.run()
+        } catch let error as JoinError {
+            throw ServiceError(.badInput, error.description + "; nothing was validated")
+        }
+        let elapsed = clock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let status = try store.run(id: runID)?.status ?? .incomplete
+        return JoinOutcome(runID: runID, done: done, status: status, seconds: seconds)
     }
 }

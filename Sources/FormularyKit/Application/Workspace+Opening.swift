@@ -12,7 +12,8 @@ extension Workspace {
     /// Before SQLite sees the file, it is checked to be one Formulary can use, so that the
     /// message says what is wrong with it: a folder (bad input), an empty file (`init` was
     /// never run; only `init` makes it a database), a file that is not SQLite's, another
-    /// application's SQLite database (environment failures, nothing written).
+    /// application's SQLite database (environment failures, nothing written). A
+    /// `postgres://` URL opens the database on that server instead (``openServer``).
     func open(_ access: StoreAccess, create: Bool = false, requireSchema: Bool = true) throws -> Store {
         if case .postgres = location {
             return try openServer(access, initializing: create, requireSchema: requireSchema)
@@ -52,9 +53,15 @@ extension Workspace {
     /// tables belongs to another application. A reading command's session is read-only on
     /// the server. The database itself must exist: `createdb` makes it, not `init`.
     private func openServer(_ access: StoreAccess, initializing: Bool, requireSchema: Bool) throws -> Store {
-        var configuration = Database.Configuration()
-        configuration.readOnly = access == .read
-        let store = try Store(location: location, configuration: configuration)
+        let store: Store
+        if access == .read, let probe = serverProbe {
+            serverProbe = nil
+            store = probe
+        } else {
+            var configuration = Database.Configuration()
+            configuration.readOnly = access == .read
+            store = try Store(location: location, configuration: configuration)
+        }
         try checkSchema(of: store, path: databaseName, initializing: initializing, requireCurrent: requireSchema)
         return store
     }

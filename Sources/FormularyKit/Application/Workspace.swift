@@ -76,6 +76,8 @@ public final class Workspace {
             do {
                 let probe = try Store(location: location, configuration: Self.readOnly)
                 serverInitialized = try probe.migrationStatus().contains { if case .applied = $0 { true } else { false } }
+                // The next reading open takes this connection rather than making another.
+                if serverInitialized { serverProbe = probe }
             } catch {
                 return true
             }
@@ -85,6 +87,9 @@ public final class Workspace {
 
     /// Whether the server database was seen with Formulary's tables (once seen, it keeps them).
     private var serverInitialized = false
+    /// The read-only connection ``databaseExists`` opened to a server, until a reading
+    /// open takes it.
+    var serverProbe: Store?
 
     static var readOnly: Database.Configuration {
         var configuration = Database.Configuration()

@@ -8,6 +8,13 @@ import CMicroHTTPD
 /// idle or slow clients are dropped after a timeout; a body over 1 MiB is read and thrown
 /// away (so memory stays bounded) and answered 413. ``stop()`` stops listening and waits
 /// for the requests in flight.
+///
+/// Abuse is bounded: at most ``connectionLimit`` connections in all and
+/// ``perAddressLimit`` from one address (so one client holding idle connections cannot
+/// shut the others out); a connection that sends nothing for the timeout is closed, and so
+/// is one whose body is still arriving when the timeout has passed since its headers (a
+/// client trickling a byte at a time). Each connection reads into at most 16 KiB of
+/// libmicrohttpd's memory, headers included.
 public final class HTTPServer: @unchecked Sendable {
     /// The port listened on (the one the system chose when 0 was asked for).
     public private(set) var port: UInt16 = 0
@@ -15,6 +22,12 @@ public final class HTTPServer: @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let log: (@Sendable (AccessLogLine) -> Void)?
     private let maxBody: Int
+    private let timeout: TimeInterval
+
+    /// Most connections open at once; more are refused until some close.
+    public static let connectionLimit = 4_096
+    /// Most connections open at once from one IP address.
+    public static let perAddressLimit = 256
 
     /// One request as the access log says it: never a body, never a query, never a value.
     public struct AccessLogLine: Sendable {
@@ -59,7 +72,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Starts listening on `host` (an IPv4 address, such as `127.0.0.1`) and `port` (0: any
-    /// free port), with `threads` worker threads.
+    /// free port), with `threads` worker threads; a connection idle for `timeoutSeconds`,
+    /// or whose body still arrives that long after its headers, is closed.
     ///
     /// - Throws: a ``ServiceError`` (environment) when the address is not an IPv4 address or
     ///   the port cannot be bound.
@@ -69,6 +83,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.log = log
         maxBody = maxBodyBytes
+        timeout = TimeInterval(max(1, timeoutSeconds))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -79,8 +94,9 @@ public final class HTTPServer: @unchecked Sendable {
         let flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_TURBO.rawValue)
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context,
-                                    UInt32(max(1, threads)), UInt32(timeoutSeconds), 4_096, 16 * 1024)
+                formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context, requestLineHandler, nil,
+                                    UInt32(max(1, threads)), UInt32(max(1, timeoutSeconds)),
+                                    UInt32(Self.connectionLimit), UInt32(Self.perAddressLimit), 16 * 1024)
             }
         }
         guard let daemon else {
@@ -104,11 +120,20 @@ public final class HTTPServer: @unchecked Sendable {
     fileprivate func access(_ connection: OpaquePointer, url: String, method: String,
                             upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                             state slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        guard let raw = slot.pointee else {
-            slot.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        // The state was made when the request line arrived (``requestLineHandler``).
+        guard let raw = slot.pointee else { return .NO }
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        // The idle timeout starts again with every byte; this one does not: a request
+        // whose headers or body trickle in for longer than the timeout since its first line
+        // is cut off (answering NO closes the connection).
+        if !state.headersSeen || uploadSize.pointee > 0,
+           Date().timeIntervalSince(state.started) > timeout {
+            return .NO
+        }
+        guard state.headersSeen else {
+            state.headersSeen = true
             return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
             if state.body.count + count > maxBody {
@@ -165,10 +190,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 }
 
-/// The state of one request while its body arrives.
+/// The state of one request from its first line until it ends.
 private final class RequestState {
     var body: [UInt8] = []
     var tooLarge = false
+    var headersSeen = false
+    /// When the request line arrived: the slow-client deadline counts from here.
     let started = Date()
 }
 
@@ -181,6 +208,13 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     return server.access(connection, url: String(cString: url), method: String(cString: method),
                          upload: upload, uploadSize: uploadSize, state: state)
+}
+
+/// Called when a request's first line has arrived: makes the request's state (handed to
+/// ``accessHandler`` as its slot), so that its deadline starts before the headers.
+private let requestLineHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+    -> UnsafeMutableRawPointer? = { _, _, _ in
+    Unmanaged.passRetained(RequestState()).toOpaque()
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { _, _, state, _ in

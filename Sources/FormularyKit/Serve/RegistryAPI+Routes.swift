@@ -8,38 +8,71 @@ enum Route: Equatable {
     case export
     case check
     case edit
+    /// `POST /v1/forms/NAME/judge`
+    case judge(String)
+    /// `POST /v1/forms/NAME/entries`
+    case submit(String)
+    /// `GET /v1/runs`
+    case runs
+    /// `GET /v1/runs/ID/report` (the id as sent; the handler reads it)
+    case report(String)
+    /// `GET /v1/audit`
+    case audit
+    /// `POST /v1/types` (a `.field` file as the body)
+    case addType
+    /// `POST /v1/forms` (a `.form` file as the body)
+    case addForm
+
+    /// What a route's body must be.
+    enum Body {
+        /// `Content-Type: application/json`.
+        case json
+        /// `Content-Type: text/plain`: the source of a plugin file.
+        case text
+    }
 
     /// The token scope the route needs (nil: none, even without `--public-read`).
     var scope: TokenScope? {
         switch self {
         case .health: nil
+        case .submit: .submit
+        case .addType, .addForm: .admin
         default: .read
         }
     }
 
-    /// Whether the route reads a JSON body.
-    var needsBody: Bool {
+    /// The body the route reads, if any.
+    var body: Body? {
         switch self {
-        case .check, .edit: true
-        default: false
+        case .check, .edit, .judge, .submit: .json
+        case .addType, .addForm: .text
+        default: nil
         }
     }
 
     init?(method: String, segments: [String]) {
         let path = segments.joined(separator: "/")
         let name = segments.count == 3 ? segments[2] : nil
+        let v1 = segments.first == "v1"
         switch method {
         case "GET":
             if path == "healthz" { self = .health }
             else if path == "v1/types" { self = .types }
             else if path == "v1/forms" { self = .forms }
             else if path == "v1/export" { self = .export }
-            else if let name, segments[0] == "v1", segments[1] == "types" { self = .type(name) }
-            else if let name, segments[0] == "v1", segments[1] == "forms" { self = .form(name) }
+            else if path == "v1/runs" { self = .runs }
+            else if path == "v1/audit" { self = .audit }
+            else if let name, v1, segments[1] == "types" { self = .type(name) }
+            else if let name, v1, segments[1] == "forms" { self = .form(name) }
+            else if v1, segments.count == 4, segments[1] == "runs", segments[3] == "report" { self = .report(segments[2]) }
             else { return nil }
         case "POST":
             if path == "v1/check" { self = .check }
             else if path == "v1/edit" { self = .edit }
+            else if path == "v1/types" { self = .addType }
+            else if path == "v1/forms" { self = .addForm }
+            else if v1, segments.count == 4, segments[1] == "forms", segments[3] == "judge" { self = .judge(segments[2]) }
+            else if v1, segments.count == 4, segments[1] == "forms", segments[3] == "entries" { self = .submit(segments[2]) }
             else { return nil }
         default:
             return nil

@@ -34,6 +34,7 @@ public final class RegistryAPI: Sendable {
         if request.body.count > Self.maxBodyBytes {
             return .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         }
+        if let page = WebPage.response(method: request.method, path: request.path) { return page }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let route = Route(method: request.method, segments: segments) else {
             if Route.knownPath(segments) {
@@ -41,34 +42,45 @@ public final class RegistryAPI: Sendable {
             }
             return .error(404, "not_found", "There is no \(request.path); the API is under /v1 (see docs/http.md).")
         }
-        if route.needsBody, !Self.isJSON(request.header("content-type")) {
+        switch route.body {
+        case .json where !Self.isMedia("application/json", request.header("content-type")):
             return .error(415, "unsupported_media_type", "Send the body as JSON, with 'Content-Type: application/json'.")
+        case .text where !Self.isMedia("text/plain", request.header("content-type")):
+            return .error(415, "unsupported_media_type",
+                          "Send the plugin file's text as the body, with 'Content-Type: text/plain'.")
+        default:
+            break
         }
+        if route == .health { return Self.health }
+        // Set once the token is accepted, so that the access log names it on errors too.
+        var tokenName: String?
+        var response: HTTPResponse
         do {
             // One snapshot per request: its freshness check is a read under a lock.
-            if route == .health { return Self.health }
             let snapshot = try state.snapshot(today: today())
-            var tokenName: String?
             if let needed = route.scope {
                 tokenName = try authorize(request, needing: needed, tokens: snapshot.tokens)
             }
-            var response = try handle(route, request, snapshot)
-            response.tokenName = tokenName
-            return response
+            response = try handle(route, request, snapshot, tokenName: tokenName)
         } catch let error as APIError {
-            return .error(error.status, error.code, error.message)
+            response = .error(error.status, error.code, error.message)
+        } catch let rejection as APIRejection {
+            response = rejection.response
         } catch let error as ServiceError {
             let status = error.kind == .badInput ? 400 : 503
-            return .error(status, error.kind == .badInput ? "bad_request" : "unavailable", error.message)
+            response = .error(status, error.kind == .badInput ? "bad_request" : "unavailable", error.message)
         } catch {
-            return .error(500, "internal", "The server could not answer: \(error)")
+            response = .error(500, "internal", "The server could not answer: \(error)")
         }
+        response.tokenName = tokenName
+        return response
     }
 
     /// `GET /healthz`: answered without the registry.
     static let health = HTTPResponse.json(200, Array(#"{"status":"ok"}"#.utf8) + [0x0A])
 
-    private func handle(_ route: Route, _ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> HTTPResponse {
+    private func handle(_ route: Route, _ request: HTTPRequest, _ snapshot: RegistrySnapshot,
+                        tokenName: String?) throws -> HTTPResponse {
         switch route {
         case .health:
             return Self.health
@@ -99,11 +111,23 @@ public final class RegistryAPI: Sendable {
             return try check(request, snapshot)
         case .edit:
             return try edit(request, snapshot)
+        case .judge(let name):
+            return try judge(form: name, request, snapshot)
+        case .submit(let name):
+            return try submit(form: name, request, snapshot, actor: tokenName ?? settings.actor)
+        case .runs:
+            return try runs()
+        case .report(let id):
+            return try report(run: id, request)
+        case .audit:
+            return try audit(request)
+        case .addType:
+            return try add(.type, request, actor: tokenName ?? settings.actor)
+        case .addForm:
+            return try add(.form, request, actor: tokenName ?? settings.actor)
         }
     }
 
-    /// Whether a `Content-Type` names JSON (`application/json`, any case, parameters such as
-    /// `; charset=utf-8` allowed). Compared as bytes: it runs on every request.
     /// The name of the request's token when it may do what `needed` allows; nil for a
     /// read without a token on a `--public-read` server.
     ///
@@ -129,9 +153,12 @@ public final class RegistryAPI: Sendable {
         return token.name
     }
 
-    static func isJSON(_ contentType: String?) -> Bool {
+    /// Whether a `Content-Type` names the media type `expected` (lower case; any case sent,
+    /// parameters such as `; charset=utf-8` allowed). Compared as bytes: it runs on every
+    /// request.
+    static func isMedia(_ expected: StaticString, _ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let expected = Array("application/json".utf8)
+        let expected = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
         var media = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
         while let first = media.first, first == 0x20 || first == 0x09 { media = media.dropFirst() }
         while let last = media.last, last == 0x20 || last == 0x09 { media = media.dropLast() }

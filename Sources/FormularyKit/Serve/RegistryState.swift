@@ -64,6 +64,7 @@ final class RegistrySnapshot: @unchecked Sendable {
 
     private let lock = NSLock()
     private var compiled: [String: CompiledFieldType] = [:]
+    private var preparedForms: [String: JudgeService.PreparedForm] = [:]
 
     init(registry: Registry, generation: Int64, today: CivilDate, tokens: [StoredToken] = []) throws {
         self.registry = registry
@@ -104,20 +105,32 @@ final class RegistrySnapshot: @unchecked Sendable {
     }
 
     /// The type a reference (`age(min: 21)`) names, compiled once per snapshot.
+    ///
+    /// Compiled under the lock: the registry keeps caches of its own and is not safe to
+    /// use from two threads at once. Only a reference not seen before waits for it.
     func compile(_ reference: String) throws -> CompiledFieldType {
         lock.lock()
-        if let type = compiled[reference] {
-            lock.unlock()
-            return type
-        }
-        lock.unlock()
+        defer { lock.unlock() }
+        if let type = compiled[reference] { return type }
         let type = try RegistryService.compile(reference: reference, in: registry, today: today)
-        lock.lock()
         // A bounded cache: references come from clients, so a flood of distinct ones must
         // not grow memory without end.
         if compiled.count >= 1_000 { compiled.removeAll() }
         compiled[reference] = type
-        lock.unlock()
         return type
+    }
+
+    /// Form `name` ready to judge values, prepared once per snapshot; nil for a name the
+    /// registry has no form of (only known names are kept, so the cache is bounded).
+    ///
+    /// - Throws: a ``ServiceError`` (bad input) for a form with errors.
+    func judge(form name: String) throws -> JudgeService.PreparedForm? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let form = preparedForms[name] { return form }
+        guard registry.forms[name] != nil else { return nil }
+        let form = try JudgeService.prepare(form: name, in: registry, today: today)
+        preparedForms[name] = form
+        return form
     }
 }

@@ -22,12 +22,27 @@ public struct ValidationOptions: Sendable {
     /// form's last complete run (see docs/storage.md, "Incremental runs"); false judges every
     /// entry (`validate --all`). The results are the same either way.
     public var carryForward: Bool
+    /// On a store that shares runs (PostgreSQL): entry ids per chunk that a process claims
+    /// (`validate --join`; see docs/scale-out.md, "Running N validators").
+    public var chunkSize: Int
+    /// On a store that shares runs: how long a claim on a chunk lasts unless renewed, in
+    /// seconds; a process that dies leaves its chunk to others after this long.
+    public var leaseSeconds: Double
+
+    /// The chunk size of a shared run: at a million entries, 20 chunks, so that several
+    /// processes find work and a chunk lost with a process costs little.
+    public static let defaultChunkSize = 50_000
+    /// A claim's lease: renewed every third of it while the chunk is judged.
+    public static let defaultLeaseSeconds: Double = 60
 
     /// Options for a run; by default one worker per processor, the value memo on, and
     /// unchanged entries carried forward.
     public init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, rememberValues: Bool = true,
-                carryForward: Bool = true) {
+                carryForward: Bool = true, chunkSize: Int = ValidationOptions.defaultChunkSize,
+                leaseSeconds: Double = ValidationOptions.defaultLeaseSeconds) {
+        self.chunkSize = max(1, chunkSize)
+        self.leaseSeconds = leaseSeconds > 0 ? leaseSeconds : ValidationOptions.defaultLeaseSeconds
         self.forms = forms
         self.today = today
         self.actor = actor
@@ -97,6 +112,9 @@ package final class ValidationRun {
     package let options: ValidationOptions
     /// Called on the calling thread after each committed batch.
     package var progress: ((ValidationProgress) -> Void)?
+    /// On a store that shares runs: called once the run's chunks are recorded, with the run's
+    /// id, before this process judges any (so that others can join it).
+    package var shared: ((Int64) -> Void)?
 
     package init(store: Store, registry: Registry, options: ValidationOptions) {
         self.store = store
@@ -114,6 +132,8 @@ package final class ValidationRun {
         /// Whether a field is masked because an earlier version of its type was `secure`
         /// (``masked(_:today:form:)``): its messages may differ from an earlier run's.
         var maskedByHistory = false
+        /// The fields judged with a masked type whose recorded version is not `secure`.
+        var maskedFields: Set<String> = []
     }
 
     /// Runs the validation and returns the finished run as recorded.
@@ -126,6 +146,7 @@ package final class ValidationRun {
         var carries: [CarryPlan] = []
         let runID: Int64
         var snapshots: [EntrySnapshot] = []
+        var bounds: (firstID: Int64, lastID: Int64) = (0, 0)
         do {
             runID = try store.transaction {
                 // The snapshots begin while this connection holds the write lock, so that they
@@ -133,7 +154,7 @@ package final class ValidationRun {
                 snapshots = try store.beginEntrySnapshots(count: options.workers)
                 let layouts = try store.entryLayouts()
                 let run = try store.insertRun(actor: options.actor, today: options.today.description)
-                let bounds = try store.entryIDBounds()
+                bounds = try store.entryIDBounds()
                 for form in prepared {
                     let formID = try store.ensureFormID(named: form.name)
                     let formVersion = try store.recordVersion(.form, name: form.name, source: form.definition.canonicalSource,
@@ -172,6 +193,14 @@ package final class ValidationRun {
         let written: WrittenResults
         do {
             // The snapshots stay open for the whole run: checkpoint once, after they are gone.
+            if store.sharesRuns {
+                defer { for snapshot in snapshots { snapshot.end() } }
+                // Ended inside: the last chunk is only known done there.
+                try runShared(runID: runID, prepared: prepared, judges: judges, carries: carries, bounds: bounds,
+                              snapshots: snapshots)
+                guard let record = try store.run(id: runID) else { throw StoreError.corrupt("run \(runID) is missing") }
+                return record
+            }
             written = try store.withCheckpointsDeferred {
                 defer { for snapshot in snapshots { snapshot.end() } }
                 return try judgeAndRecord(runID: runID, judges: judges, carries: carries, chunks: chunks,
@@ -210,6 +239,7 @@ package final class ValidationRun {
             var types: [CompiledFieldType] = []
             var versions: [(field: String, name: String, source: String, origin: String)] = []
             var maskedByHistory = false
+            var maskedFields: Set<String> = []
             let secure = try secureFields.of(form: name)
             for field in form.fields {
                 switch registry.compile(field.type, today: options.today, source: entry.text) {
@@ -217,14 +247,18 @@ package final class ValidationRun {
                     throw ValidationSetupError.formHasErrors(name, problems.diagnostics)
                 case .success(let type):
                     types.append(secure.contains(field.key) ? try Self.masked(type, today: options.today, form: name) : type)
-                    if secure.contains(field.key) && !type.definition.secure { maskedByHistory = true }
+                    if secure.contains(field.key) && !type.definition.secure {
+                        maskedByHistory = true
+                        maskedFields.insert(field.key)
+                    }
                     let origin = registry.types[field.type.name].map { Self.origin($0.source) } ?? "builtin"
                     // The version recorded is the type as it is, masked or not.
                     versions.append((field.key, field.type.name, type.definition.canonicalSource, origin))
                 }
             }
             return PreparedForm(name: name, definition: form, origin: Self.origin(entry.source),
-                                types: types, typeVersions: versions, maskedByHistory: maskedByHistory)
+                                types: types, typeVersions: versions, maskedByHistory: maskedByHistory,
+                                maskedFields: maskedFields)
         }
     }
 

@@ -15,7 +15,7 @@
 public struct FormValidator: Sendable {
     let judge: EntryJudge
 
-    init(form: FormDefinition, types: [CompiledFieldType]) {
+    package init(form: FormDefinition, types: [CompiledFieldType]) {
         judge = EntryJudge(form: form, types: types)
     }
 

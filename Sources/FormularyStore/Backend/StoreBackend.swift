@@ -192,8 +192,11 @@ public protocol StoreBackend: AnyObject {
     func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws
     /// Records which type version judged one field of a form in the run.
     func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws
-    /// Records how a run ended; the store decides the status and writes the audit record.
-    func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws
+    /// Records how a run ended, only if it is still recorded as `running`; returns whether it
+    /// was (false: another process ended it first, and nothing was changed). The store
+    /// decides the status and writes the audit record.
+    @discardableResult
+    func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws -> Bool
     /// Runs recorded as running, with their processes.
     func runningRuns() throws -> [(id: Int64, process: RunProcess)]
     /// Runs newest first (only those that judged `form`), without their forms.
@@ -244,6 +247,40 @@ public protocol StoreBackend: AnyObject {
     /// minus those of the changed entries.
     func carryForward(runID: Int64, formID: Int64, fromRun base: Int64, throughID: Int64,
                       sinceImport: Int64) throws -> RunCounts
+
+    // MARK: Runs shared between processes (`validate --join`)
+
+    /// Whether a run may be split into chunks that other processes claim: true on a server
+    /// (PostgreSQL), false on a file that one process owns (SQLite, whose other methods of
+    /// this group throw ``StoreError/needsServer(_:)``).
+    var sharesRuns: Bool { get }
+    /// The id under which other processes may read the same entries as `scan` (one of
+    /// ``beginEntryScans(count:)``'s), or nil where the storage has none.
+    func sharedSnapshot(of scan: any EntryScanning) -> String?
+    /// `count` readers that see the entries as the snapshot `snapshot` (from
+    /// ``sharedSnapshot(of:)`` in another process) does; throws when its process no longer
+    /// holds it.
+    func joinEntryScans(snapshot: String, count: Int) throws -> [any EntryScanning]
+    /// Records run `share.runID` as shared, with its chunks (pending, numbered from 1 in the
+    /// order given). Inside the caller's write transaction.
+    func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws
+    /// The sharing record of a run, nil when the run is not shared.
+    func runShare(runID: Int64) throws -> RunShare?
+    /// Claims the first chunk of run `runID` that is pending or whose lease expired, while the
+    /// run is recorded as `running`, for `worker`, with a new claim token and a lease of the
+    /// run's length on the server's clock; nil when there is none. Chunks another
+    /// transaction is claiming are skipped, not waited for (`FOR UPDATE SKIP LOCKED`). Runs
+    /// in a transaction of its own, outside the writers' turn.
+    func claimRunChunk(runID: Int64, worker: String) throws -> RunChunk?
+    /// Extends the lease of a chunk this claim still holds; false when another process took
+    /// it over (or the run ended).
+    func renewRunChunk(runID: Int64, _ chunk: RunChunk) throws -> Bool
+    /// Marks a claimed chunk done and records its counts, inside the caller's write
+    /// transaction (with the chunk's results); false, and nothing changed, when the claim no
+    /// longer holds it or the run is no longer `running`.
+    func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts) throws -> Bool
+    /// How far the chunks of a run are, by the server's clock.
+    func runChunkTally(runID: Int64) throws -> RunChunkTally
 
     // MARK: Reports (aggregated and streamed by the storage; see ReportRows.swift)
 

@@ -262,10 +262,11 @@ private struct Parameters: ~Copyable {
 
     init(_ values: [PostgresValue], sql: String) throws(PostgresError) {
         // PostgreSQL text cannot hold NUL, and a C string would end there silently. Checked
-        // before anything is allocated.
+        // before anything is allocated. 22021 (character_not_in_repertoire) is what the
+        // server itself answers for a NUL in text.
         for (offset, value) in values.enumerated() {
             if case .text(let text) = value, text.utf8.contains(0) {
-                throw PostgresError(kind: .misuse,
+                throw PostgresError(kind: .misuse, sqlState: PostgresError.nulInText,
                                     message: "parameter $\(offset + 1) is text with a NUL character, which PostgreSQL cannot store",
                                     sql: sql)
             }

@@ -36,6 +36,13 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         self.sql = sql
     }
 
+    /// The SQLSTATE of text holding a NUL character, which PostgreSQL cannot store
+    /// (`character_not_in_repertoire`, 22021): refused before it is sent.
+    public static let nulInText = "22021"
+
+    /// Text to store held a NUL character (SQLite stores it; PostgreSQL cannot).
+    public var isNulInText: Bool { sqlState == Self.nulInText }
+
     /// `unique_violation` (23505).
     public var isUniqueViolation: Bool { sqlState == "23505" }
     /// Any integrity constraint violation (class 23) or an exception raised by a trigger

@@ -80,7 +80,10 @@ extension Store {
 
     private func finishRun(id: Int64, status: RunStatus, error: String?, actor: String, endedAt: String?,
                            written: WrittenResults? = nil) throws {
-        try backend.endRun(id: id, status: status, endedAt: endedAt, error: error)
+        // Guarded: a run ends once, whichever process gets there first.
+        guard try backend.endRun(id: id, status: status, endedAt: endedAt, error: error) else {
+            throw StoreError.runEnded(id)
+        }
         guard let plan = try runPlan(id) else { throw StoreError.corrupt("run \(id) is missing") }
         let run = plan.run
         let digest: String

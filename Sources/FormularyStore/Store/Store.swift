@@ -151,6 +151,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchEntry(Int64)
     /// Stored bytes that cannot be read.
     case corrupt(String)
+    /// The run was no longer `running` when this process went to end it: another process
+    /// (or an earlier call) ended it; nothing was changed.
+    case runEnded(Int64)
+    /// What the storage cannot do (runs shared between processes on SQLite): the argument
+    /// names it.
+    case needsServer(String)
+    /// A snapshot of another process could not be joined: that process no longer holds it.
+    case snapshotGone
 
     public var description: String {
         switch self {
@@ -165,6 +173,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "no entry with id \(id)"
         case .corrupt(let what):
             "corrupt data in the database: \(what)"
+        case .runEnded(let id):
+            "run \(id) was already ended (by another process, or an earlier step); nothing was changed"
+        case .needsServer(let what):
+            "\(what) needs a PostgreSQL store (--db postgres://…); this one is an SQLite file, which one process validates alone"
+        case .snapshotGone:
+            "the process that started the run no longer holds the snapshot of its entries (it ended or died), so the run cannot be joined"
         }
     }
 }

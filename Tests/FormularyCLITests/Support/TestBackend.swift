@@ -123,3 +123,32 @@ extension Sandbox {
         return found
     }
 }
+
+extension Sandbox {
+    /// The database's schema and each table's rows as text, from outside Formulary: SQLite's
+    /// `sqlite_master` and `quote()`d rows (``DatabaseSnapshot``), or on PostgreSQL the
+    /// columns, indexes and triggers of the current schema and each row as `ROW(…)::text`.
+    /// For checking that a command lost or changed no earlier row.
+    func rowSnapshot() throws -> (schema: [String], tables: [String: Set<String>]) {
+        guard let server else {
+            let snapshot = try DatabaseSnapshot(path: databasePath)
+            return (snapshot.schema.map { "\($0)" },
+                    snapshot.tables.mapValues { Set($0.map { "\($0)" }) })
+        }
+        let schema = try server.query("""
+            SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns
+            WHERE table_schema = current_schema()
+            UNION ALL SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = current_schema()
+            UNION ALL SELECT 'trigger ' || c.relname || '.' || t.tgname FROM pg_trigger t
+              JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE n.nspname = current_schema() AND NOT t.tgisinternal
+            ORDER BY 1
+            """).compactMap { $0.first ?? nil }
+        var tables: [String: Set<String>] = [:]
+        for table in try server.query("SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()")
+            .compactMap({ $0.first ?? nil }) {
+            tables[table] = Set(try server.query("SELECT t::text FROM \"\(table)\" t").compactMap { $0.first ?? nil })
+        }
+        return (schema, tables)
+    }
+}

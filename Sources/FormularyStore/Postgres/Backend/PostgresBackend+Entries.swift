@@ -108,6 +108,7 @@ extension PostgresBackend {
         guard count > 0 else { return [] }
         let first = try PostgresEntryScan(url: url, snapshot: nil)
         let snapshot = try first.connection.scalarString("SELECT pg_export_snapshot()")
+        first.snapshot = snapshot
         var scans: [any EntryScanning] = [first]
         for _ in 1..<count { scans.append(try PostgresEntryScan(url: url, snapshot: snapshot)) }
         return scans
@@ -279,8 +280,12 @@ final class PostgresEntryRowWriter: EntryRowWriting, PostgresPendingWork {
 /// with `snapshot`, on that exported snapshot.
 final class PostgresEntryScan: EntryScanning {
     let connection: PostgresConnection
+    /// The snapshot it reads: the one it imported, or the one it exported (set by
+    /// ``PostgresBackend/beginEntryScans(count:)``), for other processes to import.
+    var snapshot: String?
 
     init(url: String, snapshot: String?) throws {
+        self.snapshot = snapshot
         connection = try PostgresConnection(url: url)
         try connection.executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         if let snapshot {
@@ -288,7 +293,12 @@ final class PostgresEntryScan: EntryScanning {
             guard snapshot.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
                 throw PostgresError(kind: .misuse, message: "unexpected snapshot id from the server")
             }
-            try connection.executeScript("SET TRANSACTION SNAPSHOT '\(snapshot)'")
+            do {
+                try connection.executeScript("SET TRANSACTION SNAPSHOT '\(snapshot)'")
+            } catch {
+                // The exporting transaction ended (22023, invalid snapshot identifier).
+                throw StoreError.snapshotGone
+            }
         }
     }
 

@@ -23,9 +23,11 @@ extension PostgresBackend {
             """, [.integer(runID), .integer(formID), .text(field), .integer(typeVersionID)])
     }
 
-    func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws {
-        try connection.execute("UPDATE runs SET status = $1, ended_at = $2::text, error = $3::text WHERE id = $4",
-                               [.text(status.rawValue), .text(endedAt), .text(error), .integer(id)])
+    @discardableResult
+    func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws -> Bool {
+        try connection.execute(
+            "UPDATE runs SET status = $1, ended_at = $2::text, error = $3::text WHERE id = $4 AND status = 'running'",
+            [.text(status.rawValue), .text(endedAt), .text(error), .integer(id)]).affectedRows == 1
     }
 
     func runningRuns() throws -> [(id: Int64, process: RunProcess)] {
@@ -192,10 +194,21 @@ final class PostgresRunResultRowWriter: RunResultRowWriting {
         self.runID = runID
     }
 
+    /// The run's row for this rule: the one stored already (by another process writing the
+    /// same run, `validate --join`) or a new one, in one statement (index
+    /// `run_rules_by_content`). Under the writers' lock, so no two processes add the same rule.
     func insertRule(_ rule: RunRule) throws -> Int64 {
         try PostgresBackend.returnedID(connection.execute("""
-            INSERT INTO run_rules (id, run_id, form_id, field, type, rule, severity, message)
-            VALUES (\(PostgresBackend.nextID("run_rules")), $1, $2, $3::text, $4::text, $5, $6, $7) RETURNING id
+            WITH found AS (
+                SELECT id FROM run_rules
+                WHERE run_id = $1 AND form_id = $2 AND rule = $5 AND md5(message) = md5($7) AND message = $7
+                  AND field IS NOT DISTINCT FROM $3::text AND type IS NOT DISTINCT FROM $4::text AND severity = $6
+                ORDER BY id LIMIT 1),
+            added AS (
+                INSERT INTO run_rules (id, run_id, form_id, field, type, rule, severity, message)
+                SELECT \(PostgresBackend.nextID("run_rules")), $1, $2, $3::text, $4::text, $5, $6, $7
+                WHERE NOT EXISTS (SELECT 1 FROM found) RETURNING id)
+            SELECT id FROM found UNION ALL SELECT id FROM added
             """, [.integer(runID), .integer(rule.formID), .text(rule.field), .text(rule.type), .text(rule.rule),
                   .text(rule.severity.rawValue), .text(rule.message)]))
     }

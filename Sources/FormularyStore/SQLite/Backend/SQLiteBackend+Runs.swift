@@ -25,9 +25,11 @@ extension SQLiteBackend {
             """, [.integer(runID), .integer(formID), .text(field), .integer(typeVersionID)])
     }
 
-    public func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws {
-        try database.execute("UPDATE runs SET status = ?, ended_at = ?, error = ? WHERE id = ?",
+    @discardableResult
+    public func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws -> Bool {
+        try database.execute("UPDATE runs SET status = ?, ended_at = ?, error = ? WHERE id = ? AND status = 'running'",
                              [.text(status.rawValue), .text(endedAt), .text(error), .integer(id)])
+        return database.changes == 1
     }
 
     public func runningRuns() throws -> [(id: Int64, process: RunProcess)] {
