@@ -7,6 +7,11 @@
 #   scripts/pg-cluster.sh start   # prints postgres://postgres@127.0.0.1:PORT/postgres
 #   scripts/pg-cluster.sh stop    # always succeeds, also when nothing runs
 #   scripts/pg-cluster.sh status  # prints the URL of the running cluster, exit 1 when none
+#   scripts/pg-cluster.sh halt    # stops the server at once (as a crash would), keeping its data
+#   scripts/pg-cluster.sh resume  # starts a halted server again, same folder and port
+#
+# halt and resume are for tests of a server that goes away in the middle of a command; use
+# them on a cluster of your own (FORMULARY_PG_CLUSTER_STATE), never on one other tests share.
 #
 # initdb and postgres refuse to run as root, so as root (CI) the server runs as an
 # unprivileged user: Debian's `postgres` when the package created it, else `formulary-pg`,
@@ -57,6 +62,30 @@ read_state() {
 
 url() { echo "postgres://postgres@127.0.0.1:$1/postgres"; }
 
+# FORMULARY_PG_CLUSTER_COMMITS=durable keeps synchronous_commit on: a test that halts the
+# server (below) and then counts what was committed needs every acknowledged commit to survive.
+server_options() {
+  local commit=off
+  [ "${FORMULARY_PG_CLUSTER_COMMITS:-}" = durable ] && commit=on
+  echo "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=$commit -c full_page_writes=off -c max_connections=200"
+}
+
+halt() {
+  read_state && [ -n "$port" ] || { say "no cluster of this checkout to halt"; exit 1; }
+  local bin; bin=$(bindir)
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w -t 30 stop >/dev/null
+}
+
+resume() {
+  read_state && [ -n "$port" ] || { say "no cluster of this checkout to resume"; exit 1; }
+  local bin; bin=$(bindir)
+  if ! as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 -o "$(server_options)" start >/dev/null 2>&1; then
+    say "the server did not start again; its log:"; tail -n 20 "$dir/server.log" | sed 's/^/  /' >&2 || true
+    exit 1
+  fi
+  url "$port"
+}
+
 start() {
   if read_state && [ -d "$dir/data" ]; then
     say "a cluster of this checkout is already running ($dir); stopping it first"
@@ -80,8 +109,7 @@ start() {
   for attempt in 1 2 3 4 5 6 7 8 9 10; do
     port=$((20000 + RANDOM % 20000))
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-         -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
-         start >/dev/null 2>&1; then
+         -o "$(server_options)" start >/dev/null 2>&1; then
       printf 'dir=%q\nport=%q\nowner=%q\n' "$dir" "$port" "$owner" > "$state"
       url "$port"
       return 0
@@ -117,5 +145,7 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: scripts/pg-cluster.sh start|stop|status" >&2; exit 2 ;;
+  halt) halt ;;
+  resume) resume ;;
+  *) echo "usage: scripts/pg-cluster.sh start|stop|status|halt|resume" >&2; exit 2 ;;
 esac

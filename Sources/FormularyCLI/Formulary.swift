@@ -19,7 +19,7 @@ enum Formulary {
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,
         ValidateCommand.self, HistoryCommand.self,
         ImpactCommand.self, CanonicalizeCommand.self,
-        ReportCommand.self, RunsListCommand.self, ExportCommand.self, ServeCommand.self,
+        ReportCommand.self, RunsListCommand.self, ExportCommand.self, CopyCommand.self, ServeCommand.self,
         TokensAddCommand.self, TokensListCommand.self, TokensRevokeCommand.self,
         DemoCommand.self,
         HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,

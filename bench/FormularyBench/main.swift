@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|resolve|regex|store|store-postgres|large|editor]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|command-postgres|resolve|regex|store|store-postgres|large|editor]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +33,7 @@ suites.append(("validate-unique", { runUniqueBench() }))
 suites.append(("validate-incremental", { runIncrementalBench() }))
 suites.append(("impact", { runImpactBench() }))
 suites.append(("command", { runCommandBench() }))
+suites.append(("command-postgres", { runPostgresCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
 suites.append(("regex", { runRegexBench() }))
 suites.append(("store", { runStoreBench() }))

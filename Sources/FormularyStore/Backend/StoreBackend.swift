@@ -85,6 +85,25 @@ public protocol StoreBackend: AnyObject {
     /// `limit` lines from the integrity check.
     func storageProblems(limit: Int) throws -> [AuditProblem]
 
+    // MARK: Copying a whole registry (`copy --to`; see Store+Copy.swift)
+
+    /// Calls `body` with each row of `table`, in the order of its ``RegistryTable/orderColumns``,
+    /// streamed (never the whole table in memory), in the open transaction's snapshot. The
+    /// row is valid only during the call.
+    func forEachRegistryRow(_ table: RegistryTable, _ body: (any RegistryRowReading) throws -> Void) throws
+    /// Whether `table` has no row.
+    func registryTableIsEmpty(_ table: RegistryTable) throws -> Bool
+    /// A writer of `table`'s rows, ids and all, in the open write transaction (the bulk
+    /// path of the storage: PostgreSQL's COPY, one prepared statement on SQLite). The audit
+    /// log's own guards still apply: its records must come in order, each following the head.
+    func makeRegistryRowWriter(_ table: RegistryTable) throws -> any RegistryRowWriting
+    /// Replaces the data-digest key of a database that holds no data yet with the key of the
+    /// registry copied into it, in the open write transaction, going around the guards that
+    /// otherwise keep the key from ever changing (and putting them back as they were, so that
+    /// `audit verify` finds the schema the migrations create). The store has checked, in the
+    /// same transaction, that nothing was ever digested with the old key.
+    func replaceAuditKey(_ key: [UInt8]) throws
+
     // MARK: Type and form definitions
 
     /// The current (not retired) version of every type or form, by name.

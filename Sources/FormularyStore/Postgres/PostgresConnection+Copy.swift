@@ -91,6 +91,17 @@ struct PostgresBinaryCopy {
         bytes.append(contentsOf: value)
     }
 
+    /// A `text` field: its UTF-8 bytes, as the binary format has them.
+    mutating func text(_ value: UnsafeRawBufferPointer) {
+        bytea(value)
+    }
+
+    /// A `boolean` field.
+    mutating func bool(_ value: Bool) {
+        append(UInt32(1))
+        bytes.append(value ? 1 : 0)
+    }
+
     /// A NULL field.
     mutating func null() { append(UInt32(bitPattern: -1)) }
 
