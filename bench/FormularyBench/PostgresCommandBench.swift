@@ -66,6 +66,15 @@ func runPostgresCommandBench(sizes: [Int] = [200_000, 1_000_000]) {
                          label, size, imported.seconds, Double(size) / imported.seconds, imported.peakMiB,
                          validated.seconds, Double(size) / validated.seconds, validated.peakMiB))
         }
+        // A full run again (runs 2 and 3): by one process, then by a starter and one
+        // `validate --join` process beside it.
+        let serverEnv = environment + ["FORMULARY_DB=\(url)"]
+        if let alone = spawn(formulary, ["--plugins", benchFolder, "validate", "--all"], serverEnv), alone.status <= 1,
+           let joined = joinedValidate(formulary, ["--plugins", benchFolder], serverEnv, runID: 3) {
+            print(String(format: "  validate --all %7d on PostgreSQL: one process %.2f s = %7.0f entries/s; with one --join worker %.2f s = %7.0f entries/s (the joiner judged %@)",
+                         size, alone.seconds, Double(size) / alone.seconds, joined.seconds, Double(size) / joined.seconds,
+                         joined.joinerSaid))
+        } else { print("command-postgres validate --join \(size): failed") }
         // The registry (entries, one run's results, the log) moved both ways.
         let env = environment + ["FORMULARY_DB=\(sqlite)"]
         if let there = spawn(formulary, ["copy", "--to", copyURL], env, samplePeak: true), there.status == 0 {
@@ -89,4 +98,48 @@ private func commandBenchURL(_ base: String, _ database: String) -> String? {
     let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
     let queryStart = rest[pathStart...].firstIndex(of: "?") ?? rest.endIndex
     return String(base[..<scheme.upperBound]) + rest[..<pathStart] + "/" + database + rest[queryStart...]
+}
+
+/// `validate --all` started in the background, with `validate --join RUN` started beside it
+/// (tried again until the starter has shared the run): the starter's wall time, and the
+/// joiner's own summary line.
+private func joinedValidate(_ formulary: String, _ options: [String], _ environment: [String],
+                            runID: Int) -> (seconds: Double, joinerSaid: String)? {
+    let argv = ([formulary] + options + ["validate", "--all"]).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, formulary, &actions, nil, argv, envp) == 0 else { return nil }
+    var said = "nothing"
+    var status: Int32 = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        let joiner = Process()
+        joiner.executableURL = URL(fileURLWithPath: formulary)
+        joiner.arguments = options + ["validate", "--join", String(runID)]
+        joiner.environment = Dictionary(uniqueKeysWithValues: environment.map {
+            let parts = $0.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        })
+        let pipe = Pipe()
+        joiner.standardOutput = pipe
+        joiner.standardError = FileHandle.nullDevice
+        guard (try? joiner.run()) != nil else { break }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        joiner.waitUntilExit()
+        if joiner.terminationStatus == 0 {
+            said = output.split(separator: "\n").first.map(String.init) ?? "?"
+            break
+        }
+        usleep(20_000)
+    }
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return exit <= 1 ? (seconds, said) : nil
 }

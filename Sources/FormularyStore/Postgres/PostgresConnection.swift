@@ -209,7 +209,10 @@ public final class PostgresConnection {
         }
         let sqlState = field("C")
         let message = field("M") ?? Self.trimmed(PQresultErrorMessage(result).map { String(cString: $0) } ?? "")
-        let lost = PQstatus(handle) != CONNECTION_OK
+        // Every error the server reports carries an SQLSTATE; one without is libpq's own. The
+        // connection's status can still read OK right after the server went away mid-statement
+        // ("server closed the connection unexpectedly"), so a missing SQLSTATE counts as lost.
+        let lost = PQstatus(handle) != CONNECTION_OK || sqlState == nil
         throw PostgresError(kind: lost ? .connection : .server, sqlState: sqlState,
                             message: message.isEmpty ? "the statement failed" : message, sql: sql)
     }
