@@ -73,8 +73,9 @@ extension ValidationRun {
             progress?(ValidationProgress(entriesChecked: base + done.entries, fraction: Double(tally.done) / Double(total)))
             if tally.isFinished { break }
             if tally.pending == 0 && tally.expired == 0 {
-                // Others hold the rest: wait for their commits, or for a lease to run out.
-                let poll = min(1, max(0.02, options.leaseSeconds / 8))
+                // Others hold the rest: wait for their commits, or for a lease to run out. A
+                // short poll (one small query): the run's end waits on the last commit.
+                let poll = min(0.05, max(0.01, options.leaseSeconds / 8))
                 Thread.sleep(forTimeInterval: min(poll, max(0.01, tally.secondsToNextExpiry ?? poll)))
             }
         }
