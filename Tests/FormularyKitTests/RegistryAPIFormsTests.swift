@@ -122,7 +122,8 @@ struct RegistryAPIFormsTests {
         let audit = try #require(try store.auditRecords().last)
         #expect(audit.action == "import" && audit.actor == "pipeline" && audit.subject == "signup")
         #expect(audit.details.contains("\"file\":\"http:pipeline\"") && audit.details.contains("\"records\":1"))
-        #expect(!audit.details.contains("987"))
+        // Outside the digests: a random 64-digit hash holds "987" now and then.
+        #expect(!audit.details.replacingOccurrences(of: "[0-9a-f]{64}", with: "", options: .regularExpression).contains("987"))
         try #expect(store.auditReport(expectedHead: nil).isValid)
 
         // The verdict is the form's: an invalid entry is stored all the same.

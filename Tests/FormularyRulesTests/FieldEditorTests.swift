@@ -269,3 +269,24 @@ import Testing
         #expect(adult.visibleMessage(after: .typing) == nil)
     }
 }
+
+/// The server's editor (`judgingLazily`, one keystroke per request) answers every edit as the
+/// app's editor does, including a backspace over a mask's literal, the one edit that reads
+/// the verdict of the text before it.
+@Suite struct LazyFieldEditorTests {
+    @Test(arguments: [("credit-card", "4111 1", 6, 5..<6, ""),        // backspace over the space
+                      ("credit-card", "4111 1", 6, 6..<6, "x"),       // refused
+                      ("credit-card", "4111 1111", 9, 9..<9, "1"),
+                      ("exp-date", "12/", 3, 2..<3, ""),
+                      ("exp-date", "1", 1, 1..<1, "2"),
+                      ("credit-card", "", 0, 0..<0, "")])
+    func answersAsTheEagerEditorDoes(type name: String, text: String, caret: Int, range: Range<Int>, with: String) throws {
+        let type = try builtin(name)
+        var eager = FieldEditor(type: type, text: text, caret: caret, policy: .refuseInvalid)
+        var lazy = FieldEditor(type: type, text: text, caret: caret, policy: .refuseInvalid, judgingLazily: true)
+        let a = eager.replace(range, with: with), b = lazy.replace(range, with: with)
+        #expect(a.accepted == b.accepted && a.result.verdict == b.result.verdict && a.result.message == b.result.message)
+        #expect(eager.text == lazy.text && eager.caret == lazy.caret)
+        #expect(eager.result.verdict == lazy.result.verdict && eager.result.formatted == lazy.result.formatted)
+    }
+}

@@ -55,7 +55,7 @@ extension RegistryAPI {
             policy = chosen
         }
         let type = try snapshot.compile(reference)
-        var editor = FieldEditor(type: type, text: text, caret: caret, policy: policy)
+        var editor = FieldEditor(type: type, text: text, caret: caret, policy: policy, judgingLazily: true)
         let outcome = editor.replace(from..<to, with: with)
         var writer = JSONWriter()
         writer.object { o in

@@ -70,7 +70,10 @@ public struct FieldEditor: Sendable {
     /// replaces the selection, ``deleteBackward()`` removes it.
     public private(set) var selection: Range<Int>
     /// The live verdict of ``text``.
-    public private(set) var result: FieldResult
+    public var result: FieldResult { judged ?? type.validate(text, stage: .live) }
+    /// The live verdict, once known: nil only for an editor made by
+    /// ``init(type:text:caret:policy:judgingLazily:)`` until its first edit.
+    private var judged: FieldResult?
 
     /// Where the caret stands: the end of ``selection``, in `Character`s of ``text``.
     public var caret: Int { selection.upperBound }
@@ -90,7 +93,20 @@ public struct FieldEditor: Sendable {
         self.text = text
         let position = min(max(caret, 0), text.count)
         selection = position..<position
-        result = type.validate(text, stage: .live)
+        judged = type.validate(text, stage: .live)
+    }
+
+    /// A field like ``init(type:text:caret:policy:)`` that does not judge `text` before it is
+    /// asked to: a server answering one keystroke (`POST /v1/edit`) reads only the edit's
+    /// outcome, and judging the text before the edit too was a third of its work.
+    package init(type: CompiledFieldType, text: String, caret: Int, policy: EditPolicy, judgingLazily: Bool) {
+        self.type = type
+        self.policy = policy
+        self.timing = type.timing
+        self.text = text
+        let position = min(max(caret, 0), text.count)
+        selection = position..<position
+        judged = judgingLazily ? nil : type.validate(text, stage: .live)
     }
 
     /// Replaces the characters in `range` (clamped to the text) with `replacement`: typing,
@@ -118,8 +134,8 @@ public struct FieldEditor: Sendable {
         }
         text = candidate.text
         selection = candidate.caret..<candidate.caret
-        result = candidate.result
-        return EditOutcome(accepted: true, result: result)
+        judged = candidate.result
+        return EditOutcome(accepted: true, result: candidate.result)
     }
 
     /// Types `characters` at the caret, replacing the selection if there is one.
@@ -164,7 +180,7 @@ public struct FieldEditor: Sendable {
         let formatted = type.format(text)
         if formatted != text {
             text = formatted
-            result = type.validate(text, stage: .live)
+            judged = type.validate(text, stage: .live)
         }
         let p = min(caret, text.count)
         selection = p..<p
