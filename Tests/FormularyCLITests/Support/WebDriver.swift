@@ -149,57 +149,14 @@ final class WebDriver {
         return value
     }
 
-    /// One HTTP/1.1 exchange with the driver. The body is read by its `Content-Length`:
-    /// chromedriver keeps the connection open even when asked to close it.
+    /// One HTTP/1.1 exchange with the driver, on a connection of its own. ``HTTPConnection``
+    /// reads the answer by its `Content-Length`: chromedriver keeps connections open even
+    /// when asked to close them.
     private func exchange(_ method: String, _ path: String, body: String?) throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect to chromedriver: errno \(errno)") }
-        let payload = Array((body ?? "").utf8)
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        if body != nil { request += "Content-Type: application/json; charset=utf-8\r\n" }
-        request += "Content-Length: \(payload.count)\r\n\r\n"
-        let bytes = Array(request.utf8) + payload
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure(description: "send to chromedriver: errno \(errno)") }
-            sent += n
-        }
-        var answer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        var expected: Int?
-        while expected.map({ answer.count < $0 }) ?? true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            answer += chunk[..<n]
-            if expected == nil, let end = Self.headerEnd(answer) {
-                let head = String(decoding: answer[..<end], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                expected = end + 4 + length
-            }
-        }
-        guard let end = Self.headerEnd(answer),
-              let status = Int(String(decoding: answer[..<end], as: UTF8.self).split(separator: " ").dropFirst().first ?? "") else {
-            throw Failure(description: "not an HTTP answer from chromedriver to \(method) \(path)")
-        }
-        return (status, String(decoding: answer[(end + 4)...], as: UTF8.self))
-    }
-
-    private static func headerEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        return (0...(bytes.count - 4)).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        let connection = try HTTPConnection(port: port, receiveTimeout: 60)
+        let answer = try connection.exchange(method, path, body: body.map { Array($0.utf8) },
+                                             contentType: "application/json; charset=utf-8")
+        return (answer.status, answer.text)
     }
 
     /// A loopback port nobody listens on now.
