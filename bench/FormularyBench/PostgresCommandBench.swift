@@ -105,30 +105,26 @@ private func commandBenchURL(_ base: String, _ database: String) -> String? {
 /// joiner's own summary line.
 private func joinedValidate(_ formulary: String, _ options: [String], _ environment: [String],
                             runID: Int) -> (seconds: Double, joinerSaid: String)? {
-    let argv = ([formulary] + options + ["validate", "--all"]).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var pid: pid_t = 0
+    let variables = Dictionary(environment.map { entry -> (String, String) in
+        let parts = entry.split(separator: "=", maxSplits: 1)
+        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+    }, uniquingKeysWith: { _, last in last })
+    func process(_ arguments: [String], output: Pipe?) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: formulary)
+        process.arguments = options + arguments
+        process.environment = variables
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return process
+    }
+    let starter = process(["validate", "--all"], output: nil)
     let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawn(&pid, formulary, &actions, nil, argv, envp) == 0 else { return nil }
+    guard (try? starter.run()) != nil else { return nil }
     var said = "nothing"
-    var status: Int32 = 0
-    while waitpid(pid, &status, WNOHANG) == 0 {
-        let joiner = Process()
-        joiner.executableURL = URL(fileURLWithPath: formulary)
-        joiner.arguments = options + ["validate", "--join", String(runID)]
-        joiner.environment = Dictionary(uniqueKeysWithValues: environment.map {
-            let parts = $0.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        })
+    while starter.isRunning {
         let pipe = Pipe()
-        joiner.standardOutput = pipe
-        joiner.standardError = FileHandle.nullDevice
+        let joiner = process(["validate", "--join", String(runID)], output: pipe)
         guard (try? joiner.run()) != nil else { break }
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         joiner.waitUntilExit()
@@ -138,8 +134,7 @@ private func joinedValidate(_ formulary: String, _ options: [String], _ environm
         }
         usleep(20_000)
     }
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    starter.waitUntilExit()
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return exit <= 1 ? (seconds, said) : nil
+    return starter.terminationReason == .exit && starter.terminationStatus <= 1 ? (seconds, said) : nil
 }
