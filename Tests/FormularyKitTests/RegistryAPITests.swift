@@ -51,6 +51,24 @@ struct RegistryAPITests {
         #expect(missing.status == 404 && Self.text(missing).contains("\"code\":\"not_found\""))
     }
 
+    /// The paths matched without splitting (asked on every keystroke) route exactly as the
+    /// router does, wrong methods included.
+    @Test func theExactRoutesAreTheRoutersOwn() {
+        for method in ["GET", "POST", "PUT", "DELETE"] {
+            for path in ["/v1/edit", "/v1/check", "/healthz"] {
+                let segments = path.split(separator: "/").map(String.init)
+                #expect(Route.exact(method: method, path: path) == Route(method: method, segments: segments), "\(method) \(path)")
+            }
+        }
+        #expect(Route.exact(method: "POST", path: "/v1/edit/") == nil && Route.exact(method: "POST", path: "//v1/edit") == nil)
+        let api = api()
+        #expect(api.respond(to: HTTPRequest(method: "GET", path: "/v1/edit")).status == 405)
+        #expect(api.respond(to: Self.post("/v1/edit/", #"{"type": "credit-card", "text": "", "caret": 0, "replace": {"from": 0, "to": 0, "with": "4"}}"#)).status == 200)
+        // Header names in any case, looked up in any case.
+        let request = HTTPRequest(method: "POST", path: "/v1/check", headers: ["CONTENT-type": "text/plain"])
+        #expect(request.header("content-type") == "text/plain" && request.header("Content-Type") == "text/plain")
+    }
+
     @Test func exportHasAnETagAndAnswers304WhenItMatches() throws {
         let api = api()
         let first = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export"))

@@ -218,14 +218,15 @@ public final class HTTPServer: @unchecked Sendable {
         }
         // libmicrohttpd hands the query's arguments over decoded through its own calls; a
         // query left on the URL is cut so that the log and the router see the path alone.
-        let path = url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url
+        let path = url.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(url[..<$0]) } ?? url
         var response: HTTPResponse
         if state.tooLarge {
             response = .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         } else {
             let request = HTTPRequest(method: method, path: path,
                                       query: Self.values(connection, .GET_ARGUMENT_KIND),
-                                      headers: Self.values(connection, .HEADER_KIND), body: state.body)
+                                      lowercasedHeaders: Self.values(connection, .HEADER_KIND, lowercasingKeys: true),
+                                      body: state.body)
             response = handler(request)
         }
         let queued = send(response, on: connection)
@@ -246,14 +247,18 @@ public final class HTTPServer: @unchecked Sendable {
         return result
     }
 
-    /// Every header (or query argument) of the request, by name.
-    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [String: String] {
-        let box = ValuesBox()
+    /// Every header (or query argument) of the request, by name; header names lower-cased
+    /// here, as their bytes are copied (a later name of the same spelling wins, as in
+    /// ``HTTPRequest``'s own init).
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind,
+                               lowercasingKeys: Bool = false) -> [String: String] {
+        let box = ValuesBox(lowercasingKeys: lowercasingKeys)
         let context = Unmanaged.passUnretained(box).toOpaque()
         _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
             guard let context, let key else { return .YES }
             let box = Unmanaged<ValuesBox>.fromOpaque(context).takeUnretainedValue()
-            box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+            let name = box.lowercasingKeys ? ValuesBox.lowercased(key) : String(cString: key)
+            box.values[name] = value.map { String(cString: $0) } ?? ""
             return .YES
         }, context)
         return box.values
@@ -271,6 +276,30 @@ private final class RequestState {
 
 private final class ValuesBox {
     var values: [String: String] = [:]
+    let lowercasingKeys: Bool
+
+    init(lowercasingKeys: Bool) {
+        self.lowercasingKeys = lowercasingKeys
+    }
+
+    /// A header name lower-cased: ASCII by the byte (names are tokens), anything else by
+    /// `lowercased()`, as ``HTTPRequest`` would.
+    static func lowercased(_ name: UnsafePointer<CChar>) -> String {
+        let count = strlen(name)
+        let ascii = name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            (0..<count).allSatisfy { bytes[$0] < 0x80 }
+        }
+        guard ascii else { return String(cString: name).lowercased() }
+        return name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                for i in 0..<count {
+                    let byte = bytes[i]
+                    buffer[i] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+                }
+                return count
+            }
+        }
+    }
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, state in
