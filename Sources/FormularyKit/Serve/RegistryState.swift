@@ -12,10 +12,10 @@ import FormularyStore
 /// `validate`), the snapshot is kept: they change no type, form or token.
 ///
 /// The check runs on every request, so it must not serialize them: each request borrows
-/// one of a few ``HeadProbe``s (its own reading connection; on SQLite it reads the head only
-/// when `PRAGMA data_version` says another connection committed), and the lock around the
-/// current snapshot is held only to read or swap it. Reloads take a second lock, so that
-/// one change is loaded once.
+/// one of a few ``HeadProbe``s (its own reading connection; on SQLite it reads the head
+/// only when the wal-index header or `PRAGMA data_version` says another connection
+/// committed), and the lock around the current snapshot is held only to read or swap it.
+/// Reloads take a second lock, so that one change is loaded once.
 final class RegistryState: @unchecked Sendable {
     /// Guards `current`, `confirmedSeq` and the probes; never held across I/O.
     private let lock = NSCondition()
