@@ -51,6 +51,24 @@ struct RegistryAPITests {
         #expect(missing.status == 404 && Self.text(missing).contains("\"code\":\"not_found\""))
     }
 
+    /// The paths matched without splitting (asked on every keystroke) route exactly as the
+    /// router does, wrong methods included.
+    @Test func theExactRoutesAreTheRoutersOwn() {
+        for method in ["GET", "POST", "PUT", "DELETE"] {
+            for path in ["/v1/edit", "/v1/check", "/healthz"] {
+                let segments = path.split(separator: "/").map(String.init)
+                #expect(Route.exact(method: method, path: path) == Route(method: method, segments: segments), "\(method) \(path)")
+            }
+        }
+        #expect(Route.exact(method: "POST", path: "/v1/edit/") == nil && Route.exact(method: "POST", path: "//v1/edit") == nil)
+        let api = api()
+        #expect(api.respond(to: HTTPRequest(method: "GET", path: "/v1/edit")).status == 405)
+        #expect(api.respond(to: Self.post("/v1/edit/", #"{"type": "credit-card", "text": "", "caret": 0, "replace": {"from": 0, "to": 0, "with": "4"}}"#)).status == 200)
+        // Header names in any case, looked up in any case.
+        let request = HTTPRequest(method: "POST", path: "/v1/check", headers: ["CONTENT-type": "text/plain"])
+        #expect(request.header("content-type") == "text/plain" && request.header("Content-Type") == "text/plain")
+    }
+
     @Test func exportHasAnETagAndAnswers304WhenItMatches() throws {
         let api = api()
         let first = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export"))
@@ -157,5 +175,31 @@ struct AccessLogLineTests {
         line.tokenName = "ci"
         #expect(line.text.hasSuffix(" 12.30 ms ci"))
         #expect(HTTPServer.AccessLogLine.utc(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        line.milliseconds = 1_234.004
+        #expect(line.text.hasSuffix(" 1234.00 ms ci"))
+        line.status = 404
+        line.milliseconds = 0.05
+        #expect(line.text.contains(" 404 0.05 ms "))
+    }
+
+    /// The date is worked out by arithmetic, not `gmtime`: it must agree with `gmtime` on
+    /// leap days, century years and before 1970, at every hour of the day.
+    @Test func theTimeIsGmtimesFrom1900To2200() {
+        var mismatches: [String] = []
+        var t = -2_208_988_800   // 1900-01-01T00:00:00Z
+        while t < 7_258_118_400 {   // 2200-01-01
+            var seconds = time_t(t)
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+            let expected = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+                + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).250Z"
+            let made = HTTPServer.AccessLogLine.utc(Date(timeIntervalSince1970: Double(t) + 0.25))
+            if made != expected { mismatches.append("\(t): \(made) != \(expected)") }
+            t += 86_400 + 3_607   // a day and an hour and a few seconds: every hour comes round
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(HTTPServer.AccessLogLine.utc(Date(timeIntervalSince1970: 951_782_400.9996)) == "2000-02-29T00:00:00.999Z")
+        #expect(HTTPServer.AccessLogLine.utc(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
     }
 }

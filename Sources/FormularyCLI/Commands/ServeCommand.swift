@@ -106,13 +106,25 @@ struct ServeCommand: Command {
 
 /// The access log: one line per request on standard error, written whole by whichever
 /// worker thread answered.
+///
+/// A line is one `write`: up to `PIPE_BUF` bytes that is whole on a pipe (POSIX) and on a
+/// file or terminal (Linux serializes writes to one open file), so the usual line needs no
+/// lock that a worker would wait on. A longer one (a path of kilobytes) takes the lock, so
+/// that two such lines at least do not interleave.
 private final class AccessLog: @unchecked Sendable {
     private let lock = NSLock()
 
     func write(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        var text = line
+        text.append("\n")
+        text.withUTF8 { bytes in
+            if bytes.count <= Int(PIPE_BUF) {
+                _ = Glibc.write(2, bytes.baseAddress, bytes.count)
+            } else {
+                lock.lock()
+                defer { lock.unlock() }
+                _ = Glibc.write(2, bytes.baseAddress, bytes.count)
+            }
+        }
     }
 }

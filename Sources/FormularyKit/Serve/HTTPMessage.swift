@@ -24,8 +24,22 @@ public struct HTTPRequest: Sendable {
         self.body = body
     }
 
+    /// A request whose header names are already lower case (the server makes them so as
+    /// it copies them): not lower-cased and merged a second time.
+    init(method: String, path: String, query: [String: String], lowercasedHeaders: [String: String], body: [UInt8]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = lowercasedHeaders
+        self.body = body
+    }
+
     /// The value of header `name` (any case), if sent.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public func header(_ name: String) -> String? {
+        // Names are stored lower case, so a name found as given is the answer; the server's
+        // own lookups pass lower-case names and skip lower-casing.
+        headers[name] ?? headers[name.lowercased()]
+    }
 }
 
 /// One HTTP response: status, headers and body bytes.

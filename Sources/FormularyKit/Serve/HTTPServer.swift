@@ -44,30 +44,100 @@ public final class HTTPServer: @unchecked Sendable {
 
         /// `2026-12-02T01:02:03.456Z POST /v1/check 200 0.41 ms token-name` (`-` without a token).
         public var text: String {
-            "\(Self.utc(at)) \(method) \(path) \(status) \(Self.twoPlaces(milliseconds)) ms \(tokenName ?? "-")"
+            var line: [UInt8] = []
+            line.reserveCapacity(64 + method.utf8.count + path.utf8.count + (tokenName?.utf8.count ?? 1))
+            Self.appendUTC(at, to: &line)
+            line.append(0x20)
+            line.append(contentsOf: method.utf8)
+            line.append(0x20)
+            line.append(contentsOf: path.utf8)
+            line.append(0x20)
+            Self.appendDigits(status, width: 1, to: &line)
+            line.append(0x20)
+            Self.appendTwoPlaces(milliseconds, to: &line)
+            line.append(contentsOf: " ms ".utf8)
+            line.append(contentsOf: (tokenName ?? "-").utf8)
+            return String(decoding: line, as: UTF8.self)
         }
 
-        /// `2026-12-02T01:02:03.456Z`, by hand: a Foundation date formatter per line was
-        /// more than half of what a request cost the server.
+        /// `2026-12-02T01:02:03.456Z`.
         static func utc(_ date: Date) -> String {
+            var bytes: [UInt8] = []
+            appendUTC(date, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// `2026-12-02T01:02:03.456Z`, by hand and as bytes: the line is written on every
+        /// request, and a Foundation date formatter, then strings padded piece by piece,
+        /// were a large part of what a request cost the server. The calendar date comes from
+        /// the day number by arithmetic (the proleptic Gregorian calendar, as `gmtime`'s),
+        /// so no libc lock is taken either.
+        static func appendUTC(_ date: Date, to line: inout [UInt8]) {
             let since1970 = date.timeIntervalSince1970
-            var seconds = time_t(since1970.rounded(.down))
-            let millis = min(999, Int(((since1970 - Double(seconds)) * 1000).rounded()))
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            func pad(_ value: Int32, _ width: Int) -> String {
-                let digits = String(value)
-                return String(repeating: "0", count: max(0, width - digits.count)) + digits
+            let whole = since1970.rounded(.down)
+            let seconds = Int(whole)
+            let millis = min(999, Int(((since1970 - whole) * 1000).rounded()))
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            let secondOfDay = seconds - days * 86_400
+            // Days since 1970-01-01 to year, month, day (H. Hinnant's civil_from_days).
+            let z = days + 719_468
+            let era = (z >= 0 ? z : z - 146_096) / 146_097
+            let dayOfEra = z - era * 146_097
+            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let shiftedMonth = (5 * dayOfYear + 2) / 153
+            let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+            let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            appendDigits(year, width: 4, to: &line)
+            line.append(UInt8(ascii: "-"))
+            appendDigits(month, width: 2, to: &line)
+            line.append(UInt8(ascii: "-"))
+            appendDigits(day, width: 2, to: &line)
+            line.append(UInt8(ascii: "T"))
+            appendDigits(secondOfDay / 3_600, width: 2, to: &line)
+            line.append(UInt8(ascii: ":"))
+            appendDigits(secondOfDay / 60 % 60, width: 2, to: &line)
+            line.append(UInt8(ascii: ":"))
+            appendDigits(secondOfDay % 60, width: 2, to: &line)
+            line.append(UInt8(ascii: "."))
+            appendDigits(millis, width: 3, to: &line)
+            line.append(UInt8(ascii: "Z"))
+        }
+
+        /// `value` in decimal, zero-padded to `width` digits (a minus sign before them);
+        /// written in place, without a string or array per number.
+        static func appendDigits(_ value: Int, width: Int, to line: inout [UInt8]) {
+            if value < 0 { line.append(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            var count = 1
+            var rest = magnitude / 10
+            while rest > 0 {
+                count += 1
+                rest /= 10
             }
-            return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-                + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
+            let total = max(count, width)
+            line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: total))
+            var index = line.count - 1
+            repeat {
+                line[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                index -= 1
+            } while magnitude > 0
         }
 
         /// `0.41`: two decimals, rounded.
         static func twoPlaces(_ value: Double) -> String {
+            var bytes: [UInt8] = []
+            appendTwoPlaces(value, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        static func appendTwoPlaces(_ value: Double, to line: inout [UInt8]) {
             let hundredths = Int((value * 100).rounded())
-            let fraction = hundredths % 100
-            return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+            appendDigits(hundredths / 100, width: 1, to: &line)
+            line.append(UInt8(ascii: "."))
+            appendDigits(hundredths % 100, width: 2, to: &line)
         }
     }
 
@@ -148,14 +218,15 @@ public final class HTTPServer: @unchecked Sendable {
         }
         // libmicrohttpd hands the query's arguments over decoded through its own calls; a
         // query left on the URL is cut so that the log and the router see the path alone.
-        let path = url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url
+        let path = url.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(url[..<$0]) } ?? url
         var response: HTTPResponse
         if state.tooLarge {
             response = .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         } else {
             let request = HTTPRequest(method: method, path: path,
                                       query: Self.values(connection, .GET_ARGUMENT_KIND),
-                                      headers: Self.values(connection, .HEADER_KIND), body: state.body)
+                                      lowercasedHeaders: Self.values(connection, .HEADER_KIND, lowercasingKeys: true),
+                                      body: state.body)
             response = handler(request)
         }
         let queued = send(response, on: connection)
@@ -176,14 +247,18 @@ public final class HTTPServer: @unchecked Sendable {
         return result
     }
 
-    /// Every header (or query argument) of the request, by name.
-    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [String: String] {
-        let box = ValuesBox()
+    /// Every header (or query argument) of the request, by name; header names lower-cased
+    /// here, as their bytes are copied (a later name of the same spelling wins, as in
+    /// ``HTTPRequest``'s own init).
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind,
+                               lowercasingKeys: Bool = false) -> [String: String] {
+        let box = ValuesBox(lowercasingKeys: lowercasingKeys)
         let context = Unmanaged.passUnretained(box).toOpaque()
         _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
             guard let context, let key else { return .YES }
             let box = Unmanaged<ValuesBox>.fromOpaque(context).takeUnretainedValue()
-            box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+            let name = box.lowercasingKeys ? ValuesBox.lowercased(key) : String(cString: key)
+            box.values[name] = value.map { String(cString: $0) } ?? ""
             return .YES
         }, context)
         return box.values
@@ -201,6 +276,30 @@ private final class RequestState {
 
 private final class ValuesBox {
     var values: [String: String] = [:]
+    let lowercasingKeys: Bool
+
+    init(lowercasingKeys: Bool) {
+        self.lowercasingKeys = lowercasingKeys
+    }
+
+    /// A header name lower-cased: ASCII by the byte (names are tokens), anything else by
+    /// `lowercased()`, as ``HTTPRequest`` would.
+    static func lowercased(_ name: UnsafePointer<CChar>) -> String {
+        let count = strlen(name)
+        let ascii = name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            (0..<count).allSatisfy { bytes[$0] < 0x80 }
+        }
+        guard ascii else { return String(cString: name).lowercased() }
+        return name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                for i in 0..<count {
+                    let byte = bytes[i]
+                    buffer[i] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+                }
+                return count
+            }
+        }
+    }
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, state in

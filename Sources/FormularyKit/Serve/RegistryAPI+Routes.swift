@@ -79,6 +79,18 @@ enum Route: Equatable {
         }
     }
 
+    /// The route of a path written the usual way (`/v1/check`, no doubled or trailing
+    /// slash), without splitting it: the endpoints asked on every keystroke are matched
+    /// first. Nil sends the path to ``init(method:segments:)``, which knows them all.
+    static func exact(method: String, path: String) -> Route? {
+        switch path {
+        case "/v1/edit": method == "POST" ? .edit : nil
+        case "/v1/check": method == "POST" ? .check : nil
+        case "/healthz": method == "GET" ? .health : nil
+        default: nil
+        }
+    }
+
     /// Whether some method is routed at this path (then another method gets 405, not 404).
     static func knownPath(_ segments: [String]) -> Bool {
         ["GET", "POST"].contains { Route(method: $0, segments: segments) != nil }

@@ -35,12 +35,18 @@ public final class RegistryAPI: Sendable {
             return .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         }
         if let page = WebPage.response(method: request.method, path: request.path) { return page }
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard let route = Route(method: request.method, segments: segments) else {
-            if Route.knownPath(segments) {
-                return .error(405, "method_not_allowed", "\(request.method) is not allowed on \(request.path).")
+        let route: Route
+        if let exact = Route.exact(method: request.method, path: request.path) {
+            route = exact
+        } else {
+            let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+            guard let matched = Route(method: request.method, segments: segments) else {
+                if Route.knownPath(segments) {
+                    return .error(405, "method_not_allowed", "\(request.method) is not allowed on \(request.path).")
+                }
+                return .error(404, "not_found", "There is no \(request.path); the API is under /v1 (see docs/http.md).")
             }
-            return .error(404, "not_found", "There is no \(request.path); the API is under /v1 (see docs/http.md).")
+            route = matched
         }
         switch route.body {
         case .json where !Self.isMedia("application/json", request.header("content-type")):

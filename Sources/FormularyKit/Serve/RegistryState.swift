@@ -6,35 +6,109 @@ import FormularyStore
 /// The registry as the API serves it, loaded once per change of the database.
 ///
 /// A request asks for the snapshot; the state compares the audit log's newest record with
-/// the one the snapshot was loaded at (every change to types and forms is audited, by this
-/// process or another) and reloads only when it moved, or when the date checks use changed.
-/// One lock guards the check and the reload: the check is one indexed read.
+/// the one the snapshot was loaded at (every change to types, forms and tokens is audited,
+/// by this process or another) and reloads only when it moved, or when the date checks use
+/// changed. When the records since are only imports and runs (a posted entry, a
+/// `validate`), the snapshot is kept: they change no type, form or token.
+///
+/// The check runs on every request, so it must not serialize them: each request borrows
+/// one of a few ``HeadProbe``s (its own reading connection; on SQLite it reads the head
+/// only when the wal-index header or `PRAGMA data_version` says another connection
+/// committed), and the lock around the current snapshot is held only to read or swap it.
+/// Reloads take a second lock, so that one change is loaded once.
 final class RegistryState: @unchecked Sendable {
-    private let lock = NSLock()
-    private let workspace: Workspace
+    /// Guards `current`, `confirmedSeq` and the probes; never held across I/O.
+    private let lock = NSCondition()
     private var current: RegistrySnapshot?
+    /// The audit head `current` is known to be right for: its generation, or a later head
+    /// when the records since changed nothing it holds.
+    private var confirmedSeq: Int64 = -1
+    private var idleProbes: [HeadProbe] = []
+    private var probeCount = 0
+    /// Most probes at once: on PostgreSQL each is a connection to the server.
+    static let maxProbes = 8
+
+    /// Serializes reloads; `workspace` is used only under it.
+    private let reloadLock = NSLock()
+    private let settings: WorkspaceSettings
+    private let workspace: Workspace
+
+    /// The actions that change no type, form or token: imports and validation runs.
+    static let dataOnlyActions: Set<String> = ["import", "canonicalize", "validate.start", "validate"]
 
     init(settings: WorkspaceSettings) {
+        self.settings = settings
         workspace = Workspace(settings: settings)
     }
 
     /// The registry as of now, for date checks as of `today`.
     func snapshot(today: CivilDate) throws -> RegistrySnapshot {
+        let head = try readHead()
         lock.lock()
-        defer { lock.unlock() }
-        let generation = try databaseGeneration()
-        if let current, current.generation == generation, current.today == today { return current }
+        let known = current, seq = confirmedSeq
+        lock.unlock()
+        if let known, seq == head, known.today == today { return known }
+        return try reload(head: head, today: today)
+    }
+
+    /// The audit head now (-1 without a database), read through an idle probe.
+    private func readHead() throws -> Int64 {
+        lock.lock()
+        while idleProbes.isEmpty && probeCount >= Self.maxProbes { lock.wait() }
+        let probe: HeadProbe
+        if let idle = idleProbes.popLast() {
+            probe = idle
+        } else {
+            probe = HeadProbe(settings: settings)
+            probeCount += 1
+        }
+        lock.unlock()
+        do {
+            let head = try probe.head()
+            lock.lock()
+            idleProbes.append(probe)
+            lock.signal()
+            lock.unlock()
+            return head
+        } catch {
+            // A probe that failed (the database unreachable, or not a current Formulary
+            // database yet) is dropped: the next request opens a fresh one.
+            lock.lock()
+            probeCount -= 1
+            lock.signal()
+            lock.unlock()
+            throw error
+        }
+    }
+
+    /// Makes the snapshot right for `head`: keeps it when only data changed since, else loads
+    /// the registry again (once, however many requests ask at the same time).
+    private func reload(head: Int64, today: CivilDate) throws -> RegistrySnapshot {
+        reloadLock.lock()
+        defer { reloadLock.unlock() }
+        lock.lock()
+        let known = current, seq = confirmedSeq
+        lock.unlock()
+        if let known, known.today == today {
+            if seq == head { return known }
+            if seq >= 0, head > seq, workspace.databaseExists,
+               try workspace.store(.read).auditActions(after: seq).isSubset(of: Self.dataOnlyActions) {
+                confirm(known, head)
+                return known
+            }
+        }
         let tokens = workspace.databaseExists ? try workspace.store(.read).tokens().filter { $0.revokedAt == nil } : []
-        let snapshot = try RegistrySnapshot(registry: try workspace.registry(), generation: generation, today: today,
+        let snapshot = try RegistrySnapshot(registry: try workspace.registry(), generation: head, today: today,
                                             tokens: tokens)
-        current = snapshot
+        confirm(snapshot, head)
         return snapshot
     }
 
-    /// The newest audit record's sequence number, or -1 without a database.
-    private func databaseGeneration() throws -> Int64 {
-        guard workspace.databaseExists else { return -1 }
-        return try workspace.store(.read).auditHead().seq
+    private func confirm(_ snapshot: RegistrySnapshot, _ head: Int64) {
+        lock.lock()
+        current = snapshot
+        confirmedSeq = head
+        lock.unlock()
     }
 }
 

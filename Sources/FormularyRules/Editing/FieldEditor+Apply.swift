@@ -69,20 +69,22 @@ extension FieldEditor {
     /// `replacement`, then the scalars after `range` without mask literals; the type
     /// formats the result.
     func apply(_ map: CharacterMap, literals: [Bool], _ range: Range<Int>, _ replacement: String) -> Candidate {
-        var typed = String.UnicodeScalarView()
-        typed.append(contentsOf: map.scalars[..<range.lowerBound])
+        // Scalar arrays, made into strings once each (`String(scalars:)`): appending to a
+        // `String.UnicodeScalarView` scalar by scalar was half of what an edit cost.
+        var typed = Array(map.scalars[..<range.lowerBound])
         typed.append(contentsOf: replacement.unicodeScalars)
-        var rest = String.UnicodeScalarView()
+        var rest: [Unicode.Scalar] = []
+        rest.reserveCapacity(map.scalars.count - range.upperBound)
         for k in range.upperBound..<map.scalars.count where !literals[k] { rest.append(map.scalars[k]) }
         if typed.allSatisfy(isWhiteSpace) && rest.allSatisfy(isWhiteSpace) {
             // Absent: formatting keeps it as it is.
-            let raw = String(typed) + String(rest)
-            return Candidate(text: raw, caret: String(typed).count, result: type.validate(raw, stage: .live))
+            let raw = String(scalars: typed + rest)
+            return Candidate(text: raw, caret: String(scalars: typed).count, result: type.validate(raw, stage: .live))
         }
         var marked = typed
         marked.append(caretMark)
         marked.append(contentsOf: rest)
-        var normalized = type.normalizedScalars(String(marked))
+        var normalized = type.normalizedScalars(String(scalars: marked))
         let markIndex = normalized.firstIndex(of: caretMark)
         if let markIndex { normalized.remove(at: markIndex) }
         var typedCount = markIndex ?? 0
@@ -92,7 +94,7 @@ extension FieldEditor {
         if markIndex == nil || type.normalizationSeesTheMark {
             var raw = typed
             raw.append(contentsOf: rest)
-            let plain = type.normalizedScalars(String(raw))
+            let plain = type.normalizedScalars(String(scalars: raw))
             if let k = markIndex, !type.hasMask, k == normalized.count, normalized.count > plain.count,
                replacement.unicodeScalars.allSatisfy(isWhiteSpace),
                normalized[..<plain.count].elementsEqual(plain),
@@ -100,7 +102,7 @@ extension FieldEditor {
                 // White space typed at the end that trimming would remove: kept for now.
                 pending = normalized[plain.count...]
             } else if markIndex == nil || normalized.count != plain.count {
-                typedCount = min(type.normalizedScalars(String(typed)).count, plain.count)
+                typedCount = min(type.normalizedScalars(String(scalars: typed)).count, plain.count)
             }
             normalized = plain
         }
@@ -122,9 +124,7 @@ extension FieldEditor {
             output.append(contentsOf: pending)
             caretScalars = typedCount
         }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: output)
-        let text = String(view)
+        let text = String(scalars: output)
         let caret = CharacterMap.oneScalarEach(output) ? caretScalars
             : Self.characterOffset(in: text, scalars: caretScalars)
         return Candidate(text: text, caret: caret, result: type.validate(text, stage: .live))
@@ -154,5 +154,23 @@ extension FieldEditor {
             count += 1
         }
         return count
+    }
+}
+
+extension String {
+    /// The string of `scalars`, encoded as UTF-8 into one buffer of the right size.
+    init<Scalars: Collection<Unicode.Scalar>>(scalars: Scalars) {
+        var length = 0
+        for scalar in scalars { length += UTF8.width(scalar) }
+        self.init(unsafeUninitializedCapacity: length) { buffer in
+            var end = 0
+            for scalar in scalars {
+                UTF8.encode(scalar) { unit in
+                    buffer[end] = unit
+                    end += 1
+                }
+            }
+            return end
+        }
     }
 }

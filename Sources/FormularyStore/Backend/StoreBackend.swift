@@ -68,6 +68,15 @@ public protocol StoreBackend: AnyObject {
     /// The head the log keeps of its newest record (`seq` 0 and 64 zeros before the first).
     func auditHead() throws -> (seq: Int64, hash: String)?
 
+    /// The actions of the records after `seq` (each once, in no order): what changed since a
+    /// head seen before.
+    func auditActions(after seq: Int64) throws -> [String]
+
+    /// A number that changes when another connection commits to the database (SQLite's
+    /// `PRAGMA data_version`: read in memory, without touching the tables), or nil when the
+    /// backend has none (PostgreSQL): then only reading the head tells.
+    func dataVersion() throws -> Int64?
+
     /// Appends a record whose hashes the store computed; it must follow the head.
     func insertAuditRecord(_ record: AuditRecord) throws
 

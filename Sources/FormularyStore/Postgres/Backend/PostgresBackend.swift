@@ -110,6 +110,14 @@ final class PostgresBackend {
         return (try row.int64(0), try row.string(1))
     }
 
+    func auditActions(after seq: Int64) throws -> [String] {
+        try connection.execute("SELECT DISTINCT action FROM audit_log WHERE seq > $1", [.integer(seq)])
+            .map { try $0.string(0) }
+    }
+
+    /// PostgreSQL keeps no such number a client can read cheaply; the head is read instead.
+    func dataVersion() throws -> Int64? { nil }
+
     func insertAuditRecord(_ r: AuditRecord) throws {
         try connection.execute("""
             INSERT INTO audit_log (seq, at, actor, action, subject, details, prev_hash, hash)

@@ -63,6 +63,16 @@ public final class SQLiteBackend: StoreBackend {
             .first { ($0.int64(0), $0.string(1)) }
     }
 
+    public func auditActions(after seq: Int64) throws -> [String] {
+        let statement = try database.cachedStatement("SELECT DISTINCT action FROM audit_log WHERE seq > ?")
+        try statement.bind([.integer(seq)])
+        return try statement.map { $0.string(0) }
+    }
+
+    public func dataVersion() throws -> Int64? {
+        try database.cachedStatement("PRAGMA data_version").first { $0.int64(0) }
+    }
+
     public func insertAuditRecord(_ r: AuditRecord) throws {
         try database.execute("""
             INSERT INTO audit_log (seq, at, actor, action, subject, details, prev_hash, hash)

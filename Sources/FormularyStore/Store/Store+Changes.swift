@@ -1,0 +1,37 @@
+import CSQLite
+
+extension Store {
+    /// A watch on the wal-index of this store's SQLite file (see ``WALIndexWatch``), or nil
+    /// on PostgreSQL, outside WAL mode, or before this connection has read the database.
+    /// Keep the store open as long as the watch.
+    public func walIndexWatch() -> WALIndexWatch? {
+        guard let sqlite = backend as? SQLiteBackend,
+              let name = sqlite3_db_filename(sqlite.database.handle, "main"), name.pointee != 0 else { return nil }
+        // The name SQLite resolved (absolute, links followed): the wal-index is beside it.
+        return WALIndexWatch(databasePath: String(cString: name))
+    }
+
+    /// A number that changes whenever another connection commits to the database, or nil
+    /// when the backend keeps none (PostgreSQL).
+    ///
+    /// On SQLite this is `PRAGMA data_version`: answered from the connection's own state,
+    /// without reading a table, so a long-running reader (`serve`) can ask it on every
+    /// request and read the audit head only when it moved. The store's own commits do not
+    /// change it: ask it on a connection that only reads.
+    public func dataVersion() throws -> Int64? {
+        try backend.dataVersion()
+    }
+
+    /// The sequence number of the newest audit record (0 before the first), from the head
+    /// the log keeps: one row, not the record itself.
+    public func auditHeadSeq() throws -> Int64 {
+        try backend.auditHead()?.seq ?? 0
+    }
+
+    /// The actions of the audit records after `seq`, each once: whether anything but
+    /// imports and runs happened since a head seen before (`serve` reloads its registry only
+    /// then).
+    public func auditActions(after seq: Int64) throws -> Set<String> {
+        Set(try backend.auditActions(after: seq))
+    }
+}
