@@ -54,6 +54,9 @@ struct SharedChunkWork {
         var done = SharedWorkDone()
         guard !judges.isEmpty else { return done }
         let writer = try store.runResultWriter(runID: runID)
+        // A chunk's entries are judged by no other batch and carried by none (they start
+        // after the carried ids), and only the claim's holder commits them.
+        writer.promiseNewRows()
         let queue = ClaimedChunks(workers: snapshots.count)
         for snapshot in snapshots {
             let (judges, carriedThrough, rememberValues) = (judges, carriedThrough, rememberValues)
