@@ -269,6 +269,72 @@ struct IncrementalValidationTests {
         #expect(try !fixture.store.auditReport().isValid)
     }
 
+    /// How many result rows run `run` holds itself (not those it shares).
+    func ownRows(_ fixture: ValidationFixture, _ run: RunRecord) throws -> Int64 {
+        try fixture.store.database.scalarInt64("SELECT count(*) FROM run_results WHERE run_id = ?",
+                                               [.integer(run.id)]) ?? -1
+    }
+
+    /// Runs that carry results forward share the rows of the last run that judged the form in
+    /// full instead of copying them, also through a chain of incremental runs; they read like
+    /// full runs, reading them does not change as later runs come, and their digests cover
+    /// what they share.
+    @Test func chainedIncrementalRunsShareTheFullRunsRowsAndReadLikeFullRuns() throws {
+        let fixture = try fixture()
+        var sample = SampleRows(state: 7)
+        try fixture.add(ValidationFixture.columns, (0..<60).map { _ in sample.row() })
+        var keyed: [Int64] = []
+        for k in 0..<6 {
+            var row = ValidationFixture.good
+            if k % 2 == 1 { row[4] = "17" }
+            if case .inserted(let id) = try fixture.upsert(ValidationFixture.columns, key: "k\(k)", row) { keyed.append(id) }
+        }
+        try fixture.add(Self.contactColumns, [["ada", "ada@example.com"], ["Bob", nil], ["cyd", "not-an-email"]],
+                        form: "contact")
+        let first = try fixture.validate()
+        #expect(try ownRows(fixture, first) > 20, "the sample must contain defects")
+
+        // Nothing changed: no row is written, every form shares the first run's.
+        let unchanged = try fixture.validate()
+        #expect(try ownRows(fixture, unchanged) == 0)
+        #expect(unchanged.forms.allSatisfy { $0.sharesFrom == first.id && $0.carriedFrom == first.id })
+        #expect(try rows(fixture, unchanged) == rows(fixture, first))
+
+        // k1 (invalid) becomes valid: judged again, listed as such, and its old rows not read.
+        _ = try fixture.upsert(ValidationFixture.columns, key: "k1", ValidationFixture.good)
+        let one = try fixture.validate()
+        #expect(one.forms.allSatisfy { $0.sharesFrom == first.id && $0.carriedFrom == unchanged.id })
+        #expect(try fixture.store.backend.rejudgedEntryIDs(ofRun: one.id, formID: one.forms[1].formID) == [keyed[1]])
+        #expect(try fixture.store.results(ofRun: one.id).allSatisfy { $0.entryID != keyed[1] })
+        let readOne = try rows(fixture, one), readUnchanged = try rows(fixture, unchanged)
+
+        // k0 (valid) becomes invalid and new entries come: the base (`one`) shares too, so
+        // this run shares the first run's rows as well and takes over `one`'s judged entries.
+        var row = ValidationFixture.good
+        row[4] = "16"
+        _ = try fixture.upsert(ValidationFixture.columns, key: "k0", row)
+        try fixture.add(ValidationFixture.columns, (0..<5).map { _ in sample.row() })
+        let two = try fixture.validate()
+        #expect(two.forms.allSatisfy { $0.sharesFrom == first.id && $0.carriedFrom == one.id })
+        #expect(try fixture.store.backend.rejudgedEntryIDs(ofRun: two.id, formID: two.forms[1].formID)
+                == [keyed[0], keyed[1]])
+        #expect(try fixture.store.results(ofRun: two.id).contains { $0.entryID == keyed[0] })
+
+        // Again nothing changed: this run holds copies of `two`'s own rows only.
+        let three = try fixture.validate()
+        #expect(try ownRows(fixture, three) == ownRows(fixture, two))
+        #expect(three.entriesJudged == 0)
+        #expect(try rows(fixture, one) == readOne && rows(fixture, unchanged) == readUnchanged)
+        try expectSameAsFullRun(fixture, three)
+
+        // The entries judged again are in the run's digest: dropping one is noticed.
+        try fixture.store.database.execute("DELETE FROM run_rejudged WHERE run_id = ? AND entry_id = ?",
+                                           [.integer(three.id), .integer(keyed[1])])
+        let report = try fixture.store.auditReport()
+        #expect(!report.isValid)
+        #expect(report.problems.contains { $0.message.contains("run \(three.id)") }, "\(report.problems)")
+    }
+
     @Test func idsBecomeRanges() {
         let ranges = ValidationRun.ranges(of: [3, 4, 5, 9, 11, 12])
         #expect(ranges.map { [$0.afterID, $0.throughID] } == [[2, 5], [8, 9], [10, 12]])

@@ -32,7 +32,8 @@ struct PostgresIncrementalValidationTests {
                      + "judged \(run.entriesJudged) carried \(run.entriesCarried)"]
         for form in run.forms {
             lines.append("form \(form.form) \(form.counts) last \(form.lastID) through \(form.judgedThrough) "
-                         + "carried \(form.entriesCarried) from \(form.carriedFrom.map(String.init) ?? "-")")
+                         + "carried \(form.entriesCarried) from \(form.carriedFrom.map(String.init) ?? "-") "
+                         + "shares \(form.sharesFrom.map(String.init) ?? "-")")
         }
         for rule in try fixture.store.rules(ofRun: run.id) {
             lines.append("rule \(rule.id) \(rule.form) \(rule.field ?? "-") \(rule.type ?? "-") \(rule.rule) "
@@ -111,6 +112,15 @@ struct PostgresIncrementalValidationTests {
         #expect(runs[3].forms.first { $0.form == "contact" }?.carriedFrom == nil)
         #expect(runs[3].forms.first { $0.form == "signup" }?.carriedFrom == runs[2].id)
         #expect(runs[3].counts == runs[4].counts && runs[4].entriesCarried == 0)
+        // runs[3]'s sign-ups share runs[0]'s rows through runs[2], which shared them too.
+        #expect(runs[2].forms.allSatisfy { $0.sharesFrom == runs[0].id })
+        #expect(runs[3].forms.first { $0.form == "signup" }?.sharesFrom == runs[0].id)
+        func read(_ run: RunRecord) throws -> [String] {
+            try postgresFixture.store.results(ofRun: run.id).map {
+                "\($0.entryID) v\($0.entryVersion) \($0.rule.form) \($0.rule.field ?? "-") \($0.rule.rule) \($0.rule.message)"
+            }
+        }
+        #expect(try read(runs[3]) == read(runs[4]))
         #expect(runs[1].counts.entriesInvalid > 0, "the sample must contain defects")
         #expect(postgres.transcript.last == "verify true []")
 

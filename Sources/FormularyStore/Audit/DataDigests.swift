@@ -173,8 +173,10 @@ enum DataDigests {
     }
 
     /// The digest a run's `validate` record holds when the run ends: its plan, its counts and
-    /// status, its failed rules and its results.
-    static func runDigest(key: AuditKey, plan: RunPlan, rules: [RunRule],
+    /// status, its own failed rules and result rows, and for each form that shares another
+    /// run's rows, that run and the entries judged again (`rejudged`, by form id). The shared
+    /// rows themselves are covered by their own run's record.
+    static func runDigest(key: AuditKey, plan: RunPlan, rules: [RunRule], rejudged: [Int64: [Int64]],
                           results: (hash: [UInt8], count: Int)) -> String {
         key.digest { f in
             f.word("validate")
@@ -197,6 +199,16 @@ enum DataDigests {
                 f.int(form.formID)
                 f.int(form.entriesCarried)
                 f.int(form.carriedFrom ?? 0)
+            }
+            // Shared results (0009), only where some are: earlier digests are unchanged.
+            for (form, _) in plan.forms {
+                guard let shares = form.sharesFrom else { continue }
+                f.tag(UInt8(ascii: "S"))
+                f.int(form.formID)
+                f.int(shares)
+                let ids = rejudged[form.formID] ?? []
+                f.int(ids.count)
+                for id in ids { f.int(id) }
             }
             f.tag(UInt8(ascii: "R"))
             for rule in rules {

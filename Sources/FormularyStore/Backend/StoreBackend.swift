@@ -211,14 +211,28 @@ public protocol StoreBackend: AnyObject {
     func previousRunID(before runID: Int64, form: String) throws -> Int64?
     /// Ids of the runs that judged entry `entryID` of form `formID`, ascending.
     func runIDs(judging entryID: Int64, formID: Int64) throws -> [Int64]
-    /// The distinct rules that failed in a run (of `form` only, when given), in id order.
+    /// The rules a run's results may point at (of `form` only, when given), in id order: the
+    /// run's own and, for each form that shares another run's results, that run's rules of
+    /// the form (view `run_results_all`; docs/storage.md, "Incremental runs"). A shared rule
+    /// may have no result left in this run (only entries judged again had failed it).
     func rules(ofRun runID: Int64, form: String?) throws -> [RunRule]
-    /// Results of a run as (entry id, entry version, rule id), by entry then rule.
+    /// Results of a run as (entry id, entry version, rule id), by entry then rule: its own
+    /// rows and the rows it shares (view `run_results_all`).
     func forEachResultRow(ofRun runID: Int64,
                           _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws
-    /// One entry's failed rules in a run.
+    /// The rules stored under the run itself (table `run_rules`), in id order: what its
+    /// digest covers, and what its writer may reuse.
+    func ownRules(ofRun runID: Int64) throws -> [RunRule]
+    /// The result rows stored under the run itself (table `run_results`), by entry then rule:
+    /// what its digest covers.
+    func forEachOwnResultRow(ofRun runID: Int64,
+                             _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws
+    /// The entries of form `formID` that run `runID` judged again although they lie in the
+    /// extent of the run it shares results from (table `run_rejudged`), ascending.
+    func rejudgedEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64]
+    /// One entry's failed rules in a run (its own or shared results).
     func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult]
-    /// Entries of the form that failed an error rule in the run, ascending.
+    /// Entries of the form that failed an error rule in the run (own or shared results), ascending.
     func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64]
     /// The type versions that judged each field in a run (of one form, when given).
     func fieldTypes(ofRun runID: Int64, formID: Int64?) throws -> [RunFieldType]
@@ -238,13 +252,16 @@ public protocol StoreBackend: AnyObject {
     /// judged), ascending. Must not read every entry: most entries never change.
     func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64]
     /// Carries form `formID`'s results forward from complete run `base` into run `runID`, as
-    /// set operations inside the storage (no row passes through the caller): every result
-    /// row of `base` for an entry of the form with `id <= throughID` that is not among
-    /// ``changedEntryIDs(formID:throughID:sinceImport:)``, with the failed rules those rows
-    /// use copied into `runID`. Records `base` and the number of entries carried on the
-    /// run's form and the run (not in their counts: the caller adds those with the batch's
-    /// progress), and returns the counts of the entries carried: `base`'s counts for the form
-    /// minus those of the changed entries.
+    /// set operations inside the storage (no row passes through the caller), for every entry
+    /// of the form with `id <= throughID` that is not among
+    /// ``changedEntryIDs(formID:throughID:sinceImport:)``. No row is copied when `base`
+    /// judged the form in full: `runID` then shares `base`'s rows (`shares_from`) and lists
+    /// the changed entries in `run_rejudged`. When `base` itself shares another run's rows,
+    /// `runID` shares that run's too, takes over `base`'s own rows of the unchanged entries
+    /// (with the failed rules they use) and `base`'s rejudged entries. Records `base` and
+    /// the number of entries carried on the run's form and the run (not in their counts: the
+    /// caller adds those with the batch's progress), and returns the counts of the entries
+    /// carried: `base`'s counts for the form minus those of the changed entries.
     func carryForward(runID: Int64, formID: Int64, fromRun base: Int64, throughID: Int64,
                       sinceImport: Int64) throws -> RunCounts
 

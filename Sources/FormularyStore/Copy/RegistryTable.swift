@@ -23,6 +23,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
     case runTypeVersions = "run_type_versions"
     case runRules = "run_rules"
     case runResults = "run_results"
+    case runRejudged = "run_rejudged"
     case apiTokens = "api_tokens"
     case auditLog = "audit_log"
 
@@ -60,7 +61,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
         case .runForms:
             [.int("run_id"), .int("form_id"), .int("form_version_id"), .int("last_id"), .int("judged_through"),
              .int("entries_checked"), .int("entries_invalid"), .int("entries_warned"), .int("errors"),
-             .int("warnings"), .int("entries_carried"), .int("carried_from")]
+             .int("warnings"), .int("entries_carried"), .int("carried_from"), .int("shares_from")]
         case .runTypeVersions:
             [.int("run_id"), .int("form_id"), .text("field"), .int("type_version_id")]
         case .runRules:
@@ -68,6 +69,8 @@ public enum RegistryTable: String, CaseIterable, Sendable {
              .text("severity"), .text("message")]
         case .runResults:
             [.int("run_id"), .int("entry_id"), .int("rule_id"), .int("entry_version")]
+        case .runRejudged:
+            [.int("run_id"), .int("form_id"), .int("entry_id")]
         case .apiTokens:
             [.int("id"), .text("name"), .text("scope"), .text("hash"), .text("created_at"), .text("created_by"),
              .text("revoked_at")]
@@ -86,6 +89,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
         case .entryVersions: ["entry_id", "version"]
         case .runForms, .runTypeVersions: ["run_id", "form_id"]
         case .runResults: ["run_id", "entry_id", "rule_id"]
+        case .runRejudged: ["run_id", "form_id", "entry_id"]
         case .auditLog: ["seq"]
         default: ["id"]
         }
@@ -108,6 +112,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
         case .runTypeVersions: "run field types"
         case .runRules: "run rules"
         case .runResults: "run results"
+        case .runRejudged: "entries runs judged again"
         case .apiTokens: "tokens"
         case .auditLog: "audit records"
         }

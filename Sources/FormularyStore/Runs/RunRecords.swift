@@ -64,6 +64,10 @@ public struct RunFormRecord: Sendable, Hashable {
     public var entriesCarried: Int = 0
     /// The complete run the form's unchanged entries were carried forward from, if any.
     public var carriedFrom: Int64? = nil
+    /// The run whose stored results of the form this run shares instead of holding copies
+    /// (a run that judged the form in full: ``carriedFrom`` or the run it shared from); nil
+    /// when the run holds all its results of the form itself.
+    public var sharesFrom: Int64? = nil
 
     /// The entries this run judged itself: checked minus carried forward.
     public var entriesJudged: Int { counts.entriesChecked - entriesCarried }

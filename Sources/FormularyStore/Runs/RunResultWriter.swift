@@ -27,7 +27,9 @@ public final class RunResultWriter {
     /// With ``keepRowsForDigest()``: the rows for the digest, kept instead of fed.
     private var keptRows: [(entry: Int64, rule: Int64, version: Int64)]?
     /// Whether rows were carried forward (``carryForward(formID:fromRun:throughID:sinceImport:)``):
-    /// they never pass through this writer, so the digest is read back from the store.
+    /// rows the storage copied never pass through this writer, so the digest of the run's own
+    /// rows is read back from the store (shared rows are not the run's: its digest names the
+    /// run it shares them from).
     private var carried = false
     private let backend: any StoreBackend
 
@@ -44,6 +46,18 @@ public final class RunResultWriter {
         self.runID = runID
         rows = try store.backend.makeRunResultRowWriter(runID: runID)
         backend = store.backend
+        // A writer made once results were carried forward (another worker's, or another
+        // process's) points at the same rules as the one that carried them.
+        try rememberRules(formID: nil)
+    }
+
+    /// Takes the rules the run's results may already point at (its own, and those of a run it
+    /// shares results from), so that a failure with the same content reuses one of them.
+    private func rememberRules(formID: Int64?) throws {
+        for rule in try backend.rules(ofRun: runID, form: nil) where formID == nil || rule.formID == formID {
+            ruleIDs[RuleKey(formID: rule.formID, field: rule.field, type: rule.type, rule: rule.rule,
+                            severity: rule.severity, message: rule.message)] = rule.id
+        }
     }
 
     /// Keeps the rows for the digest in memory (24 bytes a row) instead of hashing them as they
@@ -99,17 +113,16 @@ public final class RunResultWriter {
 
     /// Carries form `formID`'s results forward from the complete run `base`: the rows of
     /// every entry of the form up to `throughID` that no import changed after `sinceImport`,
-    /// copied inside the storage (``StoreBackend/carryForward(runID:formID:fromRun:throughID:sinceImport:)``).
+    /// shared (or, for rows the base holds itself, copied) inside the storage (``StoreBackend/carryForward(runID:formID:fromRun:throughID:sinceImport:)``).
     /// Returns the carried entries' counts, to add with the batch's ``progress(formID:judgedThrough:counts:)``
-    /// in the same transaction. Rules failed later by judged entries reuse the copied rules.
+    /// in the same transaction. Rules failed later by judged entries reuse the copied or shared rules.
     public func carryForward(formID: Int64, fromRun base: Int64, throughID: Int64,
                              sinceImport: Int64) throws -> RunCounts {
         let counts = try backend.carryForward(runID: runID, formID: formID, fromRun: base, throughID: throughID,
                                               sinceImport: sinceImport)
-        for rule in try backend.rules(ofRun: runID, form: nil) where rule.formID == formID {
-            ruleIDs[RuleKey(formID: formID, field: rule.field, type: rule.type, rule: rule.rule,
-                            severity: rule.severity, message: rule.message)] = rule.id
-        }
+        // The shared run's rules too: a judged entry failing the same rule points at it, so
+        // that the run's results name each distinct rule once.
+        try rememberRules(formID: formID)
         // The copied rows never passed through this writer: the digest is read back at the end.
         carried = true
         keptRows = nil
@@ -135,7 +148,7 @@ public final class RunResultWriter {
             }
         } else if addedOutOfOrder || carried {
             let results = DataDigests.ResultsAccumulator()
-            try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
+            try backend.forEachOwnResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
                 results.add(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
             }
             let (hash, count) = results.finish()

@@ -136,12 +136,23 @@ extension Store {
         guard let plan = try runPlan(runID) else { return nil }
         let key = try auditKey()
         let results = DataDigests.ResultsAccumulator()
-        try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
+        try backend.forEachOwnResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
             results.add(entryID: entryID, ruleID: ruleID, entryVersion: Int64(entryVersion))
         }
-        let ruleRows = try backend.rules(ofRun: runID, form: nil)
+        let ruleRows = try backend.ownRules(ofRun: runID)
         return (DataDigests.runStartDigest(key: key, plan: plan),
-                DataDigests.runDigest(key: key, plan: plan, rules: ruleRows, results: results.finish()))
+                DataDigests.runDigest(key: key, plan: plan, rules: ruleRows, rejudged: try rejudged(plan),
+                                      results: results.finish()))
+    }
+
+    /// The entries each form of a run judged again inside the extent of the run whose rows it
+    /// shares (only forms that share some), for the run's digest.
+    func rejudged(_ plan: DataDigests.RunPlan) throws -> [Int64: [Int64]] {
+        var out: [Int64: [Int64]] = [:]
+        for (form, _) in plan.forms where form.sharesFrom != nil {
+            out[form.formID] = try backend.rejudgedEntryIDs(ofRun: plan.run.id, formID: form.formID)
+        }
+        return out
     }
 
     /// Ids of every run, ascending.

@@ -8,7 +8,7 @@ extension Store {
                                      groupedBy: ReportGroupKey? = nil,
                                      _ body: (ReportFailureRow) throws -> Bool) throws {
         var ruleByID: [Int64: RunRule] = [:]
-        for rule in try rules(ofRun: runID) { ruleByID[rule.id] = rule }
+        for rule in try backend.rules(ofRun: runID, form: nil) { ruleByID[rule.id] = rule }
         try backend.forEachReportFailure(runID: runID, formID: formID, multiForm: multiForm, secrets: secrets,
                                          groupedBy: groupedBy) { entryID, version, ruleID, key, value, secret, source in
             guard let rule = ruleByID[ruleID] else { return true }

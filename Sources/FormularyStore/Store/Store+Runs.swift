@@ -88,9 +88,9 @@ extension Store {
         let run = plan.run
         let digest: String
         if let written, written.runID == id {
-            let rules = try self.rules(ofRun: id)
+            let rules = try backend.ownRules(ofRun: id)
             digest = DataDigests.runDigest(key: try auditKey(), plan: plan, rules: rules,
-                                           results: (written.hash, written.count))
+                                           rejudged: try rejudged(plan), results: (written.hash, written.count))
         } else {
             // A run that stopped early may have fed its writer rows that never committed.
             guard let recomputed = try recomputeRun(id) else { throw StoreError.corrupt("run \(id) is missing") }
@@ -159,9 +159,15 @@ extension Store {
         try backend.previousRunID(before: runID, form: form).flatMap { try run(id: $0) }
     }
 
-    /// The distinct failed rules of a run (optionally of one form), by id.
+    /// The distinct failed rules of a run (optionally of one form), by id: those its results
+    /// point at, its own or those of a run whose results it shares.
     public func rules(ofRun runID: Int64, form: String? = nil) throws -> [RunRule] {
-        try backend.rules(ofRun: runID, form: form)
+        let rules = try backend.rules(ofRun: runID, form: form)
+        guard try backend.runForms(runID: runID).contains(where: { $0.sharesFrom != nil }) else { return rules }
+        // A shared run's rule that only entries judged again had failed is not this run's.
+        var used = Set<Int64>()
+        try backend.forEachResultRow(ofRun: runID) { _, _, ruleID in used.insert(ruleID) }
+        return rules.filter { used.contains($0.id) }
     }
 
     /// Calls `body` with every result of a run (optionally of one form), in entry id order,
@@ -169,7 +175,7 @@ extension Store {
     public func forEachResult(ofRun runID: Int64, form: String? = nil,
                               _ body: (RunResult) throws -> Void) throws {
         var ruleByID: [Int64: RunRule] = [:]
-        for rule in try self.rules(ofRun: runID, form: form) { ruleByID[rule.id] = rule }
+        for rule in try backend.rules(ofRun: runID, form: form) { ruleByID[rule.id] = rule }
         try backend.forEachResultRow(ofRun: runID) { entryID, entryVersion, ruleID in
             guard let rule = ruleByID[ruleID] else { return }   // another form's
             try body(RunResult(runID: runID, entryID: entryID, entryVersion: entryVersion, rule: rule))

@@ -55,7 +55,7 @@ extension PostgresBackend {
         try connection.execute("""
             SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
                    rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings,
-                   rf.entries_carried, rf.carried_from
+                   rf.entries_carried, rf.carried_from, rf.shares_from
             FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
             JOIN form_versions AS fv ON fv.id = rf.form_version_id
             WHERE rf.run_id = $1 ORDER BY f.name COLLATE "C"
@@ -63,7 +63,8 @@ extension PostgresBackend {
             RunFormRecord(formID: try row.int64(0), form: try row.string(1), formVersionID: try row.int64(2),
                           formVersionHash: try row.string(3), lastID: try row.int64(4),
                           judgedThrough: try row.int64(5), counts: try Self.counts(from: row, at: 6),
-                          entriesCarried: try row.int(11), carriedFrom: try row.optionalInt64(12))
+                          entriesCarried: try row.int(11), carriedFrom: try row.optionalInt64(12),
+                          sharesFrom: try row.optionalInt64(13))
         }
     }
 
@@ -86,15 +87,39 @@ extension PostgresBackend {
     func rules(ofRun runID: Int64, form: String?) throws -> [RunRule] {
         try connection.execute("""
             SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
-            WHERE rr.run_id = $1 AND ($2::text IS NULL OR f.name = $2) ORDER BY rr.id
+            WHERE rr.run_id = $1 AND ($2::text IS NULL OR f.name = $2)
+            UNION ALL
+            SELECT \(Self.ruleColumns) FROM run_forms AS s
+            JOIN run_rules AS rr ON rr.run_id = s.shares_from AND rr.form_id = s.form_id
+            LEFT JOIN forms AS f ON f.id = rr.form_id
+            WHERE s.run_id = $1 AND s.shares_from IS NOT NULL AND ($2::text IS NULL OR f.name = $2)
+            ORDER BY 1
             """, [.integer(runID), .text(form)]).map { row in try Self.rule(from: row, at: 0) }
+    }
+
+    func ownRules(ofRun runID: Int64) throws -> [RunRule] {
+        try connection.execute("""
+            SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
+            WHERE rr.run_id = $1 ORDER BY rr.id
+            """, [.integer(runID)]).map { row in try Self.rule(from: row, at: 0) }
     }
 
     /// In pages by (entry, rule), so that neither side holds a large run's results.
     func forEachResultRow(ofRun runID: Int64,
                           _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
+        try forEachResultRow(ofRun: runID, in: "run_results_all", body)
+    }
+
+    func forEachOwnResultRow(ofRun runID: Int64,
+                             _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
+        try forEachResultRow(ofRun: runID, in: "run_results", body)
+    }
+
+    /// The rows of `relation` (`run_results`, or the view `run_results_all`) for one run.
+    private func forEachResultRow(ofRun runID: Int64, in relation: String,
+                                  _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
         let pages = KeysetPages(connection: connection, sql: """
-            SELECT entry_id, entry_version, rule_id, run_id FROM run_results
+            SELECT entry_id, entry_version, rule_id, run_id FROM \(relation)
             WHERE run_id = $1 AND (entry_id, rule_id) > ($2, $3) ORDER BY entry_id, rule_id LIMIT 5000
             """, keys: { row in [.integer(try row.int64(3)), .integer(try row.int64(0)), .integer(try row.int64(2))] },
             start: [.integer(runID), .integer(0), .integer(0)])
@@ -103,9 +128,14 @@ extension PostgresBackend {
         }
     }
 
+    func rejudgedEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
+        try connection.execute("SELECT entry_id FROM run_rejudged WHERE run_id = $1 AND form_id = $2 ORDER BY entry_id",
+                               [.integer(runID), .integer(formID)]).map { row in try row.int64(0) }
+    }
+
     func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult] {
         try connection.execute("""
-            SELECT r.entry_version, \(Self.ruleColumns) FROM run_results AS r
+            SELECT r.entry_version, \(Self.ruleColumns) FROM run_results_all AS r
             JOIN run_rules AS rr ON rr.id = r.rule_id JOIN forms AS f ON f.id = rr.form_id
             WHERE r.run_id = $1 AND r.entry_id = $2 ORDER BY r.rule_id
             """, [.integer(runID), .integer(entryID)]).map { row in
@@ -115,7 +145,7 @@ extension PostgresBackend {
 
     func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
         try connection.execute("""
-            SELECT DISTINCT r.entry_id FROM run_results AS r JOIN run_rules AS rr ON rr.id = r.rule_id
+            SELECT DISTINCT r.entry_id FROM run_results_all AS r JOIN run_rules AS rr ON rr.id = r.rule_id
             WHERE r.run_id = $1 AND rr.form_id = $2 AND rr.severity = 'error' ORDER BY r.entry_id
             """, [.integer(runID), .integer(formID)]).map { row in try row.int64(0) }
     }

@@ -25,7 +25,7 @@ extension SQLiteBackend {
                       ELSE formulary_value(l.fields, coalesce(ev.vals, e.vals), ru.field) END AS raw,
                  i.source AS source_file,
                  CASE WHEN ev.entry_id IS NULL THEN e.source_line ELSE ev.source_line END AS source_line
-          FROM run_results AS r
+          FROM run_results_all AS r
           JOIN run_rules AS ru ON ru.id = r.rule_id
           JOIN forms AS fo ON fo.id = ru.form_id
           LEFT JOIN entries AS e ON e.id = r.entry_id
@@ -221,14 +221,14 @@ extension SQLiteBackend {
 
     /// Entries of form ?2 with an error in run ?1.
     private static let failingIn = """
-        SELECT DISTINCT r.entry_id AS entry_id FROM run_results AS r JOIN run_rules AS ru ON ru.id = r.rule_id
+        SELECT DISTINCT r.entry_id AS entry_id FROM run_results_all AS r JOIN run_rules AS ru ON ru.id = r.rule_id
         WHERE r.run_id = ?1 AND ru.form_id = ?2 AND ru.severity = 'error'
         """
 
     /// Whether entry `x` has an error of form ?2 in run `run`.
     private static func hasError(run: String, entry: String) -> String {
         """
-        EXISTS (SELECT 1 FROM run_results AS r2 JOIN run_rules AS ru2 ON ru2.id = r2.rule_id
+        EXISTS (SELECT 1 FROM run_results_all AS r2 JOIN run_rules AS ru2 ON ru2.id = r2.rule_id
                 WHERE r2.run_id = \(run) AND r2.entry_id = \(entry) AND ru2.form_id = ?2 AND ru2.severity = 'error')
         """
     }
@@ -284,7 +284,7 @@ extension SQLiteBackend {
         guard !runsByForm.isEmpty else { return }
         let parts = runsByForm.map { run, form in
             """
-            SELECT r.entry_id AS entry_id FROM run_results AS r JOIN run_rules AS ru ON ru.id = r.rule_id
+            SELECT r.entry_id AS entry_id FROM run_results_all AS r JOIN run_rules AS ru ON ru.id = r.rule_id
             WHERE r.run_id = \(run) AND ru.form_id = \(form)\(includeWarningsOnly ? "" : " AND ru.severity = 'error'")
             """
         }

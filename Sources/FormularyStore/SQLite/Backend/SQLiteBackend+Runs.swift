@@ -59,7 +59,7 @@ extension SQLiteBackend {
         let statement = try database.cachedStatement("""
             SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
                    rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings,
-                   rf.entries_carried, rf.carried_from
+                   rf.entries_carried, rf.carried_from, rf.shares_from
             FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
             JOIN form_versions AS fv ON fv.id = rf.form_version_id
             WHERE rf.run_id = ? ORDER BY f.name
@@ -69,7 +69,8 @@ extension SQLiteBackend {
             RunFormRecord(formID: row.int64(0), form: row.string(1), formVersionID: row.int64(2),
                           formVersionHash: row.string(3), lastID: row.int64(4),
                           judgedThrough: row.int64(5), counts: Self.counts(from: row, at: 6),
-                          entriesCarried: row.int(11), carriedFrom: row.optionalInt64(12))
+                          entriesCarried: row.int(11), carriedFrom: row.optionalInt64(12),
+                          sharesFrom: row.optionalInt64(13))
         }
     }
 
@@ -94,23 +95,53 @@ extension SQLiteBackend {
     public func rules(ofRun runID: Int64, form: String?) throws -> [RunRule] {
         let statement = try database.cachedStatement("""
             SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
-            WHERE rr.run_id = ?1 AND (?2 IS NULL OR f.name = ?2) ORDER BY rr.id
+            WHERE rr.run_id = ?1 AND (?2 IS NULL OR f.name = ?2)
+            UNION ALL
+            SELECT \(Self.ruleColumns) FROM run_forms AS s
+            JOIN run_rules AS rr ON rr.run_id = s.shares_from AND rr.form_id = s.form_id
+            LEFT JOIN forms AS f ON f.id = rr.form_id
+            WHERE s.run_id = ?1 AND s.shares_from IS NOT NULL AND (?2 IS NULL OR f.name = ?2)
+            ORDER BY 1
             """)
         try statement.bind([.integer(runID), .text(form)])
+        return try statement.map { Self.rule(from: $0, at: 0) }
+    }
+
+    public func ownRules(ofRun runID: Int64) throws -> [RunRule] {
+        let statement = try database.cachedStatement("""
+            SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
+            WHERE rr.run_id = ?1 ORDER BY rr.id
+            """)
+        try statement.bind([.integer(runID)])
         return try statement.map { Self.rule(from: $0, at: 0) }
     }
 
     public func forEachResultRow(ofRun runID: Int64,
                                  _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
         let statement = try database.cachedStatement(
+            "SELECT entry_id, entry_version, rule_id FROM run_results_all WHERE run_id = ? ORDER BY entry_id, rule_id")
+        try statement.bind([.integer(runID)])
+        try statement.forEachRow { try body($0.int64(0), $0.int(1), $0.int64(2)) }
+    }
+
+    public func forEachOwnResultRow(ofRun runID: Int64,
+                                    _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
+        let statement = try database.cachedStatement(
             "SELECT entry_id, entry_version, rule_id FROM run_results WHERE run_id = ? ORDER BY entry_id, rule_id")
         try statement.bind([.integer(runID)])
         try statement.forEachRow { try body($0.int64(0), $0.int(1), $0.int64(2)) }
     }
 
+    public func rejudgedEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
+        let statement = try database.cachedStatement(
+            "SELECT entry_id FROM run_rejudged WHERE run_id = ? AND form_id = ? ORDER BY entry_id")
+        try statement.bind([.integer(runID), .integer(formID)])
+        return try statement.map { $0.int64(0) }
+    }
+
     public func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult] {
         let statement = try database.cachedStatement("""
-            SELECT r.entry_version, \(Self.ruleColumns) FROM run_results AS r
+            SELECT r.entry_version, \(Self.ruleColumns) FROM run_results_all AS r
             JOIN run_rules AS rr ON rr.id = r.rule_id JOIN forms AS f ON f.id = rr.form_id
             WHERE r.run_id = ? AND r.entry_id = ? ORDER BY r.rule_id
             """)
@@ -122,7 +153,7 @@ extension SQLiteBackend {
 
     public func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
         let statement = try database.cachedStatement("""
-            SELECT DISTINCT r.entry_id FROM run_results AS r JOIN run_rules AS rr ON rr.id = r.rule_id
+            SELECT DISTINCT r.entry_id FROM run_results_all AS r JOIN run_rules AS rr ON rr.id = r.rule_id
             WHERE r.run_id = ? AND rr.form_id = ? AND rr.severity = 'error' ORDER BY r.entry_id
             """)
         try statement.bind([.integer(runID), .integer(formID)])
