@@ -104,28 +104,62 @@ extension PostgresBackend {
             """, [.integer(runID)]).map { row in try Self.rule(from: row, at: 0) }
     }
 
-    /// In pages by (entry, rule), so that neither side holds a large run's results.
+    /// In pages by (entry, rule), so that neither side holds a large run's results. The rows a
+    /// run shares come as one stream per shared form, each in the order of the shared run's
+    /// primary key, merged here: through the view, every page would sort all of them again.
     func forEachResultRow(ofRun runID: Int64,
                           _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
-        try forEachResultRow(ofRun: runID, in: "run_results_all", body)
+        var streams = [resultPages(ofRun: runID)]
+        for form in try runForms(runID: runID) {
+            guard let shared = form.sharesFrom else { continue }
+            streams.append(sharedResultPages(ofRun: runID, formID: form.formID, sharedFrom: shared))
+        }
+        guard streams.count > 1 else {
+            while let row = try streams[0].next() { try body(try row.int64(0), try row.int(1), try row.int64(2)) }
+            return
+        }
+        var heads: [(entry: Int64, version: Int, rule: Int64)?] = try streams.map { stream in
+            try stream.next().map { (try $0.int64(0), try $0.int(1), try $0.int64(2)) }
+        }
+        while let k = heads.indices.filter({ heads[$0] != nil })
+            .min(by: { (heads[$0]!.entry, heads[$0]!.rule) < (heads[$1]!.entry, heads[$1]!.rule) }) {
+            let row = heads[k]!
+            try body(row.entry, row.version, row.rule)
+            heads[k] = try streams[k].next().map { (try $0.int64(0), try $0.int(1), try $0.int64(2)) }
+        }
     }
 
     func forEachOwnResultRow(ofRun runID: Int64,
                              _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
-        try forEachResultRow(ofRun: runID, in: "run_results", body)
-    }
-
-    /// The rows of `relation` (`run_results`, or the view `run_results_all`) for one run.
-    private func forEachResultRow(ofRun runID: Int64, in relation: String,
-                                  _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
-        let pages = KeysetPages(connection: connection, sql: """
-            SELECT entry_id, entry_version, rule_id, run_id FROM \(relation)
-            WHERE run_id = $1 AND (entry_id, rule_id) > ($2, $3) ORDER BY entry_id, rule_id LIMIT 5000
-            """, keys: { row in [.integer(try row.int64(3)), .integer(try row.int64(0)), .integer(try row.int64(2))] },
-            start: [.integer(runID), .integer(0), .integer(0)])
+        let pages = resultPages(ofRun: runID)
         while let row = try pages.next() {
             try body(try row.int64(0), try row.int(1), try row.int64(2))
         }
+    }
+
+    /// The run's own rows (`run_results`), by entry then rule.
+    private func resultPages(ofRun runID: Int64) -> KeysetPages {
+        KeysetPages(connection: connection, sql: """
+            SELECT entry_id, entry_version, rule_id, run_id FROM run_results
+            WHERE run_id = $1 AND (entry_id, rule_id) > ($2, $3) ORDER BY entry_id, rule_id LIMIT 5000
+            """, keys: { row in [.integer(try row.int64(3)), .integer(try row.int64(0)), .integer(try row.int64(2))] },
+            start: [.integer(runID), .integer(0), .integer(0)])
+    }
+
+    /// The rows of form `formID` that run `runID` shares from run `sharedFrom` (those of
+    /// entries it did not judge again), by entry then rule: the second part of the view
+    /// `run_results_all`, for one form.
+    private func sharedResultPages(ofRun runID: Int64, formID: Int64, sharedFrom: Int64) -> KeysetPages {
+        KeysetPages(connection: connection, sql: """
+            SELECT b.entry_id, b.entry_version, b.rule_id FROM run_results AS b
+            JOIN run_rules AS br ON br.id = b.rule_id AND br.form_id = $4
+            WHERE b.run_id = $1 AND (b.entry_id, b.rule_id) > ($2, $3)
+              AND NOT EXISTS (SELECT 1 FROM run_rejudged AS j
+                              WHERE j.run_id = $5 AND j.form_id = $4 AND j.entry_id = b.entry_id)
+            ORDER BY b.entry_id, b.rule_id LIMIT 5000
+            """, keys: { row in [.integer(sharedFrom), .integer(try row.int64(0)), .integer(try row.int64(2)),
+                                .integer(formID), .integer(runID)] },
+            start: [.integer(sharedFrom), .integer(0), .integer(0), .integer(formID), .integer(runID)])
     }
 
     func rejudgedEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
