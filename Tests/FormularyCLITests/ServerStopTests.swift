@@ -142,7 +142,12 @@ struct ServerStopTests {
         let sandbox = try sandbox(on: cluster, entries: 120_000)
         try sandbox.mustRun("import", "--form", "signup", "big.csv")
 
+        // Six chunks, each held a moment before it is judged: the run cannot end between the
+        // first chunk's commit and the halt (without the pause a fast run could, and did).
+        sandbox.environment["FORMULARY_CHUNK_SIZE"] = "20000"
+        sandbox.environment["FORMULARY_TEST_CHUNK_PAUSE"] = "0.5"
         let validating = Background(sandbox, ["validate"])
+        sandbox.environment["FORMULARY_TEST_CHUNK_PAUSE"] = nil
         // Some chunks of the run judged and committed, others not yet: under way, not finished.
         try wait(for: """
             SELECT (count(*) FILTER (WHERE state = 'done') > 0 AND count(*) FILTER (WHERE state <> 'done') > 0)::int

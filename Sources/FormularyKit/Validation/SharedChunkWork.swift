@@ -27,9 +27,10 @@ public struct SharedWorkDone: Sendable, Hashable {
 /// the run, judges them on its snapshots' threads, and commits each chunk's results with its
 /// "done" mark in one transaction that only succeeds while its claim still holds the chunk.
 ///
-/// The calling thread claims (one chunk ahead of the workers, so none waits for a claim),
-/// commits in claim order, and renews the leases of the chunks it holds every third of a
-/// lease, also while it waits for a slow chunk. It stops when no chunk is free; chunks other
+/// The calling thread claims (up to ``aheadPerWorker`` chunks per worker beyond those being
+/// judged, topped up before each commit, so that no worker waits for a claim while a chunk is
+/// committed), commits in claim order, and renews the leases of the chunks it holds every
+/// third of a lease, also while it waits for a slow chunk. It stops when no chunk is free; chunks other
 /// processes hold are theirs until their lease expires. The starting process and each
 /// joiner run the same code, on the same judges: the run's recorded form and type versions.
 struct SharedChunkWork {
@@ -49,11 +50,22 @@ struct SharedChunkWork {
     /// A chunk this process's claim no longer holds: its transaction is rolled back.
     struct ChunkLost: Error {}
 
+    /// Claimed chunks waiting for a worker, per worker, besides the one it judges and the one
+    /// being committed: before, with one waiting chunk for all workers, a worker that finished
+    /// while the calling thread committed another chunk waited for that commit and the next
+    /// claim.
+    static let aheadPerWorker = 1
+
     /// Claims, judges and commits chunks until none is free (or ``maxChunks`` were claimed).
-    func run(snapshots: [EntrySnapshot]) throws -> SharedWorkDone {
+    /// The results go through `writer` when given (the starter reads its digest when it
+    /// committed every chunk), else through a new one.
+    func run(snapshots: [EntrySnapshot], writer given: RunResultWriter? = nil) throws -> SharedWorkDone {
         var done = SharedWorkDone()
         guard !judges.isEmpty else { return done }
-        let writer = try store.runResultWriter(runID: runID)
+        let writer = try given ?? store.runResultWriter(runID: runID)
+        // A chunk's entries are judged by no other batch and carried by none (they start
+        // after the carried ids), and only the claim's holder commits them.
+        writer.promiseNewRows()
         let queue = ClaimedChunks(workers: snapshots.count)
         for snapshot in snapshots {
             let (judges, carriedThrough, rememberValues) = (judges, carriedThrough, rememberValues)
@@ -81,8 +93,10 @@ struct SharedChunkWork {
         var noneFree = false
         let renewEvery = max(0.02, leaseSeconds / 3)
         var renewAt = Date().addingTimeInterval(renewEvery)
-        while true {
-            while !noneFree, held.count <= snapshots.count, claimed < (maxChunks ?? Int.max) {
+        // Held: the chunks being judged, waiting to be judged, or judged and not yet committed.
+        let most = snapshots.count * (1 + Self.aheadPerWorker) + 1
+        func claimMore() throws {
+            while !noneFree, held.count < most, claimed < (maxChunks ?? Int.max) {
                 guard let chunk = try store.claimRunChunk(runID: runID) else {
                     noneFree = true
                     break
@@ -91,9 +105,14 @@ struct SharedChunkWork {
                 held.append((claimed, chunk))
                 claimed += 1
             }
+        }
+        while true {
+            try claimMore()
             guard let head = held.first else { break }
             if let outcome = try queue.take(head.index, until: renewAt) {
                 held.removeFirst()
+                // The workers' next chunks first: a worker that finished meanwhile waits for them.
+                try claimMore()
                 if try commit(head.chunk, outcome, writer: writer) {
                     done.chunks += 1
                     done.entries += outcome.counts.reduce(0) { $0 + $1.entriesChecked }

@@ -66,9 +66,12 @@ extension ValidationRun {
         work.progress = { [progress] entries in
             progress?(ValidationProgress(entriesChecked: base + entries, fraction: 0.5))
         }
+        // The chunks' own writer: when this process committed every chunk, it saw every
+        // result row of the run, and its digest saves reading them all back at the end.
+        let chunkWriter = try store.runResultWriter(runID: runID)
         var done = SharedWorkDone()
         while true {
-            done += try work.run(snapshots: snapshots)
+            done += try work.run(snapshots: snapshots, writer: chunkWriter)
             let tally = try store.runChunkTally(runID: runID)
             progress?(ValidationProgress(entriesChecked: base + done.entries, fraction: Double(tally.done) / Double(total)))
             if tally.isFinished { break }
@@ -79,16 +82,20 @@ extension ValidationRun {
                 Thread.sleep(forTimeInterval: min(poll, max(0.01, tally.secondsToNextExpiry ?? poll)))
             }
         }
+        let wroteAll = carries.isEmpty && unique.isEmpty && done.lost == 0 && done.chunks == chunks.count
         try finishShared(runID: runID, chunkedFormIDs: chunked.map { judges[$0].formID }, before: before,
-                         lastChunk: chunks.last)
+                         lastChunk: chunks.last, written: wroteAll ? try chunkWriter.writtenResults() : nil)
     }
 
     /// Ends a shared run once every chunk is done: checks that the chunks' commits account
     /// for exactly the counts their forms gained, moves those forms' progress markers to the
     /// last chunk's end, and ends the run as complete — all in one transaction, and only if
     /// the run is still `running` (``Store/finishRun(id:status:error:actor:written:)``
-    /// refuses a run another process ended).
-    func finishShared(runID: Int64, chunkedFormIDs: [Int64], before: [RunFormRecord], lastChunk: Chunk?) throws {
+    /// refuses a run another process ended). `written`, when this process wrote every result
+    /// row of the run (no joiner committed a chunk, nothing was carried forward, no `unique`
+    /// form), is their digest; without it the rows are read back.
+    func finishShared(runID: Int64, chunkedFormIDs: [Int64], before: [RunFormRecord], lastChunk: Chunk?,
+                      written: WrittenResults? = nil) throws {
         try store.transaction {
             let tally = try store.runChunkTally(runID: runID)
             guard tally.isFinished else {
@@ -113,8 +120,9 @@ extension ValidationRun {
                     try writer.progress(formID: formID, judgedThrough: lastChunk.throughID, counts: RunCounts())
                 }
             }
-            // The results were written by several processes: the digest is read back.
-            try store.finishRun(id: runID, status: .complete, error: nil, actor: options.actor)
+            // Written by several processes (or carried, or judged by several writers here):
+            // the digest is read back.
+            try store.finishRun(id: runID, status: .complete, error: nil, actor: options.actor, written: written)
         }
     }
 }

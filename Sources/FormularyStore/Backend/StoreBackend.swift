@@ -428,4 +428,13 @@ public protocol RunResultRowWriting: AnyObject {
     /// while the scan goes through lower ids) and adds the batch's counts to the form's and
     /// the run's.
     func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws
+    /// From now on no result added is stored already, except repeats within one entry's
+    /// rules (see ``RunResultWriter/promiseNewRows()``): the writer may skip its check for
+    /// stored repeats.
+    func promiseNewRows()
+}
+
+extension RunResultRowWriting {
+    /// Keeps checking for repeats: correct whatever the caller promised.
+    public func promiseNewRows() {}
 }

@@ -71,6 +71,17 @@ public final class RunResultWriter {
         keptRows = []
     }
 
+    /// Promises that no result row added from now on is stored already: the entries of the
+    /// batches to come were judged by no earlier batch of this run nor carried forward (a
+    /// shared run's chunk, whose claim keeps any other process from committing it too). A row
+    /// repeated within one entry's rules is still kept once. The backend may then write rows
+    /// without looking for stored repeats (PostgreSQL: binary `COPY`, no `ON CONFLICT`, a
+    /// third of the server's time); a broken promise fails the batch's commit (a duplicate
+    /// key), it never stores a row twice.
+    public func promiseNewRows() {
+        rows.promiseNewRows()
+    }
+
     /// The id of this failed rule in the run, inserted on first use.
     public func ruleID(formID: Int64, field: String?, type: String?, rule: String,
                        severity: Severity, message: String) throws -> Int64 {

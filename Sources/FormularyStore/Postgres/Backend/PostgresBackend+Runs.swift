@@ -245,6 +245,11 @@ extension PostgresBackend {
 /// One run's writer. Result rows go in groups of ``rowsPerInsert`` through one statement that
 /// unnests three arrays (one round trip per group, not per row); ``progress(formID:judgedThrough:counts:)``
 /// writes the rest. A repeated (entry, rule) keeps the first (`ON CONFLICT DO NOTHING`).
+///
+/// After ``promiseNewRows()`` (a shared run's chunks) rows go as one binary `COPY` per batch
+/// instead, without `ON CONFLICT`: its speculative insertion was two thirds of the server's
+/// time for these rows (measured with 160,000 rows: 0.72–0.89 s with it, 0.23–0.30 s as a
+/// plain insert or `COPY`). Repeats within an entry are dropped here.
 final class PostgresRunResultRowWriter: RunResultRowWriting {
     let connection: PostgresConnection
     let runID: Int64
@@ -252,6 +257,13 @@ final class PostgresRunResultRowWriter: RunResultRowWriting {
     private var rules: [Int64] = []
     private var versions: [Int64] = []
     static let rowsPerInsert = 1000
+    /// With ``promiseNewRows()``: the batch's rows as binary COPY data, and the rules of the
+    /// entry last added (to drop its repeats).
+    private var copy: PostgresBinaryCopy?
+    private var copyEntry: Int64 = -1
+    private var copyEntryRules: [Int64] = []
+    static let copyStatement = "COPY run_results (run_id, entry_id, rule_id, entry_version) FROM STDIN (FORMAT binary)"
+    static let bytesPerCopy = 4 << 20
 
     init(connection: PostgresConnection, runID: Int64) {
         self.connection = connection
@@ -277,7 +289,33 @@ final class PostgresRunResultRowWriter: RunResultRowWriting {
                   .text(rule.severity.rawValue), .text(rule.message)]))
     }
 
+    func promiseNewRows() {
+        guard copy == nil else { return }
+        // Rows added before the promise keep their ON CONFLICT insert.
+        if !entries.isEmpty { pendingInserts = true }
+        copy = PostgresBinaryCopy()
+    }
+
+    /// Rows added before ``promiseNewRows()`` and not yet inserted.
+    private var pendingInserts = false
+
     func addResult(entryID: Int64, ruleID: Int64, entryVersion: Int64) throws {
+        if copy != nil {
+            if entryID != copyEntry {
+                copyEntry = entryID
+                copyEntryRules.removeAll(keepingCapacity: true)
+            } else if copyEntryRules.contains(ruleID) {
+                return
+            }
+            copyEntryRules.append(ruleID)
+            copy!.beginRow(fields: 4)
+            copy!.int8(runID)
+            copy!.int8(entryID)
+            copy!.int8(ruleID)
+            copy!.int8(entryVersion)
+            if copy!.bytes.count >= Self.bytesPerCopy { try flush() }
+            return
+        }
         entries.append(entryID)
         rules.append(ruleID)
         versions.append(entryVersion)
@@ -285,6 +323,15 @@ final class PostgresRunResultRowWriter: RunResultRowWriting {
     }
 
     private func flush() throws {
+        if copy == nil || pendingInserts { try flushInserts() }
+        pendingInserts = false
+        guard let rows = copy, !rows.isEmpty else { return }
+        let data = rows.finished()
+        copy!.reset()
+        try connection.copyIn(Self.copyStatement, data: data)
+    }
+
+    private func flushInserts() throws {
         guard !entries.isEmpty else { return }
         defer {
             entries.removeAll(keepingCapacity: true)
