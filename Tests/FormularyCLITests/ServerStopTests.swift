@@ -105,6 +105,31 @@ struct ServerStopTests {
         return sandbox
     }
 
+    /// `serve` outlives a restart of its PostgreSQL server: while the server is down its
+    /// answers are errors, and once the server is back it answers again, with what changed
+    /// meanwhile (a type added from the command line), without being restarted itself.
+    @Test func serveAnswersAgainOnceTheServerIsBack() throws {
+        let cluster = try OwnCluster()
+        let sandbox = try Sandbox()
+        sandbox.environment["FORMULARY_DB"] = cluster.url
+        try sandbox.mustRun("init")
+        let server = try ServeCommandTests.Server(sandbox)
+        let check = Array(#"{"type": "email", "values": ["ada@example.com"]}"#.utf8)
+        #expect(try HTTPConnection(port: server.port).exchange("POST", "/v1/check", body: check).status == 200)
+
+        try cluster.halt()
+        let down = try HTTPConnection(port: server.port).exchange("GET", "/v1/types")
+        #expect(down.status >= 500, "\(down.status) \(down.text)")
+
+        try cluster.resume()
+        _ = try sandbox.write("zip5.field", "field zip5\nlabel \"ZIP\"\nlength 5\naccept \"12345\"\n")
+        try sandbox.mustRun("types", "add", "zip5.field")
+        let back = try HTTPConnection(port: server.port).exchange("GET", "/v1/types/zip5")
+        #expect(back.status == 200, "\(back.status) \(back.text)")
+        #expect(try HTTPConnection(port: server.port).exchange("POST", "/v1/check", body: check).status == 200)
+        #expect(server.stop() == 0)
+    }
+
     @Test func theServerStoppingMidImportLeavesNoPartOfIt() throws {
         let cluster = try OwnCluster()
         let sandbox = try sandbox(on: cluster, entries: 300_000)

@@ -31,7 +31,8 @@ final class RegistryState: @unchecked Sendable {
     /// Serializes reloads; `workspace` is used only under it.
     private let reloadLock = NSLock()
     private let settings: WorkspaceSettings
-    private let workspace: Workspace
+    /// Kept between reloads (its connection with it); replaced after a failure.
+    private var workspace: Workspace
 
     /// The actions that change no type, form or token: imports and validation runs.
     static let dataOnlyActions: Set<String> = ["import", "canonicalize", "validate.start", "validate"]
@@ -86,6 +87,18 @@ final class RegistryState: @unchecked Sendable {
     private func reload(head: Int64, today: CivilDate) throws -> RegistrySnapshot {
         reloadLock.lock()
         defer { reloadLock.unlock() }
+        do {
+            return try reloadLocked(head: head, today: today)
+        } catch {
+            // The kept connection may have died with its server (PostgreSQL restarted, the
+            // probes already opened new ones): once more on a new one. If the server is still
+            // down this fails too, and the next request tries again.
+            workspace = Workspace(settings: settings)
+            return try reloadLocked(head: head, today: today)
+        }
+    }
+
+    private func reloadLocked(head: Int64, today: CivilDate) throws -> RegistrySnapshot {
         lock.lock()
         let known = current, seq = confirmedSeq
         lock.unlock()
