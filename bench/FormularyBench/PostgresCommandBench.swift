@@ -71,7 +71,7 @@ func runPostgresCommandBench(sizes: [Int] = [200_000, 1_000_000]) {
         let serverEnv = environment + ["FORMULARY_DB=\(url)"]
         if let alone = spawn(formulary, ["--plugins", benchFolder, "validate", "--all"], serverEnv), alone.status <= 1,
            let joined = joinedValidate(formulary, ["--plugins", benchFolder], serverEnv, runID: 3) {
-            print(String(format: "  validate --all %7d on PostgreSQL: one process %.2f s = %7.0f entries/s; with one --join worker %.2f s = %7.0f entries/s (the joiner judged %@)",
+            print(String(format: "  validate --all %7d on PostgreSQL: one process %.2f s = %7.0f entries/s; with one --join worker %.2f s = %7.0f entries/s (the --join process said: %@)",
                          size, alone.seconds, Double(size) / alone.seconds, joined.seconds, Double(size) / joined.seconds,
                          joined.joinerSaid))
         } else { print("command-postgres validate --join \(size): failed") }
