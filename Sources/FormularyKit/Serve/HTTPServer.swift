@@ -1,5 +1,6 @@
 import Foundation
 import CMicroHTTPD
+import FormularyRules
 
 /// An HTTP server on libmicrohttpd: it parses requests, hands each to a plain function as
 /// an ``HTTPRequest`` and sends back the ``HTTPResponse``. No HTTP is parsed here.
@@ -79,16 +80,8 @@ public final class HTTPServer: @unchecked Sendable {
             let millis = min(999, Int(((since1970 - whole) * 1000).rounded()))
             let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
             let secondOfDay = seconds - days * 86_400
-            // Days since 1970-01-01 to year, month, day (H. Hinnant's civil_from_days).
-            let z = days + 719_468
-            let era = (z >= 0 ? z : z - 146_096) / 146_097
-            let dayOfEra = z - era * 146_097
-            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-            let shiftedMonth = (5 * dayOfYear + 2) / 153
-            let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-            let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            let civil = CivilDate(daysSince1970: days)
+            let (year, month, day) = (civil.year, civil.month, civil.day)
             appendDigits(year, width: 4, to: &line)
             line.append(UInt8(ascii: "-"))
             appendDigits(month, width: 2, to: &line)

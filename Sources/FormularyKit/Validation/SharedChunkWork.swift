@@ -86,7 +86,7 @@ struct SharedChunkWork {
             thread.stackSize = 1 << 20
             thread.start()
         }
-        defer { queue.closeAndWait() }
+        defer { queue.stopAndWait() }
 
         var held: [(index: Int, chunk: RunChunk)] = []
         var claimed = 0
@@ -174,15 +174,8 @@ public enum SharedRunTestHooks {
 }
 
 /// The chunks a process claimed, between its calling thread and its worker threads.
-final class ClaimedChunks: @unchecked Sendable {
-    private let condition = NSCondition()
+final class ClaimedChunks: ChunkOutcomes, @unchecked Sendable {
     private var waiting: [(Int, Chunk)] = []
-    private var outcomes: [Int: ChunkOutcome] = [:]
-    private var failure: (any Error)?
-    private var closed = false
-    private var running: Int
-
-    init(workers: Int) { running = workers }
 
     /// Hands a claimed chunk to the workers.
     func push(_ index: Int, _ chunk: Chunk) {
@@ -192,55 +185,12 @@ final class ClaimedChunks: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next chunk to judge; waits for one; nil once closed.
+    /// The next chunk to judge; waits for one; nil once stopped.
     func next() -> (Int, Chunk)? {
         condition.lock()
         defer { condition.unlock() }
-        while waiting.isEmpty && !closed { condition.wait() }
-        guard !closed else { return nil }
+        while waiting.isEmpty && !stopped { condition.wait() }
+        guard !stopped else { return nil }
         return waiting.removeFirst()
-    }
-
-    func deliver(_ index: Int, _ outcome: ChunkOutcome) {
-        condition.lock()
-        outcomes[index] = outcome
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func fail(_ error: any Error) {
-        condition.lock()
-        if failure == nil { failure = error }
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func workerEnded() {
-        condition.lock()
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Chunk `index`'s outcome, or nil when it is not ready by `deadline`; a worker's failure
-    /// is thrown.
-    func take(_ index: Int, until deadline: Date) throws -> ChunkOutcome? {
-        condition.lock()
-        defer { condition.unlock() }
-        while outcomes[index] == nil && failure == nil {
-            if !condition.wait(until: deadline) { break }
-        }
-        if let failure { throw failure }
-        return outcomes.removeValue(forKey: index)
-    }
-
-    /// Stops the workers and waits until every one has ended.
-    func closeAndWait() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        while running > 0 { condition.wait() }
-        condition.unlock()
     }
 }

@@ -13,14 +13,11 @@ struct ChunkOutcome: Sendable {
     var uniqueHashes: [UniqueKeyHash] = []
 }
 
-/// The state the writer and the workers share, behind one condition lock.
-final class ChunkBoard: @unchecked Sendable {
-    private let condition = NSCondition()
+/// The chunks of a one-process run: workers take the next by index, and stay at most
+/// ``window`` chunks ahead of the writer.
+final class ChunkBoard: ChunkOutcomes, @unchecked Sendable {
     private var next = 0
-    private var outcomes: [Int: ChunkOutcome] = [:]
-    private var failure: (any Error)?
-    private var stopped = false
-    private var running: Int
+    private var written = 0
     let count: Int
     /// How many finished chunks may wait for the writer: bounds memory when writing is the
     /// slow side.
@@ -28,8 +25,8 @@ final class ChunkBoard: @unchecked Sendable {
 
     init(count: Int, workers: Int) {
         self.count = count
-        self.running = workers
         self.window = workers * 2 + 2
+        super.init(workers: workers)
     }
 
     /// The next chunk to judge, or nil when there is none left or the run stopped. Waits while
@@ -43,48 +40,9 @@ final class ChunkBoard: @unchecked Sendable {
         return next - 1
     }
 
-    private var written = 0
-
-    func deliver(_ index: Int, _ outcome: ChunkOutcome) {
-        condition.lock()
-        outcomes[index] = outcome
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func fail(_ error: any Error) {
-        condition.lock()
-        if failure == nil { failure = error }
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func workerEnded() {
-        condition.lock()
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits for chunk `index` (or a worker's failure, which is thrown).
-    func take(_ index: Int) throws -> ChunkOutcome {
-        condition.lock()
-        defer { condition.unlock() }
-        while outcomes[index] == nil && failure == nil { condition.wait() }
-        if let failure { throw failure }
+    override func didTake(_ index: Int) {
         written = index + 1
         condition.broadcast()
-        return outcomes.removeValue(forKey: index)!
-    }
-
-    /// Stops the workers and waits until every one has ended.
-    func stopAndWait() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        while running > 0 { condition.wait() }
-        condition.unlock()
     }
 }
 
@@ -134,7 +92,9 @@ extension ValidationRun {
             uniqueFilter = UniqueHashFilter(expected: Int(last.throughID - first.afterID) * uniqueRules)
         }
         for index in 0..<chunks.count {
-            let outcome = try board.take(index)
+            guard let outcome = try board.take(index) else {
+                preconditionFailure("chunk \(index): no outcome, though no deadline was given")
+            }
             let chunk = chunks[index]
             try store.transaction {
                 try write(outcome, judges: judges, writer: writer)

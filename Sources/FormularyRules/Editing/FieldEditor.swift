@@ -87,13 +87,7 @@ public struct FieldEditor: Sendable {
     /// state an app or a server kept between keystrokes. The text is taken as it is: pass
     /// one an editor produced (or `type.format` of a value).
     public init(type: CompiledFieldType, text: String, caret: Int, policy: EditPolicy = .refuseInvalid) {
-        self.type = type
-        self.policy = policy
-        self.timing = type.timing
-        self.text = text
-        let position = min(max(caret, 0), text.count)
-        selection = position..<position
-        judged = type.validate(text, stage: .live)
+        self.init(type: type, text: text, caret: caret, policy: policy, judgingLazily: false)
     }
 
     /// A field like ``init(type:text:caret:policy:)`` that does not judge `text` before it is

@@ -15,6 +15,12 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         self.day = day
     }
 
+    /// The date `days` days after 1970-01-01 (before it when negative), by arithmetic: no
+    /// calendar object and no libc call, for code that turns many times into dates.
+    package init(daysSince1970 days: Int) {
+        self = Calendar.date(dayNumber: days)
+    }
+
     /// Parses `YYYY-MM-DD` (exactly four, two and two ASCII digits) and checks that the
     /// date exists. Returns nil otherwise.
     public init?(iso text: String) {

@@ -121,9 +121,15 @@ extension PostgresBackend {
         var heads: [(entry: Int64, version: Int, rule: Int64)?] = try streams.map { stream in
             try stream.next().map { (try $0.int64(0), try $0.int(1), try $0.int64(2)) }
         }
-        while let k = heads.indices.filter({ heads[$0] != nil })
-            .min(by: { (heads[$0]!.entry, heads[$0]!.rule) < (heads[$1]!.entry, heads[$1]!.rule) }) {
-            let row = heads[k]!
+        while true {
+            // The stream whose next row comes first (a few streams: one pass, no allocation).
+            var first: Int?
+            for k in heads.indices {
+                guard let head = heads[k] else { continue }
+                if let f = first, let best = heads[f], (best.entry, best.rule) <= (head.entry, head.rule) { continue }
+                first = k
+            }
+            guard let k = first, let row = heads[k] else { return }
             try body(row.entry, row.version, row.rule)
             heads[k] = try streams[k].next().map { (try $0.int64(0), try $0.int(1), try $0.int64(2)) }
         }
