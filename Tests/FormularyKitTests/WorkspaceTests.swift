@@ -54,6 +54,28 @@ struct WorkspaceTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("hello, this is not SQLite at all".utf8))
     }
 
+    /// POSIX locks belong to the process: were the database file's header read with a
+    /// descriptor of its own, closing it would drop the locks of the connection already open
+    /// here (as `serve` opens connections beside open ones), and the `sqlite3` shell, closing
+    /// what it believes is the last connection, would remove `-wal` and `-shm` under it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs the sqlite3 shell (make deps)"))
+    func openingTheDatabaseAgainKeepsTheLocksOfConnectionsAlreadyOpen() throws {
+        _ = try SchemaService(workspace: workspace()).initialize()
+        let first = workspace()
+        _ = try AuditService(workspace: first).head()   // a connection that has read, kept open
+        let second = workspace()
+        _ = try AuditService(workspace: second).head()  // the header checked again, beside it
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [folder + "/f.db", "SELECT count(*) FROM audit_log;"]
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: folder + "/f.db-wal"),
+                "the shell removed the write-ahead log of a database this process has open")
+        _ = try AuditService(workspace: first).head()
+    }
+
     @Test func initCreatesThenFindsNothingToDo() throws {
         let schema = SchemaService(workspace: workspace())
         let first = try schema.initialize()

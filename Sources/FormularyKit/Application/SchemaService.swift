@@ -40,7 +40,7 @@ public struct SchemaService {
             return Initialized(database: workspace.databaseName, created: !existed, applied: applied.map(\.name))
         }
         // An empty file (made by `touch`, or left by an init that failed) is created, not migrated.
-        let existed = workspace.databaseExists && (try? FileSystem.prefix(of: path, count: 1))?.isEmpty == false
+        let existed = workspace.databaseExists && FileSystem.size(of: path).map { $0 > 0 } == true
         let store = try workspace.open(.write, create: true, requireSchema: false)
         let applied = try store.migrate(actor: workspace.settings.actor)
         return Initialized(database: path, created: !existed, applied: applied.map(\.name))

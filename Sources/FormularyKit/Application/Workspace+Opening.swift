@@ -101,9 +101,11 @@ extension Workspace {
     private func checkDatabaseFile(_ path: String, initializing: Bool) throws -> Bool {
         let header: [UInt8]
         do {
-            header = try FileSystem.prefix(of: path, count: 16)
+            // Through SQLite's own file handle: a descriptor of ours, closed, would drop the
+            // locks of every connection this process already has to the file.
+            header = try Database.fileHeader(path: path, count: 16)
         } catch {
-            throw ServiceError(.environment, "cannot read the database \(error.description); "
+            throw ServiceError(.environment, "cannot read the database \(path): \(error.message); "
                                + "check the permissions of the file and its folder")
         }
         if header.isEmpty {

@@ -64,6 +64,14 @@ public enum FileSystem {
         return Array(bytes.prefix(filled))
     }
 
+    /// The size of the file at `path` in bytes, or nil when it cannot be looked at. By
+    /// `stat`, without opening it: closing a descriptor of a database file would drop the
+    /// SQLite locks this process holds on it.
+    public static func size(of path: String) -> Int64? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : nil
+    }
+
     /// The regular files directly inside `folder` whose names end in one of `extensions`,
     /// sorted by name. A symbolic link is followed only when it stays inside the folder:
     /// plugins cannot be smuggled in from elsewhere through a link.

@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CSQLite
 
-/// Tells, without a system call, whether a database in WAL mode may have changed: it maps
-/// the first bytes of the database's wal-index (the `-shm` file) and reads its header.
+/// Tells, without a system call, whether a database in WAL mode may have changed: it reads
+/// the header of the database's wal-index (the `-shm` file) through the mapping SQLite's own
+/// connection made of it.
 ///
 /// Every commit rewrites that header before it returns (the frame count grows, or a WAL
 /// restarted from its start gets new salts, and the header's checksum changes with them),
@@ -15,11 +12,14 @@ import Darwin
 /// must keep. A `PRAGMA data_version` tells the same but begins a read transaction: two
 /// `fcntl` locks and an `fstat` per question, about 7% of `serve`'s CPU on `/v1/edit`.
 ///
-/// Use it beside an open connection to the same database that has read from it: while a
-/// connection has the wal-index open, no other can truncate or remove it (SQLite clears it
-/// only under an exclusive lock that an open connection's shared lock refuses), so the
-/// mapping stays valid; and a connection in WAL mode keeps its shared lock on the database
-/// file, so no other can take the database out of WAL mode meanwhile.
+/// The watch never opens the `-shm` file itself. POSIX `fcntl` locks belong to the process,
+/// and closing any descriptor of a file drops every lock the process holds on it: a watch
+/// that opened, mapped and closed `-shm` dropped SQLite's lock on the wal-index, so another
+/// process believed it was alone, reset the wal-index and removed `-wal` and `-shm` under the
+/// server (SQLite's "How To Corrupt An SQLite Database File", §2.2). Instead the watch asks
+/// the connection's file for the region SQLite mapped (`xShmMap` of the VFS, with no
+/// extension): the same memory SQLite reads, valid while the connection is open and in WAL
+/// mode — which the watch guarantees by holding the connection.
 public final class WALIndexWatch: @unchecked Sendable {
     /// The header's first copy: SQLite writes the second, then this one, so this one moved
     /// means the commit's header is written.
@@ -32,27 +32,29 @@ public final class WALIndexWatch: @unchecked Sendable {
         }
     }
 
-    /// Bytes mapped: both header copies and the checkpoint information after them.
-    static let mappedBytes = 136
+    /// The size of a wal-index region as SQLite maps it (`WALINDEX_PGSZ`); the header is in
+    /// the first.
+    static let regionBytes: Int32 = 32_768
     private let base: UnsafeRawPointer
+    /// The connection whose mapping `base` points into: kept open as long as the watch.
+    private let connection: Database
 
-    /// A watch on the wal-index of the SQLite file at `databasePath`; nil when it has none
-    /// (the database is not in WAL mode, or no connection has read it yet) or it cannot be
-    /// mapped: then ask `PRAGMA data_version`.
-    public init?(databasePath: String) {
-        let fd = open(databasePath + "-shm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= Self.mappedBytes else { return nil }
-        guard let mapped = mmap(nil, Self.mappedBytes, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
-            return nil
-        }
-        base = UnsafeRawPointer(mapped)
-    }
-
-    deinit {
-        munmap(UnsafeMutableRawPointer(mutating: base), Self.mappedBytes)
+    /// A watch on the wal-index `connection` has mapped; nil when it has none (the database
+    /// is not in WAL mode, or the connection has not read it yet): then ask
+    /// `PRAGMA data_version`. Call it on the thread that uses the connection.
+    init?(connection: Database) {
+        // Outside WAL mode asking for the region would make SQLite open a `-shm` the
+        // database does not use.
+        guard (try? connection.scalarString("PRAGMA journal_mode"))?.lowercased() == "wal" else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+              let map = methods.pointee.xShmMap else { return nil }
+        var region: UnsafeMutableRawPointer?
+        // bExtend 0: the region as it is, nil when the wal-index is not that large yet.
+        guard map(file, 0, Self.regionBytes, 0, &region) == SQLITE_OK, let region else { return nil }
+        base = UnsafeRawPointer(region)
+        self.connection = connection
     }
 
     /// The header as it is now.

@@ -1,14 +1,10 @@
-import CSQLite
-
 extension Store {
     /// A watch on the wal-index of this store's SQLite file (see ``WALIndexWatch``), or nil
-    /// on PostgreSQL, outside WAL mode, or before this connection has read the database.
-    /// Keep the store open as long as the watch.
+    /// on PostgreSQL, outside WAL mode, or before this connection has read the database. The
+    /// watch keeps the connection open; use it from the thread that uses the store.
     public func walIndexWatch() -> WALIndexWatch? {
-        guard let sqlite = backend as? SQLiteBackend,
-              let name = sqlite3_db_filename(sqlite.database.handle, "main"), name.pointee != 0 else { return nil }
-        // The name SQLite resolved (absolute, links followed): the wal-index is beside it.
-        return WALIndexWatch(databasePath: String(cString: name))
+        guard let sqlite = backend as? SQLiteBackend else { return nil }
+        return WALIndexWatch(connection: sqlite.database)
     }
 
     /// A number that changes whenever another connection commits to the database, or nil
