@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// `formulary serve` on an SQLite file with the command line used beside it, as the docs'
-/// normal setup has it: entries posted while `import` writes and `audit head` reads, a token
+/// normal setup has it: entries posted while `import` and `validate` write and `audit head` reads, a token
 /// revoked and a type added from the command line. Every acknowledged entry is stored, no
 /// request fails, the server does not crash, and what the commands changed is served within
 /// a second.
@@ -74,6 +74,10 @@ import Testing
             #expect(imported.status == 0 || imported.status == 1, "\(imported)")
             let head = try sandbox.run("audit", "head")
             #expect(head.status == 0, "\(head)")
+            if round % 3 == 1 {
+                let validated = try sandbox.run("validate")
+                #expect(validated.status == 0 || validated.status == 1, "\(validated)")
+            }
             if round == 3 {
                 // Checked first: the token works, so that a refusal below is the revocation's.
                 #expect(try ServeCommandTests.request(port, "GET", "/v1/types", headers: ["Authorization: Bearer \(reader)"]).status == 200)
