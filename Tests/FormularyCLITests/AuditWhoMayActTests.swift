@@ -43,18 +43,6 @@ import Testing
          "ALTER TABLE audit_head ENABLE TRIGGER audit_head_follows_log"]
     }
 
-    /// The same on SQLite: the guards dropped, then created again from their own SQL.
-    static func cutOnSQLite(from seq: Int) -> String {
-        """
-        no_delete = drop_trigger("audit_log_no_delete")
-        follows = drop_trigger("audit_head_follows_log")
-        db.execute("DELETE FROM audit_log WHERE seq >= \(seq)")
-        db.execute("UPDATE audit_head SET seq = \(seq - 1), hash = (SELECT hash FROM audit_log WHERE seq = \(seq - 1))")
-        db.execute(no_delete)
-        db.execute(follows)
-        """
-    }
-
     static let tamperings: [Tampering] = [
         Tampering(name: "a revoked token un-revoked",
                   python: """
@@ -103,10 +91,10 @@ import Testing
                              "ALTER TABLE api_tokens ENABLE TRIGGER api_tokens_no_delete"],
                   area: "tokens", says: ["audit record 1 recorded token 'reader' (id 1), which is gone"]),
         Tampering(name: "a revocation's record cut off the end of the log",
-                  python: cutOnSQLite(from: 3), postgres: cutOnPostgres(from: 3),
+                  python: Tamper.cutLog(from: 3), postgres: cutOnPostgres(from: 3),
                   area: "tokens", says: ["token 'ops'", "the table says it was revoked at", "but audit record 2 (token.add), the newest record of it, says it works"]),
         Tampering(name: "a token's records cut off the end of the log",
-                  python: cutOnSQLite(from: 2), postgres: cutOnPostgres(from: 2),
+                  python: Tamper.cutLog(from: 2), postgres: cutOnPostgres(from: 2),
                   area: "tokens", says: ["token 'ops' (id 2, scope admin", "has no audit record"]),
         Tampering(name: "a migration's row deleted",
                   python: "db.execute(\"DELETE FROM schema_migrations WHERE id = 5\")",
@@ -187,7 +175,7 @@ import Testing
         let (sandbox, _) = try Self.withTokens(backend)
         let head = try sandbox.mustRun("audit", "head").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         if backend == .sqlite {
-            try Tamper.python(sandbox.databasePath, Self.cutOnSQLite(from: 3))
+            try Tamper.python(sandbox.databasePath, Tamper.cutLog(from: 3))
         } else {
             for statement in Self.cutOnPostgres(from: 3) { _ = try sandbox.query(statement) }
         }
