@@ -54,12 +54,13 @@ struct AuditVerifyCommand: Command {
         abstract: "Checks the database, the audit log's hash chain, and the data against the log.",
         discussion: """
         Runs the database's integrity checks (SQLite's integrity check on a file), compares
-        the schema with the one the migrations
-        create, recomputes every record's hash and its link to the record before, and
-        recomputes the digests the log holds of the data: the entries each import wrote,
-        every type and form added or retired, each validation run's counts and results.
-        Every difference is named, up to 20 per area. A change made to the data outside
-        formulary shows, and so does a log cut at its end.
+        the recorded migrations with this formulary's (name and SHA-256) and the schema with
+        the one they create, recomputes every record's hash and its link to the record
+        before, and recomputes the digests the log holds of the data: the entries each import
+        wrote, every type and form added or retired, each validation run's counts and
+        results, and every token of 'formulary serve' (its name, scope, secret's hash and
+        revocation). Every difference is named, up to 20 per area. A change made to the data
+        or the tokens outside formulary shows, and so does a log cut at its end.
 
         A whole log rewritten consistently can only be caught against a head kept somewhere
         else: save the line 'formulary audit head' prints (in a ticket, a commit, another
@@ -104,9 +105,10 @@ struct AuditVerifyCommand: Command {
         }
         let c = report.covered
         if report.isValid {
-            out.line("database: integrity check ok; schema as the migrations create it")
+            out.line("database: integrity check ok; \(Self.count(c.migrations, "migration")) recorded as this formulary has them, schema as they create it")
             out.line("data matches the log: \(Self.count(c.imports, "import")) (\(Self.count(c.entryVersions, "entry version"))), "
-                + "\(Self.count(c.typeEvents, "type change")), \(Self.count(c.formEvents, "form change")), \(Self.count(c.runs, "run"))")
+                + "\(Self.count(c.typeEvents, "type change")), \(Self.count(c.formEvents, "form change")), \(Self.count(c.runs, "run")), "
+                + "\(Self.count(c.tokens, "token"))")
         } else {
             out.line("\(Self.count(report.problems.count, "problem")) found:")
             for p in report.problems { out.line("  \(p.area.rawValue): \(ReportEscaping.terminal(p.message))") }

@@ -7,16 +7,20 @@ import FormularyStore
 
 extension Workspace {
     /// Opens the database, checking its schema is current. `init` passes `create: true`
-    /// and `migrate` `requireSchema: false`: they migrate it themselves.
+    /// and `migrate` `requireSchema: false`: they migrate it themselves. `audit verify` passes
+    /// `checkMigrations: false` too: it reports a changed `schema_migrations` row itself, by
+    /// name, instead of refusing the database.
     ///
     /// Before SQLite sees the file, it is checked to be one Formulary can use, so that the
     /// message says what is wrong with it: a folder (bad input), an empty file (`init` was
     /// never run; only `init` makes it a database), a file that is not SQLite's, another
     /// application's SQLite database (environment failures, nothing written). A
     /// `postgres://` URL opens the database on that server instead (``openServer``).
-    func open(_ access: StoreAccess, create: Bool = false, requireSchema: Bool = true) throws -> Store {
+    func open(_ access: StoreAccess, create: Bool = false, requireSchema: Bool = true,
+              checkMigrations: Bool = true) throws -> Store {
         if case .postgres = location {
-            return try openServer(access, initializing: create, requireSchema: requireSchema)
+            return try openServer(access, initializing: create, requireSchema: requireSchema,
+                                  checkMigrations: checkMigrations)
         }
         let path = settings.databasePath
         if FileSystem.isDirectory(path) {
@@ -41,7 +45,8 @@ extension Workspace {
             // on WAL as it opens, which would already change another application's file.
             configuration.readOnly = true
             let reader = try Store(path: path, configuration: configuration)
-            try checkSchema(of: reader, path: path, initializing: create, requireCurrent: requireSchema)
+            try checkSchema(of: reader, path: path, initializing: create, requireCurrent: requireSchema,
+                            checkMigrations: checkMigrations)
             if access == .read { return reader }
         }
         configuration.readOnly = access == .read
@@ -52,7 +57,8 @@ extension Workspace {
     /// database without Formulary's tables is one `init` was never run on, one with other
     /// tables belongs to another application. A reading command's session is read-only on
     /// the server. The database itself must exist: `createdb` makes it, not `init`.
-    private func openServer(_ access: StoreAccess, initializing: Bool, requireSchema: Bool) throws -> Store {
+    private func openServer(_ access: StoreAccess, initializing: Bool, requireSchema: Bool,
+                            checkMigrations: Bool) throws -> Store {
         let store: Store
         if access == .read, let probe = serverProbe {
             serverProbe = nil
@@ -62,15 +68,21 @@ extension Workspace {
             configuration.readOnly = access == .read
             store = try Store(location: location, configuration: configuration)
         }
-        try checkSchema(of: store, path: databaseName, initializing: initializing, requireCurrent: requireSchema)
+        try checkSchema(of: store, path: databaseName, initializing: initializing, requireCurrent: requireSchema,
+                        checkMigrations: checkMigrations)
         return store
     }
 
     /// Refuses another application's database, and one that was never initialised (unless
     /// `init` is initialising it); with `requireCurrent`, one with pending migrations too.
-    private func checkSchema(of store: Store, path: String, initializing: Bool, requireCurrent: Bool) throws {
+    /// Without `checkMigrations`, the recorded migrations are not compared with this
+    /// formulary's (the caller does).
+    private func checkSchema(of store: Store, path: String, initializing: Bool, requireCurrent: Bool,
+                             checkMigrations: Bool) throws {
         do {
-            if requireCurrent {
+            if !checkMigrations {
+                if try !initializing && store.recordedMigrations().isEmpty { throw StoreError.notInitialized }
+            } else if requireCurrent {
                 try store.requireCurrentSchema()
             } else {
                 let status = try store.migrationStatus()

@@ -11,6 +11,10 @@ enum AuditAction {
     static let runStart = "validate.start"
     static let runEnd = "validate"
     static let seal = "audit.seal"
+    /// Tokens of `formulary serve`: since migration 11 their records hold the token's id and
+    /// the digest of its row; older ones hold neither and are not compared with anything.
+    static let tokenAdd = "token.add"
+    static let tokenRevoke = "token.revoke"
 }
 
 /// The digests the log recorded, by what they cover: what `audit verify` compares the
@@ -21,6 +25,17 @@ struct RecordIndex {
         var digest: String
         /// From the seal of migration 3, which a run's own end record may follow.
         var isSeal = false
+    }
+
+    /// What the newest record of a token says of it.
+    struct TokenRecord {
+        var seq: Int64
+        /// `token.add`, `token.revoke`, or `audit.seal` for the baseline of migration 11.
+        var action: String
+        var name: String
+        var scope: String?
+        var revokedAt: String?
+        var digest: String
     }
 
     struct ImportRecord {
@@ -35,6 +50,12 @@ struct RecordIndex {
     private(set) var runStarts: [Int64: Digested] = [:]
     /// The newest record that ends (or seals) each run.
     private(set) var runEnds: [Int64: Digested] = [:]
+    /// The newest record of each token, by token id.
+    private(set) var tokens: [Int64: TokenRecord] = [:]
+    /// The `token.add` record of each token (at most one per token: a second was forged).
+    private var tokenAdds: [Int64: Int64] = [:]
+    /// The `token.revoke` record of each token (a token is revoked once).
+    private var tokenRevokes: [Int64: Int64] = [:]
     /// Two records claiming the same import, event or run start: one was forged.
     private(set) var problems: [AuditProblem] = []
 
@@ -61,6 +82,8 @@ struct RecordIndex {
                 }
             case AuditAction.seal:
                 addSeal(details, seq: record.seq)
+            case AuditAction.tokenAdd, AuditAction.tokenRevoke:
+                addToken(record, details)
             default:
                 for kind in [DefinitionKind.type, .form] where record.action.hasPrefix("\(kind.auditNoun).") {
                     if let id = details["event"]?.intValue, let digest = details["digest"]?.stringValue {
@@ -88,6 +111,19 @@ struct RecordIndex {
         runStarts[id] = record
     }
 
+    private mutating func addToken(_ record: AuditRecord, _ details: JSONValue) {
+        guard let id = details["token"]?.intValue.map(Int64.init), let digest = details["digest"]?.stringValue else { return }
+        let isAdd = record.action == AuditAction.tokenAdd
+        if let earlier = isAdd ? tokenAdds[id] : tokenRevokes[id] {
+            return duplicate("the \(isAdd ? "creation" : "revocation") of token '\(record.subject)' (id \(id))",
+                             earlier, record.seq, area: .tokens)
+        }
+        if isAdd { tokenAdds[id] = record.seq } else { tokenRevokes[id] = record.seq }
+        tokens[id] = TokenRecord(seq: record.seq, action: record.action, name: record.subject,
+                                 scope: details["scope"]?.stringValue, revokedAt: details["revoked_at"]?.stringValue,
+                                 digest: digest)
+    }
+
     private mutating func addSeal(_ details: JSONValue, seq: Int64) {
         for (id, value) in details["imports"]?.objectValue ?? JSONObject() {
             guard let id = Int64(id), let digest = value["digest"]?.stringValue else { continue }
@@ -105,6 +141,13 @@ struct RecordIndex {
                   let end = value["end"]?.stringValue else { continue }
             addRunStart(id, Digested(seq: seq, digest: start))
             runEnds[id] = Digested(seq: seq, digest: end, isSeal: true)
+        }
+        // Migration 11's baseline of the tokens made before their records held digests.
+        for (id, value) in details["tokens"]?.objectValue ?? JSONObject() {
+            guard let id = Int64(id), let name = value["name"]?.stringValue,
+                  let digest = value["digest"]?.stringValue else { continue }
+            tokens[id] = TokenRecord(seq: seq, action: AuditAction.seal, name: name, scope: value["scope"]?.stringValue,
+                                     revokedAt: value["revoked_at"]?.stringValue, digest: digest)
         }
     }
 

@@ -7,11 +7,15 @@ public struct AuditProblem: Sendable, Hashable, CustomStringConvertible {
         case database
         /// Tables, indexes and triggers that differ from what the migrations create.
         case schema
+        /// `schema_migrations` against the migrations this formulary has.
+        case migrations
         /// The hash chain and its head.
         case log
         /// A head kept elsewhere (`--head`) that the log no longer holds.
         case head
         case types, forms, imports, entries, runs
+        /// Tokens of `formulary serve` against their records: who may act.
+        case tokens
     }
 
     public var area: Area
@@ -51,6 +55,10 @@ public struct AuditReport: Sendable, Hashable {
         public var typeEvents = 0
         public var formEvents = 0
         public var runs = 0
+        /// Rows of `api_tokens`, revoked ones too.
+        public var tokens = 0
+        /// Rows of `schema_migrations`, each compared with this formulary's copy.
+        public var migrations = 0
         public init() {}
     }
 

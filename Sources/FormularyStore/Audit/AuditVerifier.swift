@@ -18,12 +18,18 @@ struct AuditVerifier {
         // Reads only: a damaged file can make even the read transaction's commit fail, after
         // the report has been made, and nothing is lost by ending it with a rollback instead.
         try store.backend.inspect {
+            // First: the migrations decide what schema the rest is checked against, and a
+            // database whose schema this formulary cannot read is refused here, as by every
+            // other command.
+            let migrations = try migrationBookkeeping()
             let chain = try store.verifyAudit()
             let records = try store.auditRecords()
             let head = records.last.map { ($0.seq, $0.hash) } ?? (0, AuditLog.genesisHash)
             var report = AuditReport(chain: chain, problems: [], notes: [], covered: .init(),
                                      headSeq: head.0, headHash: head.1)
-            var problems = try store.backend.storageProblems(limit: Self.problemsPerArea)
+            report.covered.migrations = migrations.recorded
+            var problems = try store.backend.storageProblems(limit: Self.problemsPerArea, schemaOf: migrations.schemaOf)
+            problems += migrations.problems
             if let failure = chain.failure {
                 problems.append(AuditProblem(area: .log, message: failure.description, seq: failure.seq))
             }
@@ -37,6 +43,7 @@ struct AuditVerifier {
                 problems += try definitionProblems(index, report: &report)
                 problems += try importProblems(index, report: &report)
                 problems += try runProblems(index, report: &report)
+                problems += try tokenProblems(index, report: &report)
             } catch {
                 // A damaged file or a changed schema can keep the data from being read.
                 problems.append(AuditProblem(area: .database, message: "the data could not be read to check it against the log: \(error)"))
@@ -44,6 +51,63 @@ struct AuditVerifier {
             report.problems = Self.limited(problems)
             return report
         }
+    }
+
+    // MARK: Migrations
+
+    /// `schema_migrations` against the migrations this formulary has, and the migrations the
+    /// schema must therefore be made of.
+    ///
+    /// Formulary applies migrations in order, every pending one in one transaction with its
+    /// row, so a database it migrated records a prefix of this formulary's list, each row
+    /// with the name and SHA-256 of this formulary's copy (the file's text compiled into the
+    /// executable). A row edited, deleted or added by hand breaks that, and is named. A row
+    /// deleted off the end makes its migration look pending: it is told apart from one that
+    /// really is by the schema, which already holds what the migration creates (its tables,
+    /// indexes, triggers). `applied_at` is what the migrating process said; nothing proves it.
+    ///
+    /// - Throws: ``MigrationError/unknown(id:name:)`` for a migration newer than any this
+    ///   formulary has (a newer formulary applied it), ``StoreError/schemaOutOfDate(pending:)``
+    ///   when migrations are pending and the schema holds nothing of them: this formulary
+    ///   cannot read such a database, as for every command.
+    func migrationBookkeeping() throws -> (schemaOf: [Migration], recorded: Int, problems: [AuditProblem]) {
+        let known = store.backend.knownMigrations
+        let recorded = try store.backend.recordedMigrations()
+        let newestKnown = known.last?.id ?? 0
+        if let newer = recorded.last, newer.id > newestKnown {
+            throw MigrationError.unknown(id: newer.id, name: newer.name)
+        }
+        let byID = Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) })
+        var problems: [AuditProblem] = []
+        func problem(_ message: String) { problems.append(AuditProblem(area: .migrations, message: message)) }
+        for row in recorded {
+            guard let migration = byID[row.id] else {
+                problem("schema_migrations records migration \(row.id) (\(row.name)), which this formulary does not have though it has later ones: the row was written outside formulary")
+                continue
+            }
+            if row.name != migration.name {
+                problem("migration \(row.id) is recorded as '\(row.name)', but it is \(migration.name): its row was edited outside formulary")
+            } else if row.sha256 != migration.sha256 {
+                problem("migration \(row.id) (\(row.name)) is recorded with SHA-256 \(row.sha256.prefix(12))…, but this formulary's copy has \(migration.sha256.prefix(12))…: its row was edited, or the database was migrated from a changed file")
+            }
+        }
+        let recordedIDs = Set(recorded.map(\.id))
+        let newestRecorded = recorded.map(\.id).filter { byID[$0] != nil }.max() ?? 0
+        var schemaOf = known.filter { $0.id <= newestRecorded }
+        for migration in schemaOf where !recordedIDs.contains(migration.id) {
+            problem("migration \(migration.id) (\(migration.name)) is not recorded as applied, though later ones are: its row was deleted outside formulary")
+        }
+        var pending: [Migration] = []
+        for migration in known where migration.id > newestRecorded {
+            if pending.isEmpty, try store.backend.schemaHolds(migration, after: schemaOf) {
+                problem("migration \(migration.id) (\(migration.name)) is not recorded as applied, but the schema holds what it creates: its row was deleted outside formulary")
+                schemaOf.append(migration)
+            } else {
+                pending.append(migration)
+            }
+        }
+        if !pending.isEmpty { throw StoreError.schemaOutOfDate(pending: pending.map(\.name)) }
+        return (schemaOf, recorded.count, problems)
     }
 
     // MARK: Types and forms
@@ -156,6 +220,60 @@ struct AuditVerifier {
         }
         report.covered.runs = ids.count
         return problems
+    }
+
+    // MARK: Tokens
+
+    /// Every token's row against the newest record of it, and every token the log made
+    /// against the rows: a token un-revoked, given another scope or secret, slipped in or
+    /// removed shows, and so does a token record cut off the end of the log (the row then
+    /// says more than the log does). Messages name the token and what differs, never its
+    /// hash.
+    private func tokenProblems(_ index: RecordIndex, report: inout AuditReport) throws -> [AuditProblem] {
+        var problems: [AuditProblem] = []
+        let key = try store.auditKey()
+        let rows = try store.tokens()
+        for token in rows {
+            let what = "token '\(token.name)' (id \(token.id), scope \(token.scope), made at \(token.createdAt) by \(token.createdBy))"
+            guard let record = index.tokens[token.id] else {
+                problems.append(AuditProblem(area: .tokens, message: "\(what) has no audit record: it was written outside formulary, or its record was cut from the log"))
+                continue
+            }
+            if let problem = Self.difference(token, record, digest: DataDigests.tokenDigest(key: key, token: token)) {
+                problems.append(AuditProblem(area: .tokens, message: "\(what): \(problem)", seq: record.seq))
+            }
+        }
+        let stored = Set(rows.map(\.id))
+        for (id, record) in index.tokens.sorted(by: { $0.key < $1.key }) where !stored.contains(id) {
+            problems.append(AuditProblem(area: .tokens, message: "audit record \(record.seq) recorded token '\(record.name)' (id \(id)), which is gone: its row was deleted outside formulary", seq: record.seq))
+        }
+        report.covered.tokens = rows.count
+        return problems
+    }
+
+    /// What differs between a token's row and the newest record of it, in words, or nil when
+    /// its digest matches. The clear fields are compared first, so that the message can say
+    /// what changed; what only the digest covers (the token's hash, when and by whom it was
+    /// made) is named last.
+    static func difference(_ token: StoredToken, _ record: RecordIndex.TokenRecord, digest: String) -> String? {
+        guard digest != record.digest else { return nil }
+        let which = "audit record \(record.seq) (\(record.action))"
+        if token.name != record.name {
+            return "the table names it '\(token.name)', but \(which) recorded it as '\(record.name)'"
+        }
+        if let scope = record.scope, scope != token.scope {
+            return "the table gives it scope \(token.scope), but \(which) recorded scope \(scope): its scope was changed outside formulary"
+        }
+        switch (token.revokedAt, record.revokedAt) {
+        case (nil, let recorded?):
+            return "the table says it works, but \(which) recorded its revocation at \(recorded): it was un-revoked outside formulary"
+        case (let revoked?, nil):
+            return "the table says it was revoked at \(revoked), but \(which), the newest record of it, says it works: the revocation was written outside formulary, or its record was cut from the log"
+        case let (revoked?, recorded?) where revoked != recorded:
+            return "the table says it was revoked at \(revoked), but \(which) recorded its revocation at \(recorded)"
+        default:
+            return "its secret's hash, or when or by whom it was made, differs from what \(which) recorded: the token was replaced outside formulary"
+        }
     }
 
     // MARK: Output

@@ -133,6 +133,23 @@ enum DataDigests {
         }
     }
 
+    // MARK: Tokens of `formulary serve`
+
+    /// A token's row as it stands: who may act with it, and since and until when. The hash
+    /// is that of a 32-byte random token, so the digest lets no one guess it.
+    static func tokenDigest(key: AuditKey, token: StoredToken) -> String {
+        key.digest { f in
+            f.word("token")
+            f.int(token.id)
+            f.text(token.name)
+            f.text(token.scope)
+            f.text(token.hash)
+            f.text(token.createdAt)
+            f.text(token.createdBy)
+            f.text(token.revokedAt)
+        }
+    }
+
     // MARK: Validation runs
 
     /// The results of one run in `run_results` order (entry id, then rule id), hashed as they

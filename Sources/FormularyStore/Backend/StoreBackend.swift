@@ -36,6 +36,19 @@ public protocol StoreBackend: AnyObject {
     /// Applied and pending migrations; throws when an applied one is unknown or changed.
     func migrationStatus() throws -> [MigrationStatus]
 
+    /// The migrations this executable has for the backend (its embedded copies), in order.
+    var knownMigrations: [Migration] { get }
+
+    /// The rows of `schema_migrations` in id order, as stored: not checked against
+    /// ``knownMigrations``, so that `audit verify` can name what differs instead of refusing
+    /// the database. Empty for a database without any table.
+    func recordedMigrations() throws -> [AppliedMigration]
+
+    /// Whether the schema already holds what `migration` creates when it is applied after
+    /// `earlier`: some object it adds or changes is there exactly as it makes it. False for
+    /// a migration that creates or changes no object.
+    func schemaHolds(_ migration: Migration, after earlier: [Migration]) throws -> Bool
+
     /// Runs `body` in a transaction (`.write` for writes, `.read` for a consistent read), or
     /// in a savepoint inside one: committed when it returns, undone when it throws.
     func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T
@@ -90,9 +103,9 @@ public protocol StoreBackend: AnyObject {
     func lastAuditRecord() throws -> AuditRecord?
 
     /// The storage's checks of itself, for `audit verify`: its own integrity check, references
-    /// between tables, and a schema that differs from the one its migrations create. At most
-    /// `limit` lines from the integrity check.
-    func storageProblems(limit: Int) throws -> [AuditProblem]
+    /// between tables, and a schema that differs from the one `migrations` create on an empty
+    /// database. At most `limit` lines from the integrity check.
+    func storageProblems(limit: Int, schemaOf migrations: [Migration]) throws -> [AuditProblem]
 
     // MARK: Copying a whole registry (`copy --to`; see Store+Copy.swift)
 

@@ -50,7 +50,9 @@ public final class Store {
     /// The data steps that come with a schema change run in the same transaction: migration 4
     /// fills `secure` for the type versions stored before it, and migration 3 (data digests),
     /// on a database that already holds data, appends an `audit.seal` record by `actor` with the
-    /// digests of everything written before (see ``sealExistingData(actor:)``).
+    /// digests of everything written before (see ``sealExistingData(actor:)``); migration 11
+    /// (token digests), on a database that has tokens, appends one with their rows as they
+    /// stand (see ``sealExistingTokens(actor:)``).
     @discardableResult
     public func migrate(actor: String = "formulary") throws -> [AppliedMigration] {
         try backend.applyMigrations(now: clock) { applied in
@@ -58,6 +60,7 @@ public final class Store {
             // The flags first: the seal digests the versions with them.
             if ids.contains(Self.secureFlagMigration) { try fillSecureFlags() }
             if ids.contains(Self.dataDigestsMigration) { try sealExistingData(actor: actor) }
+            if ids.contains(Self.tokenDigestsMigration) { try sealExistingTokens(actor: actor) }
         }
     }
 
@@ -65,6 +68,8 @@ public final class Store {
     static let dataDigestsMigration = 3
     /// The migration that adds `type_versions.secure` (`migrations/0004_type_version_secure.sql`).
     static let secureFlagMigration = 4
+    /// The migration from which token records hold digests (`migrations/0011_audit_tokens.sql`).
+    static let tokenDigestsMigration = 11
 
     /// Sets each stored type version's `secure` from its source (migration 4's data step).
     func fillSecureFlags() throws {
@@ -77,6 +82,14 @@ public final class Store {
     /// Applied and pending migrations (`migrate --status`).
     public func migrationStatus() throws -> [MigrationStatus] {
         try backend.migrationStatus()
+    }
+
+    /// The rows of `schema_migrations` as stored, not checked against this executable's
+    /// migrations (`audit verify` compares them itself); empty for a database without tables.
+    ///
+    /// - Throws: ``MigrationError/foreignDatabase(tables:)`` for another application's database.
+    public func recordedMigrations() throws -> [AppliedMigration] {
+        try backend.recordedMigrations()
     }
 
     /// Throws unless every migration of this executable is applied and none was changed.

@@ -65,4 +65,18 @@ enum Tamper {
             db.execute(guard)
             """)
     }
+
+    /// Python that cuts the records from `seq` on off the end of the log and rewinds the head
+    /// to the record before, its guards dropped for it and created again from their own SQL:
+    /// the chain and the schema verify afterwards.
+    static func cutLog(from seq: Int) -> String {
+        """
+        no_delete = drop_trigger("audit_log_no_delete")
+        follows = drop_trigger("audit_head_follows_log")
+        db.execute("DELETE FROM audit_log WHERE seq >= \(seq)")
+        db.execute("UPDATE audit_head SET seq = \(seq - 1), hash = (SELECT hash FROM audit_log WHERE seq = \(seq - 1))")
+        db.execute(no_delete)
+        db.execute(follows)
+        """
+    }
 }

@@ -5,8 +5,21 @@
 /// PostgreSQL has no counterpart of SQLite's `integrity_check` that an ordinary role may run
 /// (`amcheck` is an extension for superusers); its storage is the server's to keep.
 extension PostgresBackend {
-    func storageProblems(limit: Int) throws -> [AuditProblem] {
-        try referenceProblems(limit: limit) + schemaProblems()
+    func storageProblems(limit: Int, schemaOf migrations: [Migration]) throws -> [AuditProblem] {
+        try referenceProblems(limit: limit) + schemaProblems(migrations)
+    }
+
+    var knownMigrations: [Migration] { migrator.migrations }
+
+    func recordedMigrations() throws -> [AppliedMigration] {
+        try migrator.applied(in: connection)
+    }
+
+    func schemaHolds(_ migration: Migration, after earlier: [Migration]) throws -> Bool {
+        let before = try referenceSchema(earlier)
+        let after = try referenceSchema(earlier + [migration])
+        let actual = try Self.schema(of: connection)
+        return after.contains { name, object in before[name] != object && actual[name] == object }
     }
 
     /// Rows whose declared reference finds no row: the server enforces foreign keys, but a
@@ -39,26 +52,11 @@ extension PostgresBackend {
         return problems
     }
 
-    /// Tables, columns, constraints, indexes, triggers and functions against those the
-    /// applied migrations create in an empty schema: a dropped or disabled append-only trigger,
+    /// Tables, columns, constraints, indexes, triggers and functions against those
+    /// `migrations` create in an empty schema: a dropped or disabled append-only trigger,
     /// a trigger function rewritten, or a trigger added to rewrite rows shows here.
-    ///
-    /// The reference is built on a second connection, in a schema of its own inside a
-    /// transaction that is always rolled back: nothing of it is ever committed.
-    func schemaProblems() throws -> [AuditProblem] {
-        let applied = Set(try migrator.applied(in: connection).map(\.id))
-        let reference = try PostgresConnection(url: url)
-        let expected: [String: SchemaObject]
-        do {
-            try reference.executeScript("BEGIN")
-            defer { reference.rollbackIgnoringErrors() }
-            try reference.executeScript("CREATE SCHEMA formulary_reference; SET LOCAL search_path = formulary_reference")
-            try reference.executeScript(PostgresMigrator.bookkeeping)
-            for migration in migrator.migrations where applied.contains(migration.id) {
-                try reference.executeScript(migration.sql)
-            }
-            expected = try Self.schema(of: reference)
-        }
+    func schemaProblems(_ migrations: [Migration]) throws -> [AuditProblem] {
+        let expected = try referenceSchema(migrations)
         let actual = try Self.schema(of: connection)
         var problems: [AuditProblem] = []
         for (name, object) in expected.sorted(by: { $0.key < $1.key }) {
@@ -78,6 +76,21 @@ extension PostgresBackend {
             problems.append(AuditProblem(area: .schema, message: "\(object.type) \(object.name) is not part of Formulary's schema"))
         }
         return problems
+    }
+
+    /// The schema `migrations` create in an empty schema. Built on a second connection, in a
+    /// schema of its own inside a transaction that is always rolled back: nothing of it is
+    /// ever committed.
+    func referenceSchema(_ migrations: [Migration]) throws -> [String: SchemaObject] {
+        let reference = try PostgresConnection(url: url)
+        try reference.executeScript("BEGIN")
+        defer { reference.rollbackIgnoringErrors() }
+        try reference.executeScript("CREATE SCHEMA formulary_reference; SET LOCAL search_path = formulary_reference")
+        try reference.executeScript(PostgresMigrator.bookkeeping)
+        for migration in migrations {
+            try reference.executeScript(migration.sql)
+        }
+        return try Self.schema(of: reference)
     }
 
     struct SchemaObject: Equatable {

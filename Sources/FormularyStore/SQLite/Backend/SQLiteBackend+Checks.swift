@@ -1,10 +1,22 @@
 /// `audit verify`'s checks of the file itself: SQLite's integrity and foreign-key checks, and
 /// the schema against the one the migrations create.
 extension SQLiteBackend {
-    public func storageProblems(limit: Int) throws -> [AuditProblem] {
-        try integrityProblems(limit: limit) + schemaProblems()
+    public func storageProblems(limit: Int, schemaOf migrations: [Migration]) throws -> [AuditProblem] {
+        try integrityProblems(limit: limit) + schemaProblems(migrations)
     }
 
+    public var knownMigrations: [Migration] { migrator.migrations }
+
+    public func recordedMigrations() throws -> [AppliedMigration] {
+        try migrator.applied(in: database)
+    }
+
+    public func schemaHolds(_ migration: Migration, after earlier: [Migration]) throws -> Bool {
+        let before = try Self.referenceSchema(earlier)
+        let after = try Self.referenceSchema(earlier + [migration])
+        let actual = try Self.schema(of: database)
+        return after.contains { name, object in before[name] != object && actual[name] == object }
+    }
 
     func integrityProblems(limit: Int) throws -> [AuditProblem] {
         var problems: [AuditProblem] = []
@@ -36,15 +48,10 @@ extension SQLiteBackend {
         return problems
     }
 
-    /// Tables, indexes and triggers against those the migrations create on an empty
+    /// Tables, indexes and triggers against those `migrations` create on an empty
     /// database: a dropped append-only trigger, or one added to rewrite rows, shows here.
-    func schemaProblems() throws -> [AuditProblem] {
-        let reference = try Database(path: ":memory:")
-        let migrator = self.migrator
-        let applied = Set(try migrator.applied(in: database).map(\.id))
-        try Migrator(migrations: migrator.migrations.filter { applied.contains($0.id) })
-            .migrate(reference)
-        let expected = try Self.schema(of: reference)
+    func schemaProblems(_ migrations: [Migration]) throws -> [AuditProblem] {
+        let expected = try Self.referenceSchema(migrations)
         let actual = try Self.schema(of: database)
         var problems: [AuditProblem] = []
         for (name, object) in expected.sorted(by: { $0.key < $1.key }) {
@@ -61,6 +68,13 @@ extension SQLiteBackend {
             problems.append(AuditProblem(area: .schema, message: "\(object.type) \(name) is not part of Formulary's schema"))
         }
         return problems
+    }
+
+    /// The schema `migrations` create on an empty database, in memory.
+    private static func referenceSchema(_ migrations: [Migration]) throws -> [String: SchemaObject] {
+        let reference = try Database(path: ":memory:")
+        try Migrator(migrations: migrations).migrate(reference)
+        return try schema(of: reference)
     }
 
     private struct SchemaObject: Equatable {
