@@ -160,7 +160,7 @@ import Testing
     /// card's conditions and every prefix of some digit and letter strings, a condition that
     /// matches (final) or partially matches (live) always passes `mayMatch`.
     @Test func theConditionFiltersAreSound() throws {
-        let d = try #require(resolvedField(try String(contentsOfFile: "plugins/credit-card.field", encoding: .utf8)))
+        let d = try #require(resolvedField(try String(contentsOf: pluginsFolder.appendingPathComponent("credit-card.field"), encoding: .utf8)))
         let type = try compile(d)
         #expect(type.choices.count == 6)
         let scratch = RegexScratch()
