@@ -107,6 +107,25 @@ struct ConsumerPackageTests {
         #expect(!ldd.output.contains("libcrypto"), "the app links libcrypto:\n\(ldd.output)")
     }
 
+    /// The library compiles without a warning: an app building it sees every warning of
+    /// its dependencies in its own build log. Type-checked the way SwiftPM compiles the
+    /// module (its sources and its one C module), in seconds.
+    @Test(.enabled(if: swift != nil, "swift is not on PATH"))
+    func theRulesLibraryCompilesWithoutWarnings() throws {
+        let swiftc = URL(fileURLWithPath: try #require(Self.swift)).deletingLastPathComponent()
+            .appendingPathComponent("swiftc").path
+        let base = Self.root.appendingPathComponent("Sources/FormularyRules")
+        let sources = (FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".swift") }.map { base.appendingPathComponent($0).path }
+        try #require(sources.count > 20)
+        let cModule = Self.root.appendingPathComponent("Sources/CPCRE2").path
+        let checked = try Self.run(swiftc, ["-typecheck", "-swift-version", "6", "-module-name", "FormularyRules",
+                                            "-package-name", "formulary", "-I", cModule,
+                                            "-Xcc", "-fmodule-map-file=\(cModule)/module.modulemap"] + sources)
+        #expect(checked.status == 0, "\(checked.output)")
+        #expect(!checked.output.contains("warning:"), "FormularyRules compiles with warnings:\n\(checked.output)")
+    }
+
     /// The files the consumer's build compiles from this repository, one path a line.
     static func sourceListing() throws -> String {
         var paths = ["Package.swift"]

@@ -162,8 +162,16 @@ struct FieldCatalogTests {
         let signup = try FieldCatalog.builtin(today: Self.today).form(source: Self.signup, file: "signup.form")
         #expect(signup.name == "signup")
         #expect(signup.fieldKeys == ["name", "email", "email-again", "phone", "age"])
-        #expect(signup.fieldType("age")?.isValid("17") == false)
-        #expect(signup.fieldType("nickname") == nil)
+        #expect(try signup.fieldType("age").isValid("17") == false)
+        // A key the form lacks throws, as an unknown type does from the catalog.
+        do {
+            _ = try signup.fieldType("emial")
+            Issue.record("an undeclared key gave a type")
+        } catch {
+            #expect(error.ids == ["undeclared-field"])
+            #expect(error.description.hasPrefix("<field key>:1:1: error: form 'signup' has no field 'emial'"), "\(error)")
+            #expect(error.description.contains("email"), "a near key is suggested: \(error)")
+        }
 
         let ok = signup.judge(Self.good)
         #expect(ok.verdict == .valid)

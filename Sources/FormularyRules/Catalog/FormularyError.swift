@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do { _ = try catalog.fieldType("age(min: 18, mx: 120)") }
-/// catch let error as FormularyError { print(error) }   // as `formulary` would show it
+/// catch { print(error) }   // a FormularyError, shown as `formulary` would show it
 /// ```
 public struct FormularyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Every problem found, errors first in file order; warnings that came with them may

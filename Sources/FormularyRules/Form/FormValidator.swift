@@ -28,10 +28,22 @@ public struct FormValidator: Sendable {
     /// The field keys, in the order the form declares them.
     public var fieldKeys: [String] { judge.fields.map(\.key) }
 
-    /// The compiled type of field `key` (with the form's arguments), or nil for a key the
-    /// form does not declare: what a text field for it edits with.
-    public func fieldType(_ key: String) -> CompiledFieldType? {
-        judge.fields.first { $0.key == key }?.type
+    /// The compiled type of field `key` (with the form's arguments): what a text field for
+    /// it edits with.
+    ///
+    /// - Throws: ``FormularyError`` (`undeclared-field`) for a key the form does not
+    ///   declare, with a "did you mean" when a declared key is near — as
+    ///   ``FieldCatalog/fieldType(_:)`` throws for an unknown type, so that both are used
+    ///   with `try`. ``fieldKeys`` lists the keys.
+    public func fieldType(_ key: String) throws(FormularyError) -> CompiledFieldType {
+        if let type = judge.fields.first(where: { $0.key == key })?.type { return type }
+        let location = SourceLocation(file: "<field key>", line: 1, column: 1, length: max(1, key.count))
+        let keys = fieldKeys
+        let message = LanguageDiagnostic.undeclaredField.message(
+            "form '\(name)' has no field '\(key)'",
+            fixIts: Suggestion.fixIt(for: key, in: keys, replacing: location).map { [$0] } ?? [],
+            notes: [Diagnostic.Note("its fields are \(Suggestion.list(keys))")])
+        throw FormularyError([Diagnostic(message, at: location, sourceLine: key)])
     }
 
     /// Judges the values of one filled-in form, keyed by field key. A missing key, an empty

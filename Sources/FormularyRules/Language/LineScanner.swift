@@ -105,6 +105,13 @@ struct LineScanner {
         }
     }
 
+    /// A comparison operator at `i` (`<`, `<=`, `>`, `>=`, `!=`), whose first character is `c`.
+    mutating func scanComparison(_ c: Unicode.Scalar) {
+        let two = peek(1) == "="
+        let op = ComparisonOperator(rawValue: String(c) + (two ? "=" : ""))!
+        i += two ? 2 : 1
+        emit(.comparison(op), from: i - (two ? 2 : 1))
+    }
 
     mutating func scan() {
         while i < n {
@@ -131,13 +138,11 @@ struct LineScanner {
                 scanParameter()
             case "-" where peek(1).map(Self.isDigit) == true:
                 scanNumber()
-            case "<" where peek(1) == "=" || peek(1) == " " || peek(1) == "\t" || peek(1) == nil,
-                 ">", "!" where peek(1) == "=":
+            case "<" where peek(1) == "=" || peek(1) == " " || peek(1) == "\t" || peek(1) == nil, ">":
                 // `compare A OP B`; a `<` before anything else starts a range operator.
-                let two = peek(1) == "="
-                let op = ComparisonOperator(rawValue: String(c) + (two ? "=" : ""))!
-                i += two ? 2 : 1
-                emit(.comparison(op), from: i - (two ? 2 : 1))
+                scanComparison(c)
+            case "!" where peek(1) == "=":
+                scanComparison(c)
             case "." , "<":
                 scanRangeOperator()
             case "(", ")", ",", ":", "=":
