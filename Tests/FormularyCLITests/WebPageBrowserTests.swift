@@ -209,4 +209,71 @@ struct WebPageBrowserTests {
             return !!(f && f.contentDocument && f.contentDocument.body && f.contentDocument.body.textContent.includes('signup'))
             """, "the report in its frame")
     }
+
+    /// What a keyboard or screen-reader user meets: a navigation moves focus to the new
+    /// view's heading (and the view is not one big live region), required fields say so,
+    /// Enter submits the playground, an unchanged verdict is not announced again, a final
+    /// `invalid` sets `aria-invalid`, the runs table's caption says its order, and a
+    /// report's links to other runs open their views instead of a 404 in the frame.
+    @Test func thePageServesKeyboardAndScreenReaderUsers() throws {
+        let site = try Site()
+        _ = try site.sandbox.run("validate")   // a second run: the report links to the first
+        let browser = try WebDriver(width: 1280, height: 900)
+        try browser.open(site.base)
+        #expect(try browser.execute("return document.getElementById('main').getAttribute('aria-live')") is NSNull)
+        try browser.click(try browser.element("nav a[href='#/forms']"))
+        try browser.waitUntil("return document.body.dataset.view === 'forms'", "the forms view")
+        #expect(try browser.execute("return document.activeElement.tagName + ' ' + document.activeElement.textContent") as? String == "H1 Forms")
+
+        try browser.open(site.base + "#/forms/signup")
+        try browser.waitUntil("return document.body.dataset.view === 'forms/signup'", "the playground")
+        let marks = try browser.execute("""
+            return ['name', 'phone'].map(k => [document.querySelector('label[for=field-' + k + ']').textContent,
+                                               document.querySelector('#field-' + k).getAttribute('aria-required')])
+            """) as? [[Any]] ?? []
+        #expect((marks.first?[0] as? String)?.hasSuffix("(required)") == true && marks.first?[1] as? String == "true", "\(marks)")
+        #expect((marks.last?[0] as? String)?.hasSuffix("(optional)") == true && marks.last?[1] is NSNull, "\(marks)")
+
+        // Typing digits of a card: the verdict stays `incomplete` with one message, and the
+        // status line (a live region) is written only when that changes.
+        try browser.execute("""
+            window.statusWrites = 0;
+            new MutationObserver(records => { window.statusWrites += records.length })
+              .observe(document.querySelector('#field-card-status'), {childList: true, subtree: true, characterData: true});
+            """)
+        _ = try Self.type("41111111".map(String.init), into: "#field-card", status: "#field-card-status", with: browser)
+        let writes = try browser.execute("return window.statusWrites") as? Int ?? -1
+        #expect(writes >= 1 && writes <= 2, "the status line was rewritten \(writes) times for 8 keys of one verdict")
+
+        // A final `invalid` is announced as such to assistive technology.
+        _ = try Self.type(["1", "7"], into: "#field-age", status: "#field-age-status", with: browser)
+        try browser.execute("document.activeElement.blur()")
+        try browser.waitUntil("return document.querySelector('#field-age').dataset.pending === '0'", "the final verdict")
+        #expect(try browser.execute("return document.querySelector('#field-age').getAttribute('aria-invalid')") as? String == "true")
+
+        // Enter in a field submits the form.
+        _ = try Self.type(["\u{E007}"], into: "#field-name", status: "#field-name-status", with: browser)
+        try browser.waitUntil("return document.querySelector('#form-verdict') !== null", "the form's verdict after Enter")
+
+        try browser.open(site.base + "#/runs")
+        try browser.waitUntil("return document.body.dataset.view === 'runs'", "the runs view")
+        let runs = try browser.execute("""
+            return [document.querySelector('main caption').textContent,
+                    Array.from(document.querySelectorAll('main tbody tr td:first-child')).map(td => td.textContent)]
+            """) as? [Any] ?? []
+        #expect(runs.first as? String == "Newest first" && runs.last as? [String] == ["#2", "#1"], "\(runs)")
+
+        try browser.open(site.base + "#/runs/2")
+        try browser.waitUntil("""
+            const f = document.querySelector('iframe.report');
+            return !!(f && f.contentDocument && f.contentDocument.querySelector('#runs table a'))
+            """, "the report with its runs section")
+        let link = try browser.execute("""
+            const a = document.querySelector('iframe.report').contentDocument.querySelector('#runs table a');
+            return [a.getAttribute('href'), a.getAttribute('target')]
+            """) as? [String] ?? []
+        #expect(link.first == site.base + "#/runs/1" && link.last == "_top", "\(link)")
+        try browser.execute("document.querySelector('iframe.report').contentDocument.querySelector('#runs table a').click()")
+        try browser.waitUntil("return document.body.dataset.view === 'runs/1'", "run 1's view, from the report's link")
+    }
 }

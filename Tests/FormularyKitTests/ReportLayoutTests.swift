@@ -22,6 +22,23 @@ import Testing
         #expect(layout.scrollWidth <= width, "the page scrolls sideways: \(layout)")
         #expect(layout.overflowing.isEmpty, "\(layout.overflowing)")
         #expect(layout.smallestLabel >= 11, "chart labels are \(layout.smallestLabel) px")
+        // On a phone the tables become one card per row: no column is dropped, and words
+        // wrap between them, not inside (a long key or value may still break to fit).
+        #expect(layout.hiddenCells.isEmpty, "cells not shown: \(layout.hiddenCells.prefix(5))")
+        #expect(layout.brokenWords.isEmpty, "words broken across lines: \(Set(layout.brokenWords).sorted().prefix(10))")
+    }
+
+    /// Each of the entries section's cards says what its cells are (the header row is not
+    /// shown on a phone).
+    @Test func everyReportCellCarriesItsColumnsName() {
+        let html = Self.wideReport().html(by: .rule)
+        let cells = html.components(separatedBy: "<td").dropFirst()
+        #expect(!cells.isEmpty)
+        let unlabelled = cells.filter { !$0.prefix(80).contains("data-label=") && $0.contains("</td>") }
+        let inCards = html.components(separatedBy: "<table class=\"").dropFirst().filter { $0.hasPrefix("groups") || $0.hasPrefix("failures") }
+        #expect(inCards.allSatisfy { $0.contains(" cards\"") })
+        let cardCells = inCards.flatMap { $0.components(separatedBy: "</table>")[0].components(separatedBy: "<td").dropFirst() }
+        #expect(cardCells.allSatisfy { $0.prefix(120).contains("data-label=") }, "\(unlabelled.prefix(3))")
     }
 
     /// Long keys, values, messages and many groups: what could push a table wider.
@@ -55,6 +72,10 @@ enum HeadlessChromium {
         var scrollWidth: Int
         var overflowing: [String]
         var smallestLabel: Double
+        /// Table cells with content that are not shown (`display: none` or no width).
+        var hiddenCells: [String]
+        /// Words of table cells (at most 24 characters, no hyphen) drawn across two lines.
+        var brokenWords: [String]
         var description: String { "width \(innerWidth), scroll width \(scrollWidth), smallest label \(smallestLabel) px" }
     }
 
@@ -107,6 +128,22 @@ enum HeadlessChromium {
                 const scale = r.width / svg.viewBox.baseVal.width;
                 for (const t of svg.querySelectorAll('text'))
                   out.smallestLabel = Math.min(out.smallestLabel, parseFloat(win.getComputedStyle(t).fontSize) * scale);
+              }
+              out.hiddenCells = []; out.brokenWords = [];
+              for (const td of doc.querySelectorAll('td')) {
+                if (td.textContent.trim() === '') continue;
+                const r = td.getBoundingClientRect();
+                if (win.getComputedStyle(td).display === 'none' || r.width === 0) out.hiddenCells.push((td.dataset.label || td.className) + ': ' + td.textContent.slice(0, 40));
+                const walker = doc.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                  for (const m of node.data.matchAll(/[^\\s\\/-]+/g)) {
+                    if (m[0].length > 24 || m[0].length < 2) continue;
+                    const range = doc.createRange();
+                    range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+                    const lines = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
+                    if (lines.size > 1) out.brokenWords.push(m[0]);
+                  }
+                }
               }
               const pre = document.createElement('pre');
               pre.id = 'layout';

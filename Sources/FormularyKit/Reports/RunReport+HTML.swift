@@ -139,7 +139,7 @@ extension RunReport {
             // Counting on past the limit costs a row each, not memory.
             if count > limit { return true }
             if !any {
-                try sink.write("<table class=\"groups\"><thead><tr><th>\(esc(grouping.rawValue.capitalizedFirst))</th><th>Failures</th>"
+                try sink.write("<table class=\"groups cards\"><thead><tr><th>\(esc(grouping.rawValue.capitalizedFirst))</th><th>Failures</th>"
                     + (withChange ? "<th>Change</th>" : "") + "<th>Entries</th>"
                     + "<th class=\"wide\">Errors</th><th class=\"wide\">Warnings</th><th>\(last)</th></tr></thead><tbody>\n")
                 any = true
@@ -147,10 +147,12 @@ extension RunReport {
             let detail = grouping == .entry
                 ? g.rulesWithValues.joined(separator: ", ") + (g.source.map { " (\($0))" } ?? "") : g.commonMessage
             let change = withChange
-                ? "<td class=\"num\">\(esc(ReportNumbers.change(from: previousCounts[grouping]?[g.key] ?? 0, to: g.failures)))</td>" : ""
-            try sink.write("<tr><td>\(esc(g.displayKey))</td><td class=\"num\">\(n(g.failures))</td>\(change)<td class=\"num\">\(n(g.entries))</td>"
-                + "<td class=\"num wide\(g.errors > 0 ? " error" : "")\">\(n(g.errors))</td>"
-                + "<td class=\"num wide\(g.warnings > 0 ? " warning" : "")\">\(n(g.warnings))</td><td>\(esc(detail))</td></tr>\n")
+                ? "<td class=\"num\" data-label=\"Change\">\(esc(ReportNumbers.change(from: previousCounts[grouping]?[g.key] ?? 0, to: g.failures)))</td>" : ""
+            try sink.write("<tr><td data-label=\"\(esc(grouping.rawValue.capitalizedFirst))\">\(esc(g.displayKey))</td>"
+                + "<td class=\"num\" data-label=\"Failures\">\(n(g.failures))</td>\(change)<td class=\"num\" data-label=\"Entries\">\(n(g.entries))</td>"
+                + "<td class=\"num wide\(g.errors > 0 ? " error" : "")\" data-label=\"Errors\">\(n(g.errors))</td>"
+                + "<td class=\"num wide\(g.warnings > 0 ? " warning" : "")\" data-label=\"Warnings\">\(n(g.warnings))</td>"
+                + "<td data-label=\"\(esc(last))\">\(esc(detail))</td></tr>\n")
             return true
         }
         try sink.write(any ? "</tbody></table>\n" + more(count, limit) + "</section>\n" : "<p>No failures.</p>\n</section>\n")
@@ -194,7 +196,7 @@ extension RunReport {
         // Rows come in entry order; the entry's cells go on its first row only.
         try rows.forEachFailure(groupedBy: nil) { f in
             if !any {
-                try sink.write("<table class=\"failures\"><thead><tr><th>Entry</th><th>Field</th><th>Value</th>"
+                try sink.write("<table class=\"failures cards\"><thead><tr><th>Entry</th><th>Field</th><th>Value</th>"
                     + "<th>Rule</th><th class=\"wide\">Severity</th><th>Message</th><th class=\"wide\">Source</th></tr></thead><tbody>\n")
                 any = true
             }
@@ -204,10 +206,11 @@ extension RunReport {
                 current = f.entry.id
             }
             let entry = f.entry.displayKey.map { "#\(f.entry.id) \($0)" } ?? "#\(f.entry.id)"
-            try sink.write("<tr><td>\(esc(entry))</td><td>\(esc(f.field ?? "(form)"))</td>"
-                + "<td class=\"value\">\(f.value.map(esc) ?? "")</td><td>\(esc(f.rule))</td>"
-                + "<td class=\"wide \(f.severity.rawValue)\">\(f.severity.rawValue)</td><td>\(esc(f.message))</td>"
-                + "<td class=\"wide source\">\(esc(f.source ?? ""))</td></tr>\n")
+            try sink.write("<tr><td data-label=\"Entry\">\(esc(entry))</td><td data-label=\"Field\">\(esc(f.field ?? "(form)"))</td>"
+                + "<td class=\"value\" data-label=\"Value\">\(f.value.map(esc) ?? "")</td><td data-label=\"Rule\">\(esc(f.rule))</td>"
+                + "<td class=\"wide \(f.severity.rawValue)\" data-label=\"Severity\">\(f.severity.rawValue)</td>"
+                + "<td data-label=\"Message\">\(esc(f.message))</td>"
+                + "<td class=\"wide source\" data-label=\"Source\">\(Self.breakingAtSlashes(esc(f.source ?? "")))</td></tr>\n")
             return true
         }
         guard any else { return try sink.write("<p>No failures.</p>\n</section>\n") }
@@ -222,21 +225,30 @@ extension RunReport {
         count > limit ? "<p class=\"more\">… and \(count - limit) more (the JSON and CSV reports list them all).</p>\n" : ""
     }
 
+    /// An escaped path with a line-break opportunity after each `/`, so that a narrow
+    /// column wraps `imports/2026/signup.csv:12` between folders, not inside a name.
+    static func breakingAtSlashes(_ escaped: String) -> String {
+        escaped.replacingOccurrences(of: "/", with: "/<wbr>")
+    }
+
     /// System fonts only: a page that fetches nothing.
     static let css = """
     *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d2228;background:#fff}
     header{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}h1{font-size:1.5rem;margin:0;overflow-wrap:anywhere}h2{margin-top:2.2rem;border-bottom:1px solid #dde1e6;padding-bottom:.3rem}
     .status{padding:.15rem .6rem;border-radius:1rem;font-size:.85rem;background:#fff4d6;color:#7a5200}.status-complete{background:#e3f5e8;color:#1d6b34}
     dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1.2rem}dt{color:#5b6570}dd{margin:0;overflow-wrap:anywhere}
-    table{border-collapse:collapse;margin:.8rem 0;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #e8ebee;vertical-align:top;overflow-wrap:anywhere}
+    table{border-collapse:collapse;margin:.8rem 0;width:100%}th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid #e8ebee;vertical-align:top;overflow-wrap:break-word}
     th{background:#f5f7f9;font-weight:600;overflow-wrap:normal}td.num{overflow-wrap:normal}td.num{text-align:right;font-variant-numeric:tabular-nums}.hash{font-family:ui-monospace,Menlo,Consolas,monospace}
-    td.value,td.source{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
+    td.value,td.source{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}td.value{overflow-wrap:anywhere}
     table.versions{width:auto}.error{color:#b3261e}.warning{color:#8a5a00}.fixed{color:#1d6b34}
     .chart{max-width:100%;height:auto;display:block}.chart text{font-size:12px;fill:#1d2228}.chart .count{fill:#5b6570}.bar-error{fill:#d9534f}.bar-warning{fill:#f0ad4e}
     .chart .share{fill:none;stroke:#d9534f;stroke-width:2}.chart .dot{fill:#d9534f}.chart .axis{stroke:#c5cbd2}.chart-narrow{display:none}
     .legend .key{display:inline-block;width:.8rem;height:.8rem;margin:0 .3rem 0 .8rem;vertical-align:-.1rem}.key-error{background:#d9534f}.key-warning{background:#f0ad4e}
     ul.entries{columns:16rem;padding-left:1.2rem}.more{color:#5b6570}footer{margin-top:3rem;color:#5b6570;font-size:.85rem}
-    @media (max-width:600px){body{margin:1rem auto;padding:0 .5rem;font-size:14px}th,td{padding:.25rem .3rem}.wide{display:none}
+    @media (max-width:600px){body{margin:1rem auto;padding:0 .5rem;font-size:14px}th,td{padding:.25rem .3rem}
+    table.cards thead{display:none}table.cards tr{display:block;border-bottom:1px solid #e8ebee;padding:.35rem 0}
+    table.cards td{display:grid;grid-template-columns:6.5rem minmax(0,1fr);gap:.6rem;border:0;padding:.1rem .3rem;text-align:left;overflow-wrap:anywhere}
+    table.cards td::before{content:attr(data-label);color:#5b6570;font-weight:600;font-family:system-ui,sans-serif;font-size:.85rem}table.cards td:empty{display:none}
     .chart-wide{display:none}.chart-narrow{display:block}table.versions{width:100%}ul.entries{columns:auto}}
     @media (prefers-color-scheme:dark){body{background:#15181c;color:#e3e6ea}th{background:#1f2429}th,td{border-color:#2b3137}.chart text{fill:#e3e6ea}}
     """

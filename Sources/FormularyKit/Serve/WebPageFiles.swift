@@ -39,7 +39,7 @@ enum WebPageFiles {
       A server started with <code>--public-read</code> needs none for reading.</p>
   </form>
 </section>
-<main id="main" tabindex="-1" aria-live="polite"><p>Loading…</p></main>
+<main id="main" tabindex="-1"><p>Loading…</p></main>
 <script src="/assets/formulary.js"></script>
 </body>
 </html>
@@ -245,6 +245,11 @@ function toUnits(text, count) {
 const verdictWords = { valid: "Valid", incomplete: "Incomplete", invalid: "Invalid" };
 
 function setStatus(status, verdict, message, prefix) {
+  // A polite live region re-announces whatever is written into it: an unchanged verdict is
+  // left alone, so a screen reader hears a verdict once, when it changes.
+  const text = (prefix || "") + verdict + "\u0000" + (message || "");
+  if (status.dataset.shown === text) return;
+  status.dataset.shown = text;
   status.replaceChildren(
     el("span", { class: "verdict verdict-" + verdict }, (prefix || "") + (verdictWords[verdict] || verdict)),
     message ? " — " + message : "");
@@ -322,8 +327,17 @@ function liveField(input, status, reference) {
       const result = answer.results[0];
       const first = result.violations.find(v => v.severity === "error") || result.violations[0];
       input.dataset.verdict = result.verdict;
+      input.setAttribute("aria-invalid", result.verdict === "invalid" ? "true" : "false");
       setStatus(status, result.verdict, first ? first.message : null, "Final: ");
     });
+  });
+
+  // Enter submits the field's form (as in any form), once the keystrokes before it are
+  // answered, so that the form is judged on what the field shows.
+  input.addEventListener("keydown", event => {
+    if (event.key !== "Enter" || event.isComposing || !input.form) return;
+    event.preventDefault();
+    enqueue(async () => { input.form.requestSubmit(); });
   });
 
   input.addEventListener("focus", () => {
@@ -417,12 +431,14 @@ async function formView(name) {
   const fields = form.fields.map(field => {
     const id = "field-" + field.key;
     const input = el("input", { id, name: field.key, autocomplete: "off", spellcheck: "false",
-                                type: field.secure ? "password" : "text", "aria-describedby": id + "-status" });
+                                type: field.secure ? "password" : "text", "aria-describedby": id + "-status",
+                                "aria-required": field.required ? "true" : null });
     const status = el("p", { id: id + "-status", class: "status", role: "status" });
     liveField(input, status, () => field.type_reference);
     inputs[field.key] = input;
     return el("div", { class: "field" },
-      el("label", { for: id }, (field.label || field.key) + (field.required ? "" : " (optional)")), input, status);
+      el("label", { for: id }, field.label || field.key, el("span", { class: "hint" }, field.required ? " (required)" : " (optional)")),
+      input, status);
   });
   const outcome = el("section", { id: "judgement", "aria-live": "polite" });
   const submit = async event => {
@@ -461,7 +477,7 @@ async function runsView() {
   const runs = listOf(await api("GET", "/v1/runs"), "runs");
   show(el("h1", {}, "Validation runs"),
        runs.length === 0 ? el("p", {}, "No runs yet: run formulary validate.") :
-       table("Newest last", [{ title: "Run" }, { title: "Started" }, { title: "Actor" }, { title: "Forms" },
+       table("Newest first", [{ title: "Run" }, { title: "Started" }, { title: "Actor" }, { title: "Forms" },
                              { title: "Checked", numeric: true }, { title: "Failing", numeric: true }, { title: "Status" }],
              runs.map(r => [el("a", { href: "#/runs/" + r.id }, "#" + r.id), when(r.started_at), r.actor, (r.forms || []).join(", "),
                             number.format(r.entries_checked), number.format(r.entries_failing) +
@@ -473,16 +489,39 @@ async function runView(id, by) {
   const html = await api("GET", "/v1/runs/" + encodeURIComponent(id) + "/report?by=" + grouping + "&format=html");
   const choose = el("select", { id: "report-by", onchange: e => { location.hash = "#/runs/" + id + "?by=" + e.target.value; } },
     ["rule", "field", "type", "entry"].map(b => el("option", { value: b, selected: b === grouping }, "by " + b)));
-  // No scripts run in the report; same-origin only so that its height can be read.
+  // No scripts run in the report; same-origin so that its height can be read and its links
+  // rewritten, top navigation so that those links open the page's own views (with no script
+  // in the frame, only a followed link can navigate).
   const frame = el("iframe", { class: "report", title: "Report of run " + id + ", grouped by " + grouping,
-                               sandbox: "allow-same-origin", srcdoc: html });
+                               sandbox: "allow-same-origin allow-top-navigation", srcdoc: html });
   frame.addEventListener("load", () => {
-    const body = frame.contentDocument && frame.contentDocument.documentElement;
-    if (body) frame.style.height = body.scrollHeight + 24 + "px";
+    const doc = frame.contentDocument;
+    if (!doc) return;
+    reportLinks(doc);
+    frame.style.height = doc.documentElement.scrollHeight + 24 + "px";
   });
   show(el("p", { class: "meta" }, el("a", { href: "#/runs" }, "Runs"), " / #" + id),
        el("h1", {}, "Run #" + id),
        el("label", { for: "report-by" }, "Group the failures"), choose, frame);
+}
+
+/**
+ * The report is the file `formulary report --format html` writes: its links name the other
+ * runs' files (`formulary-report-run-3.html`), which the server does not serve. In the page they open
+ * the run's view instead; an in-page link (`#groups`) stays in the frame.
+ */
+function reportLinks(doc) {
+  for (const link of doc.querySelectorAll("a[href]")) {
+    const href = link.getAttribute("href");
+    const run = /^formulary-report-run-(\d+)\.html$/.exec(href);
+    if (run) {
+      link.setAttribute("href", location.origin + location.pathname + "#/runs/" + run[1]);
+      link.setAttribute("target", "_top");
+    } else if (!href.startsWith("#")) {
+      link.setAttribute("target", "_blank");
+      link.setAttribute("rel", "noopener");
+    }
+  }
 }
 
 async function auditView() {
@@ -495,6 +534,8 @@ async function auditView() {
 }
 
 // MARK: Routing
+
+let navigated = false;
 
 async function route() {
   const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
@@ -516,7 +557,14 @@ async function route() {
     else if (section === "runs") await runsView();
     else if (section === "audit") await auditView();
     else show(el("h1", {}, "Not found"), el("p", {}, "There is no page " + hash + "."), el("a", { href: "#/" }, "See the types"));
-    document.title = (document.querySelector("main h1")?.textContent || "Formulary") + " · Formulary";
+    const heading = document.querySelector("main h1");
+    document.title = (heading?.textContent || "Formulary") + " · Formulary";
+    // After a navigation focus moves to the new view's heading, so that keyboard and
+    // screen-reader users start there (and hear it) instead of at the top of the body.
+    if (heading && navigated) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus();
+    }
   } catch (error) {
     show(problem(error));
   }
@@ -553,7 +601,7 @@ function setUpToken() {
 }
 
 setUpToken();
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => { navigated = true; route(); });
 route();
 
 """##),
