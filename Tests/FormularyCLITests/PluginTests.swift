@@ -167,6 +167,40 @@ import Testing
         #expect(ok.status == 0, "\(ok)")
     }
 
+    /// A link that loops, or that names no file, leads nowhere: the error says which of the two
+    /// it is and what to do, not that it leads out of the folder.
+    @Test func symbolicLinkLoopsAndDanglingLinksAreNamedAsSuch() throws {
+        let fm = FileManager.default
+        let loops: [(name: String, links: [(String, String)])] = [
+            ("a two-link loop", [("p/a.field", "b.field"), ("p/b.field", "a.field")]),
+            ("a link to itself", [("p/a.field", "a.field")]),
+            ("a loop through a link outside", [("p/a.field", "../outside/x.field"), ("outside/x.field", "../p/a.field")]),
+        ]
+        for (name, links) in loops {
+            let sandbox = try Sandbox()
+            try sandbox.mkdir("p")
+            try sandbox.mkdir("outside")
+            for (link, target) in links {
+                try fm.createSymbolicLink(atPath: sandbox.path(link), withDestinationPath: target)
+            }
+            let result = try sandbox.run("--plugins", "p", "types", "list")
+            #expect(result.status == 2, "\(name): \(result)")
+            #expect(result.errorLines.first?.hasPrefix("formulary: error: p/a.field: is a symbolic link that loops") == true,
+                    "\(name): \(result)")
+            #expect(result.stderr.contains("remove the link, or point it at a plugin file in the folder"), "\(name): \(result)")
+            #expect(!result.stderr.contains("leads out"), "\(name): \(result)")
+        }
+
+        let sandbox = try Sandbox()
+        try sandbox.mkdir("p")
+        try fm.createSymbolicLink(atPath: sandbox.path("p/gone.field"), withDestinationPath: "nowhere.field")
+        let dangling = try sandbox.run("--plugins", "p", "types", "list")
+        #expect(dangling.status == 2, "\(dangling)")
+        #expect(dangling.errorLines.first
+                    == "formulary: error: p/gone.field: is a symbolic link to a file that does not exist; "
+                    + "remove the link, or point it at a plugin file in the folder", "\(dangling)")
+    }
+
     @Test func extendsAcrossSources() throws {
         let sandbox = try Sandbox()
         // A folder type extending a built-in, and a second folder extending the first.
