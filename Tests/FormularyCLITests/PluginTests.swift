@@ -135,6 +135,39 @@ import Testing
         #expect(phone["overrides"] as? [String] == ["built-in"])
     }
 
+    /// A label of a megabyte is shown whole on its own line, and widens no column: before,
+    /// every other line was padded to its width (the table's size, and time, grew as lines ×
+    /// label). The output's size is the measure of the work, so this is not a timed test.
+    @Test func aHugeLabelDoesNotPadEveryLineOfTypesList() throws {
+        let sandbox = try Sandbox()
+        let huge = String(repeating: "x", count: 1_000_000)
+        try sandbox.write("p/huge.field", "field huge\nlabel \"\(huge)\"\nlength 1...3\n")
+        // Types that override built-ins have a last column, so their lines are padded.
+        let overriding = ["age", "bio", "cvv", "email", "iban", "isbn", "name"]
+        for name in overriding {
+            try sandbox.write("p/\(name).field", "field \(name)\nlabel \"Own \(name)\"\nlength 1...3\n")
+        }
+        // Wider than any column is widened for: the rest of its line follows after two spaces.
+        let wide = String(repeating: "w", count: 150)
+        try sandbox.write("p/phone.field", "field phone\nlabel \"\(wide)\"\nlength 1...3\n")
+
+        let list = try sandbox.run("--plugins", "p", "types", "list")
+        #expect(list.status == 0, "\(list.arguments) → exit \(list.status)\n\(list.stderr)")
+        #expect(list.stdout.utf8.count < huge.utf8.count + 8_000,
+                "types list wrote \(list.stdout.utf8.count) bytes for a \(huge.utf8.count)-byte label")
+        let hugeLine = try #require(list.outputLines.first { $0.hasPrefix("huge ") })
+        #expect(hugeLine.hasSuffix("  " + huge))
+        let wideLine = try #require(list.outputLines.first { $0.hasPrefix("phone ") })
+        #expect(wideLine.hasSuffix("  \(wide)  built-in"), "\(wideLine)")
+        // The ordinary lines stay aligned: OVERRIDES starts at one column in all of them.
+        let starts = overriding.compactMap { name -> Int? in
+            guard let line = list.outputLines.first(where: { $0.hasPrefix(name + " ") }),
+                  let range = line.range(of: "built-in", options: .backwards) else { return nil }
+            return line.distance(from: line.startIndex, to: range.lowerBound)
+        }
+        #expect(starts.count == overriding.count && Set(starts).count == 1, "\(list.outputLines.filter { $0.utf8.count < 400 })")
+    }
+
     @Test func twoFilesDeclaringOneTypeInAFolderIsAnError() throws {
         let sandbox = try Sandbox()
         try sandbox.write("p/a.field", "field dup\nlength 1...3\n")
