@@ -6,7 +6,7 @@ BIN          := .build/release/formulary
 DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libpq-dev pkg-config sqlite3 postgresql
 CONTRACT     := ../shared/tools/contract-check
 
-.PHONY: deps build release test demo bench embed man contract clean browser-deps
+.PHONY: deps build release test demo bench embed man contract release-check clean browser-deps
 
 # Installs the Debian packages the build needs, only those that are missing.
 deps:
@@ -38,13 +38,19 @@ man: deps
 	$(SWIFT) build --product formulary
 	"$$($(SWIFT) build --show-bin-path)/formulary" man-page > docs/formulary.1
 
-# The whole suite: unit and golden tests, then the CLI contract check on the release binary.
+# The whole suite: unit and golden tests, then the release binary's checks: no test hook in
+# it, and the CLI contract check.
 # The tests that need PostgreSQL run against a throw-away cluster (scripts/pg-cluster.sh),
 # started here and stopped when the suite ends, pass or fail.
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/with-pg-cluster.sh $(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory release-check
 	$(MAKE) --no-print-directory contract
+
+# The test hooks (FORMULARY_TEST_*) exist in debug builds only: the release binary must carry none.
+release-check: release
+	scripts/check-release-binary.sh $(BIN)
 
 # The contract check runs twice: on SQLite files, then on PostgreSQL (a throw-away cluster;
 # scripts/formulary-on-postgres turns the checker's database file into a server database).

@@ -13,6 +13,13 @@ import PackageDescription
 //                     history, audit, import, validation, reports) with plain result values.
 //                     It also serves the registry over HTTP (libmicrohttpd): `formulary serve`.
 //   formulary       — the thin command-line executable: parse, one Kit call, render.
+
+// The process-level test hooks (FORMULARY_TEST_FAULT, FORMULARY_TEST_WAIT_LOG,
+// FORMULARY_TEST_CHUNK_PAUSE) exist in debug builds only, which `swift build --build-tests`
+// and the test suite use: a release binary must not let an environment variable fake a
+// full disk or write to a file it names (scripts/check-release-binary.sh checks it).
+let testHooks: [SwiftSetting] = [.define("FORMULARY_TEST_HOOKS", .when(configuration: .debug))]
+
 let package = Package(
     name: "Formulary",
     products: [
@@ -37,10 +44,12 @@ let package = Package(
         .target(name: "FormularyStore",
                 dependencies: ["CSQLite", "CLibPQ", "CCrypto", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
-                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON", "CMicroHTTPD"]),
+                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON", "CMicroHTTPD"],
+                swiftSettings: testHooks),
         // The CLI reaches the database only through FormularyKit's application services
         // (LayeringTests keeps it so).
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"]),
+        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"],
+                          swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
                          dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"],

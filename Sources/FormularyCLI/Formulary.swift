@@ -99,9 +99,11 @@ enum Formulary {
         }
         let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr,
                                      progress: progress)
+        #if FORMULARY_TEST_HOOKS
         TestFault.install(from: environment)
         TestWaitLog.install(from: environment)
         TestChunkPause.install(from: environment)
+        #endif
         do {
             // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
             // dates: said at once, never silently ignored. `help` is `--help` by another

@@ -155,7 +155,8 @@ struct TerminalKind {
 }
 
 /// An aligned text table: columns padded to their widest cell (counted in characters),
-/// the last column left ragged.
+/// the last column left ragged. A cell wider than ``widestAligned`` does not widen its
+/// column: the rest of its line follows it after two spaces.
 ///
 /// Every cell is escaped for the terminal (`ReportEscaping.terminal`): cells hold names,
 /// keys, labels and messages that come from files, and none may send an escape sequence.
@@ -186,26 +187,41 @@ struct TextTable {
         self.rows = cells
     }
 
+    /// The widest cell, in characters, that its column is widened for. One long cell (a label
+    /// of megabytes) would otherwise pad every other line of the table to its width: output,
+    /// and time, of lines × width.
+    static let widestAligned = 100
+
     func render() -> String {
         let all = (header.map { [$0.map { Cell($0) }] } ?? []) + rows
         guard let columns = all.map(\.count).max(), columns > 0 else { return "" }
+        // Counted once: a character count walks the whole text.
+        let counts = all.map { row in row.map(\.text.count) }
         var widths = [Int](repeating: 0, count: columns)
-        for row in all {
-            for (i, cell) in row.enumerated() where i < columns - 1 {
-                widths[i] = max(widths[i], cell.text.count)
+        for row in counts {
+            for (i, count) in row.enumerated() where i < columns - 1 && count <= Self.widestAligned {
+                widths[i] = max(widths[i], count)
             }
         }
         var out = ""
-        for row in all {
+        for (row, rowCounts) in zip(all, counts) {
+            let shown = row.map { $0.paint?($0.text) ?? $0.text }
+            // No padding after the last cell that shows something: it would only be trimmed.
+            guard let last = shown.lastIndex(where: { !$0.isEmpty }) else {
+                out += "\n"
+                continue
+            }
             var line = ""
-            for (i, cell) in row.enumerated() {
-                line += cell.paint?(cell.text) ?? cell.text
-                if i < row.count - 1 {
-                    line += String(repeating: " ", count: widths[i] - cell.text.count + 2)
+            for i in 0...last {
+                line += shown[i]
+                if i < last {
+                    line += String(repeating: " ", count: max(0, widths[i] - rowCounts[i]) + 2)
                 }
             }
-            while line.hasSuffix(" ") { line.removeLast() }
-            out += line + "\n"
+            // Trailing spaces of the last cell's own text go too, as they always have.
+            let trailing = line.utf8.reversed().prefix(while: { $0 == UInt8(ascii: " ") }).count
+            out += trailing == 0 ? line : String(line.utf8.dropLast(trailing))!
+            out += "\n"
         }
         return out
     }

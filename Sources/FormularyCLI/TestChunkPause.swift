@@ -1,3 +1,6 @@
+// Test builds only (Package.swift defines FORMULARY_TEST_HOOKS for debug builds): a release
+// binary has no such hook and reads no such variable.
+#if FORMULARY_TEST_HOOKS
 import FormularyKit
 
 /// The shared-run test hook, `FORMULARY_TEST_CHUNK_PAUSE=SECONDS`: each worker thread waits
@@ -16,3 +19,4 @@ enum TestChunkPause {
         SharedRunTestHooks.pauseBeforeJudging(seconds: seconds)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Test builds only (Package.swift defines FORMULARY_TEST_HOOKS for debug builds): a release
+// binary has no such hook and reads no such variable.
+#if FORMULARY_TEST_HOOKS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,3 +74,4 @@ private final class CallCounter: Sendable {
         }
     }
 }
+#endif

@@ -135,6 +135,39 @@ import Testing
         #expect(phone["overrides"] as? [String] == ["built-in"])
     }
 
+    /// A label of a megabyte is shown whole on its own line, and widens no column: before,
+    /// every other line was padded to its width (the table's size, and time, grew as lines ×
+    /// label). The output's size is the measure of the work, so this is not a timed test.
+    @Test func aHugeLabelDoesNotPadEveryLineOfTypesList() throws {
+        let sandbox = try Sandbox()
+        let huge = String(repeating: "x", count: 1_000_000)
+        try sandbox.write("p/huge.field", "field huge\nlabel \"\(huge)\"\nlength 1...3\n")
+        // Types that override built-ins have a last column, so their lines are padded.
+        let overriding = ["age", "bio", "cvv", "email", "iban", "isbn", "name"]
+        for name in overriding {
+            try sandbox.write("p/\(name).field", "field \(name)\nlabel \"Own \(name)\"\nlength 1...3\n")
+        }
+        // Wider than any column is widened for: the rest of its line follows after two spaces.
+        let wide = String(repeating: "w", count: 150)
+        try sandbox.write("p/phone.field", "field phone\nlabel \"\(wide)\"\nlength 1...3\n")
+
+        let list = try sandbox.run("--plugins", "p", "types", "list")
+        #expect(list.status == 0, "\(list.arguments) → exit \(list.status)\n\(list.stderr)")
+        #expect(list.stdout.utf8.count < huge.utf8.count + 8_000,
+                "types list wrote \(list.stdout.utf8.count) bytes for a \(huge.utf8.count)-byte label")
+        let hugeLine = try #require(list.outputLines.first { $0.hasPrefix("huge ") })
+        #expect(hugeLine.hasSuffix("  " + huge))
+        let wideLine = try #require(list.outputLines.first { $0.hasPrefix("phone ") })
+        #expect(wideLine.hasSuffix("  \(wide)  built-in"), "\(wideLine)")
+        // The ordinary lines stay aligned: OVERRIDES starts at one column in all of them.
+        let starts = overriding.compactMap { name -> Int? in
+            guard let line = list.outputLines.first(where: { $0.hasPrefix(name + " ") }),
+                  let range = line.range(of: "built-in", options: .backwards) else { return nil }
+            return line.distance(from: line.startIndex, to: range.lowerBound)
+        }
+        #expect(starts.count == overriding.count && Set(starts).count == 1, "\(list.outputLines.filter { $0.utf8.count < 400 })")
+    }
+
     @Test func twoFilesDeclaringOneTypeInAFolderIsAnError() throws {
         let sandbox = try Sandbox()
         try sandbox.write("p/a.field", "field dup\nlength 1...3\n")
@@ -165,6 +198,40 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: inside.path("p/own.field"), withDestinationPath: "lib/own.txt")
         let ok = try inside.run("--plugins", "p", "check", "own", "ab")
         #expect(ok.status == 0, "\(ok)")
+    }
+
+    /// A link that loops, or that names no file, leads nowhere: the error says which of the two
+    /// it is and what to do, not that it leads out of the folder.
+    @Test func symbolicLinkLoopsAndDanglingLinksAreNamedAsSuch() throws {
+        let fm = FileManager.default
+        let loops: [(name: String, links: [(String, String)])] = [
+            ("a two-link loop", [("p/a.field", "b.field"), ("p/b.field", "a.field")]),
+            ("a link to itself", [("p/a.field", "a.field")]),
+            ("a loop through a link outside", [("p/a.field", "../outside/x.field"), ("outside/x.field", "../p/a.field")]),
+        ]
+        for (name, links) in loops {
+            let sandbox = try Sandbox()
+            try sandbox.mkdir("p")
+            try sandbox.mkdir("outside")
+            for (link, target) in links {
+                try fm.createSymbolicLink(atPath: sandbox.path(link), withDestinationPath: target)
+            }
+            let result = try sandbox.run("--plugins", "p", "types", "list")
+            #expect(result.status == 2, "\(name): \(result)")
+            #expect(result.errorLines.first?.hasPrefix("formulary: error: p/a.field: is a symbolic link that loops") == true,
+                    "\(name): \(result)")
+            #expect(result.stderr.contains("remove the link, or point it at a plugin file in the folder"), "\(name): \(result)")
+            #expect(!result.stderr.contains("leads out"), "\(name): \(result)")
+        }
+
+        let sandbox = try Sandbox()
+        try sandbox.mkdir("p")
+        try fm.createSymbolicLink(atPath: sandbox.path("p/gone.field"), withDestinationPath: "nowhere.field")
+        let dangling = try sandbox.run("--plugins", "p", "types", "list")
+        #expect(dangling.status == 2, "\(dangling)")
+        #expect(dangling.errorLines.first
+                    == "formulary: error: p/gone.field: is a symbolic link to a file that does not exist; "
+                    + "remove the link, or point it at a plugin file in the folder", "\(dangling)")
     }
 
     @Test func extendsAcrossSources() throws {

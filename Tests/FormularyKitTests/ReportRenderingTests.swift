@@ -10,11 +10,29 @@ import FormularyJSON
         #expect(unquoted == "'" + cell)
     }
 
+    /// Spreadsheets trim leading whitespace (and drop invisible characters) before deciding
+    /// that a cell is a formula, so what comes first after them counts.
+    @Test(arguments: [" =1+2", "   +1", "\n=cmd|' /C calc'!A0", "\r\n=1", " \t@SUM(A1)", "\u{0B}=1",
+                      "\u{1F}-2", "\u{A0}=HYPERLINK(\"x\")", "\u{3000}=1", "\u{2028}+1", "\u{200B}=1",
+                      "\u{FEFF}@x", "\u{202E}=1", " \u{85}-1"])
+    func formulasAfterLeadingInvisibleCharactersArePrefixed(_ cell: String) {
+        let escaped = ReportEscaping.csvCell(cell)
+        let unquoted = escaped.hasPrefix("\"") ? String(escaped.dropFirst().dropLast()).replacing("\"\"", with: "\"")
+                                               : escaped
+        #expect(unquoted == "'" + cell, "\(cell.debugDescription) → \(escaped.debugDescription)")
+    }
+
     @Test func ordinaryCellsAreLeftAlone() {
         #expect(ReportEscaping.csvCell("abc") == "abc")
         #expect(ReportEscaping.csvCell("") == "")
         #expect(ReportEscaping.csvCell("a=b") == "a=b")
         #expect(ReportEscaping.csvCell("42") == "42")
+        // Leading spaces before anything but a formula's first character change nothing.
+        #expect(ReportEscaping.csvCell(" 42") == " 42")
+        #expect(ReportEscaping.csvCell("  Ada = Grace") == "  Ada = Grace")
+        #expect(ReportEscaping.csvCell("\u{A0}x-1") == "\u{A0}x-1")
+        #expect(ReportEscaping.csvCell("   ") == "   ")
+        #expect(ReportEscaping.csvCell("\nsecond line") == "\"\nsecond line\"")
     }
 
     @Test func cellsWithSeparatorsQuotesOrLineBreaksAreQuoted() {

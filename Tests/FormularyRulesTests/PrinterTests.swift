@@ -142,6 +142,44 @@ import Testing
         #expect(reparse(def.canonicalSource)?.canonicalSource == def.canonicalSource)
     }
 
+    /// `Canonical.quote` walks UTF-8 for speed; version hashes depend on its output, so it
+    /// must spell every scalar exactly as the scalar-by-scalar definition does — controls
+    /// (Cc) and U+2028/U+2029 as `\u{…}`, the five escapes by name, the rest as it is — and
+    /// the lexer must read it back as the text.
+    @Test func quotedStringsSpellEveryScalarAsTheDefinitionDoes() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                        out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        let ranges: [ClosedRange<UInt32>] = [0...0x2FF, 0x1FFF...0x2030, 0xD7FF...0xD7FF, 0xE000...0xE010,
+                                             0xFEFF...0xFEFF, 0xFFF0...0xFFFF, 0x1F600...0x1F64F, 0x10FFFF...0x10FFFF]
+        let scalars = ranges.flatMap { $0.compactMap(Unicode.Scalar.init) }
+        var texts = scalars.map { String(Character($0)) }
+        texts.append(String(String.UnicodeScalarView(scalars)))
+        texts += ["", "plain", "a\u{C2}\u{80}b", "\u{85}\u{2028}x\u{2029}", "Zoë 👨‍👩‍👧 \"q\" \\"]
+        for text in texts {
+            let quoted = Canonical.quote(text)
+            #expect(quoted == reference(text), "\(text.debugDescription)")
+            let tokens = Lexer.lex("label " + quoted, file: "t").lines.flatMap(\.tokens).map(\.kind)
+            #expect(tokens == [.word("label"), .string(text)], "\(text.debugDescription)")
+        }
+    }
+
     @Test func formsRoundTrip() throws {
         let outcome = parseText(FormTests.signup + "\nfield x phrase(a: \"q\\\"\", b: -1.5) label \"X\\n\"\nsame a b as s warning",
                             file: "f.form")

@@ -36,8 +36,8 @@ struct ValidateCommand: Command {
         rules are judged by the starting process alone. The starting process waits for the
         others' chunks, ends the run once every chunk is done and prints the summary; it
         must stay until then (if it dies, the run is incomplete, as any interrupted run). A
-        joining process prints the chunks and entries it judged and exits 0. The two
-        variables exist mainly for tests; see docs/scale-out.md, "Running N validators".
+        joining process prints the chunks and entries it judged and exits 0. The defaults
+        of the two variables suit most runs; see docs/scale-out.md, "Running N validators".
 
         Exit status: 0 when no entry has an error (warnings do not count), 1 when some entry
         is invalid, 2 when a form cannot be used or --max-failing is no percentage, 3 on a
@@ -140,7 +140,8 @@ struct ValidateCommand: Command {
     }
 
     /// The chunk size and lease of a shared run: FORMULARY_CHUNK_SIZE (entry ids) and
-    /// FORMULARY_CHUNK_LEASE (seconds), for tests; anything but a positive number is ignored.
+    /// FORMULARY_CHUNK_LEASE (seconds), tuning settings rather than test hooks (a test makes
+    /// small runs shared with them, a user may too); anything but a positive number is ignored.
     var sharing: (chunkSize: Int, leaseSeconds: Double) {
         let size = context.environment["FORMULARY_CHUNK_SIZE"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
         let lease = context.environment["FORMULARY_CHUNK_LEASE"].flatMap { Double($0) }

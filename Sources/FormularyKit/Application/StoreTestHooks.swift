@@ -1,3 +1,6 @@
+// Test builds only (Package.swift defines FORMULARY_TEST_HOOKS for debug builds): a release
+// binary has no such hook and reads no such variable.
+#if FORMULARY_TEST_HOOKS
 import FormularyStore
 
 /// The store's test hooks, for front ends that let process-level tests provoke and observe
@@ -19,3 +22,4 @@ public enum StoreTestHooks {
         Database.waitObserver = observer
     }
 }
+#endif

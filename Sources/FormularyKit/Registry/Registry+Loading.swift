@@ -11,7 +11,7 @@ extension Registry {
     /// `extraFiles` (files named on a command line).
     ///
     /// - Throws: `FileError` when a folder cannot be read, a file in it cannot be read,
-    ///   or a symbolic link leads out of its folder.
+    ///   or a symbolic link leads out of its folder, loops, or names no file.
     public static func load(folders: [PluginFolder], databaseFiles: [PluginFile] = [],
                             extraFiles: [PluginFile] = [],
                             includeBuiltins: Bool = true) throws(FileError) -> Registry {

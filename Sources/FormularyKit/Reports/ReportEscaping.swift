@@ -25,15 +25,33 @@ public enum ReportEscaping {
     /// A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with
     /// `'`, which spreadsheets show but do not evaluate: otherwise a message such as
     /// `=HYPERLINK(…)` taken from imported data would run as a formula ("CSV injection").
+    /// So is a cell whose first `=`, `+`, `-` or `@` follows only invisible characters —
+    /// spaces, line breaks, other whitespace, control and format characters such as U+200B —
+    /// because spreadsheets trim those and then evaluate what is left.
     /// Then a cell containing a comma, a double quote, CR or LF is quoted, with quotes doubled.
     public static func csvCell(_ text: String) -> String {
         var cell = text
-        if let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
-            cell = "'" + cell
-        }
+        if startsLikeAFormula(cell) { cell = "'" + cell }
         let needsQuotes = cell.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
         guard needsQuotes else { return cell }
         return "\"" + cell.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    /// Whether a spreadsheet could take `cell` for a formula: see ``csvCell(_:)``.
+    static func startsLikeAFormula(_ cell: String) -> Bool {
+        guard let first = cell.unicodeScalars.first else { return false }
+        if first == "\t" || first == "\r" { return true }
+        // Only the leading invisible run is looked at, so an ordinary cell costs one scalar.
+        guard let visible = cell.unicodeScalars.first(where: { !isInvisible($0) }) else { return false }
+        return visible == "=" || visible == "+" || visible == "-" || visible == "@"
+    }
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isWhitespace { return true }
+        switch scalar.properties.generalCategory {
+        case .control, .format: return true
+        default: return false
+        }
     }
 
     /// One CSV record: the cells escaped, joined with commas, ended with CRLF (RFC 4180).

@@ -93,7 +93,8 @@ public enum FileSystem {
             var st = stat()
             guard lstat(path, &st) == 0 else { throw FileError(path: path, reason: errnoText()) }
             if (st.st_mode & S_IFMT) == S_IFLNK {
-                guard let target = realPath(path), target.hasPrefix(realFolder + "/") else {
+                guard let target = realPath(path) else { throw FileError(path: path, reason: unresolvedLinkReason()) }
+                guard target.hasPrefix(realFolder + "/") else {
                     throw FileError(path: path, reason: "is a symbolic link that leads out of its plugin folder; copy the file in instead")
                 }
             }
@@ -114,6 +115,21 @@ public enum FileSystem {
         guard let p = realpath(path, nil) else { return nil }
         defer { free(p) }
         return String(cString: p)
+    }
+
+    /// Why a symbolic link could not be followed, from the `errno` of the failed `realpath`:
+    /// a loop and a missing target each get their own words, since neither leads anywhere,
+    /// let alone out of the folder.
+    static func unresolvedLinkReason() -> String {
+        switch errno {
+        case ELOOP:
+            "is a symbolic link that loops: following it leads back to a link already passed, never to a file; "
+                + "remove the link, or point it at a plugin file in the folder"
+        case ENOENT:
+            "is a symbolic link to a file that does not exist; remove the link, or point it at a plugin file in the folder"
+        default:
+            "is a symbolic link that cannot be followed (\(errnoText()))"
+        }
     }
 
     static func errnoText() -> String {

@@ -53,8 +53,10 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
 
 /// Writes output files whole or not at all.
 public enum OutputFile {
+    #if FORMULARY_TEST_HOOKS
     /// A hook called before each output file is written; returning an `errno` makes the write
     /// fail with it (fault injection: a full disk, an I/O error). Nil, the default, does nothing.
+    /// Test builds only (FORMULARY_TEST_HOOKS, see Package.swift).
     public typealias FaultHook = @Sendable (_ path: String) -> Int32?
 
     private static let hook = Mutex<FaultHook?>(nil)
@@ -64,6 +66,7 @@ public enum OutputFile {
         get { hook.withLock { $0 } }
         set { hook.withLock { $0 = newValue } }
     }
+    #endif
 
     /// Writes `bytes` to `path`.
     ///
@@ -87,7 +90,9 @@ public enum OutputFile {
     /// same way as ``write(_:to:)`` (whole or not at all). An error thrown by `produce`
     /// leaves nothing at `path` and is rethrown.
     public static func write(to path: String, _ produce: (_ deliver: ([UInt8]) throws -> Void) throws -> Void) throws {
+        #if FORMULARY_TEST_HOOKS
         if let code = faultHook?(path) { throw OutputFileError(path: path, code: code) }
+        #endif
         var status = stat()
         if stat(path, &status) == 0 {
             switch status.st_mode & S_IFMT {

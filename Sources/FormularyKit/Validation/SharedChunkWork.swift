@@ -75,8 +75,10 @@ struct SharedChunkWork {
                     let worker = ChunkJudge(snapshot: snapshot, judges: judges, rememberValues: rememberValues,
                                             carriedThrough: carriedThrough)
                     while let (index, chunk) = queue.next() {
+                        #if FORMULARY_TEST_HOOKS
                         let pause = SharedRunTestHooks.pause.withLock { $0 }
                         if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+                        #endif
                         queue.deliver(index, try worker.judge([chunk]))
                     }
                 } catch {
@@ -161,8 +163,10 @@ struct SharedChunkWork {
     }
 }
 
+#if FORMULARY_TEST_HOOKS
 /// Test hooks of shared runs, for front ends whose process-level tests stop a process
-/// while it holds a chunk (docs/scale-out.md, "Running N validators").
+/// while it holds a chunk (docs/scale-out.md, "Running N validators"). Test builds only
+/// (FORMULARY_TEST_HOOKS, see Package.swift).
 public enum SharedRunTestHooks {
     static let pause = Mutex(0.0)
 
@@ -172,6 +176,7 @@ public enum SharedRunTestHooks {
         pause.withLock { $0 = max(0, seconds) }
     }
 }
+#endif
 
 /// The chunks a process claimed, between its calling thread and its worker threads.
 final class ClaimedChunks: ChunkOutcomes, @unchecked Sendable {

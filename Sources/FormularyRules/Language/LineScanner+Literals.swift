@@ -3,7 +3,9 @@ extension LineScanner {
     mutating func scanString() {
         let start = i
         i += 1
-        var value = String.UnicodeScalarView()
+        // UTF-8 built by hand, a run of plain scalars at a time: appending scalar by scalar
+        // to a `String.UnicodeScalarView` took seconds for a label of megabytes.
+        var value: [UInt8] = []
         var valid = true
         while true {
             guard i < n else {
@@ -16,8 +18,10 @@ extension LineScanner {
                 break
             }
             guard c == "\\" else {
-                value.append(c)
-                i += 1
+                var end = i + 1
+                while end < n, scalars[end] != "\"", scalars[end] != "\\" { end += 1 }
+                appendUTF8(i, end, to: &value)
+                i = end
                 continue
             }
             guard let escaped = peek(1) else {
@@ -25,13 +29,13 @@ extension LineScanner {
                 continue   // reported as unterminated on the next turn
             }
             switch escaped {
-            case "\"", "\\": value.append(escaped)
-            case "n": value.append("\n")
-            case "r": value.append("\r")
-            case "t": value.append("\t")
+            case "\"", "\\": value.append(UInt8(escaped.value))
+            case "n": value.append(0x0A)
+            case "r": value.append(0x0D)
+            case "t": value.append(0x09)
             case "u":
                 if let (scalar, end) = unicodeEscape(at: i) {
-                    value.append(scalar)
+                    UTF8.encode(scalar) { value.append($0) }
                     i = end
                     continue
                 }
@@ -46,7 +50,7 @@ extension LineScanner {
             }
             i += 2
         }
-        if valid { emit(.string(String(value)), from: start) }
+        if valid { emit(.string(String(decoding: value, as: UTF8.self)), from: start) }
     }
 
     /// Reads `\u{HEX}` starting at the backslash; returns the scalar and the index after `}`.

@@ -62,10 +62,16 @@ struct LineScanner {
         // instructions a token.
         var utf8: [UInt8] = []
         utf8.reserveCapacity(end - start)
+        appendUTF8(start, end, to: &utf8)
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of the scalars `start..<end` of the line to `utf8`. It reserves
+    /// nothing: called run after run on one array, exact reservations would copy it each time.
+    func appendUTF8(_ start: Int, _ end: Int, to utf8: inout [UInt8]) {
         for scalar in scalars[start..<end] {
             if scalar.isASCII { utf8.append(UInt8(scalar.value)) } else { UTF8.encode(scalar) { utf8.append($0) } }
         }
-        return String(decoding: utf8, as: UTF8.self)
     }
 
     mutating func emit(_ kind: Token.Kind, from start: Int) {
