@@ -152,7 +152,8 @@ function liveField(input, status, reference) {
     if (document.activeElement === input) input.setSelectionRange(caret, caret);
     input.dataset.verdict = answer.verdict;
     input.setAttribute("aria-invalid", answer.verdict === "invalid" ? "true" : "false");
-    setStatus(status, answer.verdict, answer.message);
+    // A refused keystroke leaves the text and its verdict as they were; say why it was refused.
+    setStatus(status, answer.verdict, answer.refusal || answer.message);
   }
 
   function enqueue(work) {

@@ -101,7 +101,7 @@ import Testing
     @Test func aRefusedKeystrokeSaysWhy() throws {
         let sandbox = try Sandbox()
         let s = try Self.session(["credit-card"], keys: "41x\u{04}", in: sandbox)
-        #expect(s.screen.last == "credit-card> 41|  incomplete  (refused: Card number is incomplete)", "\(s.screen)")
+        #expect(s.screen.last == "credit-card> 41|  incomplete  (refused: Credit Card Number takes digits only)", "\(s.screen)")
         #expect(s.restored)
     }
 
@@ -141,6 +141,9 @@ import Testing
             valid    (empty: no check runs)
 
             """, "\(result)")
+        // A month digit is padded as it is typed: `2` → `02/`, `1/` → `01/`.
+        let months = try sandbox.run(["try", "exp-date"], stdin: "2/30\n1/30\n")
+        #expect(months.status == 0 && months.stdout == "valid  \"02/30\"\nvalid  \"01/30\"\n", "\(months)")
         let good = try sandbox.run(["try", "credit-card"], stdin: "4111-1111-1111-1111\n")
         #expect(good.status == 0 && good.stdout == "valid  \"4111 1111 1111 1111\"\n", "\(good)")
     }

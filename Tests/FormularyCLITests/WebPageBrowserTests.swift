@@ -55,7 +55,7 @@ struct WebPageBrowserTests {
             text = editor.text
             caret = editor.caret
             return FieldState(text: text, caret: caret, verdict: outcome.result.verdict.rawValue,
-                              message: outcome.result.message ?? "")
+                              message: outcome.refusal?.message ?? outcome.result.message ?? "")
         }
     }
 
@@ -108,6 +108,8 @@ struct WebPageBrowserTests {
         }
         #expect(shown.last?.text == "4111 1111 1111 1111")
         #expect(shown[4].text == shown[3].text, "the letter was refused")
+        // Refused, the field keeps its verdict (not red) and says why.
+        #expect(shown[4].verdict == "incomplete" && shown[4].message == "Credit Card Number takes digits only")
         #expect(shown.last?.verdict == "valid")
 
         try browser.execute("document.activeElement.blur()")

@@ -132,6 +132,15 @@ import FormularyRules
         #expect(date["arguments"]?["range"]?["upper"]?.stringValue == "today+12y")
     }
 
+    /// `{01-12}/00` pads a month while typing; a runtime that only formats sees its slots.
+    @Test func numberGroupsAreExportedAsDigitSlots() throws {
+        let (_, doc) = try Self.export()
+        let exp = try #require(Self.type("exp-date", in: doc))
+        #expect(exp["mask"]?["pattern"]?.stringValue == "00/00")
+        #expect(exp["masks"]?.arrayValue?.first?["pattern"]?.stringValue == "00/00")
+        #expect(exp["mask"]?["message"]?.stringValue == "Use MM/YY, e.g. 09/28")
+    }
+
     @Test func secureTypesAreFlaggedAndCarryNoExampleValues() throws {
         let (result, doc) = try Self.export()
         let cvv = try #require(Self.type("cvv", in: doc))

@@ -114,6 +114,11 @@ struct RegistryAPITests {
         let refused = try Self.json(api.respond(to: Self.post("/v1/edit",
             #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "x"}, "policy": "refuse-invalid"}"#)))
         #expect(refused["accepted"]?.boolValue == false && refused["text"]?.stringValue == "4111")
+        // The page colours the field by `verdict`: a refused letter leaves the text's own
+        // verdict (not red), and `refusal` says why.
+        #expect(refused["verdict"]?.stringValue == "incomplete" && refused["message"]?.isNull == true)
+        #expect(refused["refusal"]?.stringValue == "Credit Card Number takes digits only")
+        #expect(typed["refusal"]?.isNull == true)
         let accepted = try Self.json(api.respond(to: Self.post("/v1/edit",
             #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "x"}, "policy": "accept-all"}"#)))
         #expect(accepted["accepted"]?.boolValue == true && accepted["verdict"]?.stringValue == "invalid")

@@ -219,10 +219,19 @@ struct FieldCatalogTests {
         let signup = try FieldCatalog.builtin(today: Self.today).form(source: Self.signup, file: "signup.form")
         let typing = signup.judge(["name": "Ada", "email": "ada@example.com", "email-again": "ada@ex", "age": "3"],
                                   stage: .live)
-        #expect(typing.verdict == .valid)
+        // Not `valid`: two required fields are still being typed.
+        #expect(typing.verdict == .incomplete)
         #expect(typing.fields["email-again"]?.verdict == .incomplete)
         #expect(typing.fields["age"]?.verdict == .incomplete)
         #expect(typing.formViolations.isEmpty)
+        let done = signup.judge(["name": "Ada", "email": "ada@example.com", "email-again": "ada@example.com",
+                                 "age": "36"], stage: .live)
+        #expect(done.verdict == .valid)
+        var missing = ["name": "Ada", "email": "ada@example.com", "email-again": "ada@example.com"]
+        #expect(signup.judge(missing, stage: .live).verdict == .incomplete)   // age is required
+        missing["age"] = "36"
+        missing["phone"] = "(555) 12"                                        // not required, but not done
+        #expect(signup.judge(missing, stage: .live).verdict == .incomplete)
         let wrong = signup.judge(["age": "3x", "extra": "1"], stage: .live)
         #expect(wrong.verdict == .invalid)
         #expect(wrong.fields["age"]?.verdict == .invalid)

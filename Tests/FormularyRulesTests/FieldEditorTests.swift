@@ -20,11 +20,15 @@ import Testing
         field.type("4111")
         let letter = field.insert("x")
         #expect(!letter.accepted && field.text == "4111" && field.caret == 4)
-        #expect(letter.result.verdict == .invalid && letter.result.message == "Card number is incomplete")
+        // The verdict is the unchanged text's; the refusal says why, not "incomplete".
+        #expect(letter.result.verdict == .incomplete && letter.result.message == nil)
+        #expect(letter.refusal?.rule == "mask" && letter.refusal?.message == "Credit Card Number takes digits only")
         // 19 digits is the longest card number (a Visa here).
         field.setText("4000000000000000006")
         #expect(field.text == "4000 0000 0000 0000 006")
-        #expect(!field.insert("1").accepted && field.text == "4000 0000 0000 0000 006")
+        let long = field.insert("1")
+        #expect(!long.accepted && field.text == "4000 0000 0000 0000 006")
+        #expect(long.refusal?.message == "Credit Card Number has no room for more characters")
     }
 
     @Test func acceptAllAppliesEveryEditAndTheVerdictSaysWhy() throws {

@@ -33,6 +33,24 @@ import Testing
         #expect(card.failed("12a45678") == ["mask"])
     }
 
+    @Test func aNumberGroupIsDigitSlotsThatTypingPads() throws {
+        let mask = try #require(CompiledMask("{01-12}/00"))
+        #expect(mask.items == [.digit, .digit, .literal("/"), .digit, .digit] && mask.display == "00/00")
+        #expect(mask.numbers == [NumberGroup(start: 0, width: 2, low: 1, high: 12)])
+        #expect(mask.padded(["2"], typed: 0)?.value == ["0", "2", "/"])
+        #expect(mask.padded(["1", "/"], typed: 1)?.value == ["0", "1", "/"])
+        #expect(mask.padded(["1"], typed: 0) == nil && mask.padded(["0", "/"], typed: 1) == nil)
+        // Not a group: different widths, LOW above HIGH, escaped; the `{` stays a literal.
+        for pattern in ["{1-12}", "{12-01}", "\\{01-12}"] {
+            let literal = try #require(CompiledMask(pattern))
+            #expect(literal.numbers.isEmpty && literal.items.first != .digit, "\(pattern)")
+        }
+        let type = try compileType(mask: "{01-12}/00")
+        #expect(type.format("0130") == "01/30" && type.format("1/30") == "1/30")
+        #expect(MaskRule(pattern: "0000-{01-12}-{01-31} \\{01-12}", options: RuleOptions(name: "mask", location: noLocation))
+            .slotPattern == "0000-00-00 \\{01-12}")
+    }
+
     @Test func slotKinds() throws {
         let plate = try compileType(mask: "AA-00-**")
         #expect(plate.isValid("AB12X9"))

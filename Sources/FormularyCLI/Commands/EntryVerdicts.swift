@@ -14,7 +14,7 @@ extension EntryRunVerdict {
         case .warnings:
             let n = warningCount
             return "valid with \(n) warning\(n == 1 ? "" : "s") (\(run))"
-        case .valid:
+        case .valid, .incomplete:   // a run judges in the final stage: never incomplete
             return "valid (\(run))"
         }
     }

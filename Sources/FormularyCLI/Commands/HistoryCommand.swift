@@ -51,7 +51,7 @@ struct HistoryCommand: Command {
         }
         for h in history {
             let verdict = switch h.verdict {
-            case .valid: style.green("valid")
+            case .valid, .incomplete: style.green("valid")   // runs judge final: never incomplete
             case .warnings: style.yellow("warnings")
             case .invalid: style.red("invalid")
             }

@@ -130,7 +130,7 @@ struct TryCommand: Command {
         let label = type.definition.label.map { " (\($0))" } ?? ""
         out.write("\(typeText)\(label). Type; ←/→ move, Backspace deletes, Enter judges, Ctrl-D leaves.\n")
         var field = FieldEditor(type: type, policy: policy)
-        var refusal: FieldResult?
+        var refusal: Violation?
         var keys = KeyReader()
         draw(field, refusal: refusal)
         while let key = keys.next() {
@@ -138,7 +138,7 @@ struct TryCommand: Command {
             switch key {
             case .text(let characters):
                 let outcome = field.insert(characters)
-                if !outcome.accepted { refusal = outcome.result }
+                if !outcome.accepted { refusal = outcome.refusal }
             case .backspace: field.deleteBackward()
             case .left: field.moveCaret(to: field.caret - 1)
             case .right: field.moveCaret(to: field.caret + 1)
@@ -158,7 +158,7 @@ struct TryCommand: Command {
     }
 
     /// Redraws the field's line: prompt, text with the caret, live verdict and message.
-    private func draw(_ field: FieldEditor, refusal: FieldResult?) {
+    private func draw(_ field: FieldEditor, refusal: Violation?) {
         let style = context.style
         let characters = Array(display(field.text, field.type))
         let before = String(characters[..<field.caret]).forTerminal
@@ -172,7 +172,7 @@ struct TryCommand: Command {
         }
         if let message = field.result.message { line += "  " + message.forTerminal }
         if let refusal {
-            line += "  " + style.dim("(refused" + (refusal.message.map { ": " + $0.forTerminal } ?? "") + ")")
+            line += "  " + style.dim("(refused: " + refusal.message.forTerminal + ")")
         }
         context.stdout.write(line)
         context.stdout.flush()

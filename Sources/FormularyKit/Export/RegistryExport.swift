@@ -130,7 +130,8 @@ public enum RegistryExport {
     /// `withCondition` `"when"`: null or `{"pattern", "flags"}` (`i`, `x`, `ix` or empty).
     static func mask(_ mask: MaskRule, withCondition: Bool) -> JSONValue {
         var m = JSONObject()
-        m["pattern"] = .string(mask.pattern)
+        // Number groups are a typing aid of FieldEditor; a runtime that formats sees digit slots.
+        m["pattern"] = .string(mask.slotPattern)
         m["checks_fill"] = .bool(mask.checksFill)
         for (key, value) in ruleOptions(mask.options) { m[key] = value }
         if withCondition {

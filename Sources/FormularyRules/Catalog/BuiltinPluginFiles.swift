@@ -215,7 +215,8 @@ reject live "ada@@" pattern
 
 """##),
         ("exp-date.field", ##"""
-# A card's expiry month as MM/YY, within twelve years of today either way.
+# A card's expiry month as MM/YY, within twelve years of today either way. The month is a
+# number group: typing `2` gives `02/`, typing `1/` gives `01/`.
 field exp-date
 label "Expiry Date"
 help "Month and year, as on the card"
@@ -223,7 +224,7 @@ placeholder "MM/YY"
 keyboard number-pad
 
 normalize strip-spaces
-mask "00/00"                            message "Use MM/YY, e.g. 09/28"
+mask "{01-12}/00"                       message "Use MM/YY, e.g. 09/28"
 date "MM/yy" today-12y...today+12y      message "Not a valid expiry date"
 
 accept "12/30"
@@ -331,14 +332,15 @@ reject live "97a" pattern
 
 """##),
         ("iso-date.field", ##"""
-# A calendar date written the ISO 8601 way: 2024-02-29.
+# A calendar date written the ISO 8601 way: 2024-02-29. Month and day are number groups:
+# typing `2024-2` gives `2024-02-`, a day of `4` gives `04`.
 field iso-date
 label "Date"
 placeholder "YYYY-MM-DD"
 keyboard number-pad
 
 normalize trim
-mask "0000-00-00"    message "Use YYYY-MM-DD, e.g. 2024-02-29"
+mask "0000-{01-12}-{01-31}"    message "Use YYYY-MM-DD, e.g. 2024-02-29"
 date "yyyy-MM-dd"    message "{value} is not a real date"
 
 accept "2024-02-29"

@@ -67,8 +67,10 @@ extension FieldEditor {
 
     /// Applies one edit, in scalars of the text: the scalars before `range` as shown, then
     /// `replacement`, then the scalars after `range` without mask literals; the type
-    /// formats the result.
-    func apply(_ map: CharacterMap, literals: [Bool], _ range: Range<Int>, _ replacement: String) -> Candidate {
+    /// formats the result. With `typing` (one character typed), a mask's number group the
+    /// character lands in may be padded (``CompiledMask/padded(_:typed:)``).
+    func apply(_ map: CharacterMap, literals: [Bool], _ range: Range<Int>, _ replacement: String,
+               typing: Bool = false) -> Candidate {
         // Scalar arrays, made into strings once each (`String(scalars:)`): appending to a
         // `String.UnicodeScalarView` scalar by scalar was half of what an edit cost.
         var typed = Array(map.scalars[..<range.lowerBound])
@@ -111,8 +113,24 @@ extension FieldEditor {
         // several masks, the one the live stage chooses: typing "3" takes a mask `when /3[47].*/`.
         var output: [Unicode.Scalar]
         let caretScalars: Int
+        if typing, type.hasNumberGroups, typedCount > 0, typedCount <= normalized.count,
+           normalized[typedCount - 1] == replacement.unicodeScalars.last,
+           let mask = type.chosenMask(normalized, stage: .live),
+           let padded = mask.padded(normalized, typed: typedCount - 1) {
+            normalized = padded.value
+            typedCount = padded.caret
+        }
         if let mask = type.chosenMask(normalized, stage: .live) {
-            let layout = mask.layout(normalized)
+            var layout = mask.layout(normalized)
+            if replacement.isEmpty && typedCount == normalized.count,
+               let kept = layout.takenAsLiteral.lastIndex(of: false).map({ $0 + 1 }) ?? (normalized.isEmpty ? nil : 0),
+               kept < normalized.count {
+                // A deletion that leaves literals at the end: formatting never adds them there,
+                // and the caret belongs after the last typed character (`12/3` → `12`).
+                normalized.removeLast(normalized.count - kept)
+                typedCount = kept
+                layout = mask.layout(normalized)
+            }
             output = layout.output
             if typedCount > 0 {
                 caretScalars = layout.ends[typedCount - 1]

@@ -10,17 +10,23 @@ public enum EditPolicy: String, Sendable, Hashable, CaseIterable {
 /// What one edit did.
 public struct EditOutcome: Sendable {
     /// Whether the edit was applied. Only an edit that inserts characters under
-    /// ``EditPolicy/refuseInvalid`` can be refused.
+    /// ``EditPolicy/refuseInvalid`` can be refused; a paste is applied when any of its
+    /// characters could be kept.
     public var accepted: Bool
-    /// The live verdict of the text the edit produced. When the edit was refused, this is
-    /// the verdict of the text it would have produced (so an app can say why), while the
-    /// editor keeps its text, caret and ``FieldEditor/result``.
+    /// The live verdict of the field's text after the edit. A refused edit changes nothing,
+    /// so this is then the verdict of the unchanged text (a refused letter does not make a
+    /// card number that was fine look wrong); ``refusal`` says why it was refused.
     public var result: FieldResult
+    /// Why the edit, or some characters of a paste, were refused: the rule that refused
+    /// them and a message saying why ("Credit Card Number takes digits only", "Keep it to 160
+    /// characters"); nil when nothing was refused.
+    public var refusal: Violation?
 
     /// An outcome; editors build these, tests and apps may too.
-    public init(accepted: Bool, result: FieldResult) {
+    public init(accepted: Bool, result: FieldResult, refusal: Violation? = nil) {
         self.accepted = accepted
         self.result = result
+        self.refusal = refusal
     }
 }
 
@@ -110,26 +116,65 @@ public struct FieldEditor: Sendable {
     /// removed only literals the mask puts back (the backspace over the space of
     /// "4111 1") removes the typed character before the range instead, or after it when the
     /// range starts at the caret (a forward delete).
+    ///
+    /// Under ``EditPolicy/refuseInvalid``, an insertion whose result is invalid is refused,
+    /// with two ways out of a dead end (docs/library.md): white space kept at the end of the
+    /// text is dropped when the insertion would be taken without it, and a paste (more than
+    /// one character) keeps the characters that can be typed one after another.
     @discardableResult
     public mutating func replace(_ range: Range<Int>, with replacement: String) -> EditOutcome {
+        switch attempt(range, replacement) {
+        case .applied(let candidate):
+            take(candidate)
+            return EditOutcome(accepted: true, result: candidate.result)
+        case .refused(let candidate):
+            let reason = refusal(of: candidate)
+            if replacement.count > 1, let pasted = filteredPaste(range, replacement) {
+                self = pasted
+                return EditOutcome(accepted: true, result: result, refusal: reason.violation)
+            }
+            return EditOutcome(accepted: false, result: result, refusal: reason.violation)
+        }
+    }
+
+    /// What one edit gives, without the paste filter.
+    enum Attempt {
+        case applied(Candidate)
+        /// Refused; the candidate is what the edit would have produced.
+        case refused(Candidate)
+    }
+
+    /// Works out one edit: the candidate text, and whether the policy takes it.
+    func attempt(_ range: Range<Int>, _ replacement: String) -> Attempt {
         let map = CharacterMap(text)
         let lower = min(max(range.lowerBound, 0), map.characterCount)
         let upper = min(max(range.upperBound, lower), map.characterCount)
         let scalars = map.scalarOffset(ofCharacter: lower)..<map.scalarOffset(ofCharacter: upper)
         let literals = literalFlags(map.scalars)
-        var candidate = apply(map, literals: literals, scalars, replacement)
+        let typing = replacement.count == 1
+        var candidate = apply(map, literals: literals, scalars, replacement, typing: typing)
         if replacement.isEmpty && lower < upper && candidate.text == text {
             let forward = lower == caret && selection.isEmpty
             candidate = deleteTypedCharacter(map, literals: literals, around: scalars, forward: forward)
                 ?? Candidate(text: text, caret: lower, result: result)
         }
-        if !replacement.isEmpty && policy == .refuseInvalid && candidate.result.verdict == .invalid {
-            return EditOutcome(accepted: false, result: candidate.result)
+        guard !replacement.isEmpty && policy == .refuseInvalid && candidate.result.verdict == .invalid else {
+            return .applied(candidate)
         }
+        if let start = keptWhiteSpaceStart(map, before: scalars, replacement: replacement) {
+            // The white space kept at the end while typing ("ab " in a type without spaces)
+            // would make this and every later keystroke a refusal: the keystroke replaces it.
+            let retry = apply(map, literals: literals, start..<scalars.upperBound, replacement, typing: typing)
+            if retry.result.verdict != .invalid { return .applied(retry) }
+        }
+        return .refused(candidate)
+    }
+
+    /// Makes `candidate` the field's state.
+    mutating func take(_ candidate: Candidate) {
         text = candidate.text
         selection = candidate.caret..<candidate.caret
         judged = candidate.result
-        return EditOutcome(accepted: true, result: candidate.result)
     }
 
     /// Types `characters` at the caret, replacing the selection if there is one.

@@ -109,6 +109,22 @@ extension CompiledFieldType {
         return choice < 0 ? mask : choices[choice].mask
     }
 
+    /// The mask chosen for normalized `scalars` in `stage` and its fill check (nil: no mask
+    /// applies).
+    func chosenMaskAndCheck(_ scalars: [Unicode.Scalar], stage: Stage) -> (CompiledMask, MaskCheck?)? {
+        guard !choices.isEmpty else { return mask.map { ($0, maskCheck) } }
+        var bytes: [UInt8] = []
+        for s in scalars { bytes.append(contentsOf: UTF8.encode(s)!) }
+        let choice = bytes.withUnsafeBufferPointer { b in
+            Scratch.withCurrent { chooseMask(b, scratch: $0, buffer: 0, stage: stage) }
+        }
+        if choice >= 0 { return (choices[choice].mask, choices[choice].check) }
+        return mask.map { ($0, maskCheck) }
+    }
+
+    /// Whether any mask has a number group (`{01-12}`), which typing pads.
+    var hasNumberGroups: Bool { mask?.numbers.isEmpty == false || choices.contains { !$0.mask.numbers.isEmpty } }
+
     /// The mask check of `choice` (as returned by ``chooseMask(_:scratch:buffer:stage:)``).
     func maskCheck(for choice: Int) -> MaskCheck? {
         choice < 0 ? maskCheck : choices[choice].check

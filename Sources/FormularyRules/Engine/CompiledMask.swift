@@ -1,8 +1,9 @@
 /// A compiled `mask "PATTERN"`.
 ///
 /// Slots: `0` an ASCII digit, `A` a Unicode letter (general category L), `*` a letter or an
-/// ASCII digit; `\x` is the literal `x`; every other character is a literal. The mask works
-/// on Unicode scalars.
+/// ASCII digit; `{LOW-HIGH}` a number group (as many digit slots as HIGH has digits, which
+/// typing pads: ``NumberGroup``); `\x` is the literal `x`; every other character is a
+/// literal. The mask works on Unicode scalars.
 ///
 /// Formatting walks the mask and the value together, while value scalars remain:
 /// - at a literal, a value scalar equal to it is kept (not doubled), otherwise the literal
@@ -43,23 +44,40 @@ final class CompiledMask: @unchecked Sendable {
     private let asciiCodes: UnsafeMutableBufferPointer<UInt8>?
     private static let digitCode: UInt8 = 0x80, letterCode: UInt8 = 0x81, alphanumericCode: UInt8 = 0x82
 
+    /// The number groups (`{01-12}`), in mask order: digit slots that typing pads.
+    let numbers: [NumberGroup]
+
     /// Parses the pattern; nil when it ends in a lone `\`.
     init?(_ pattern: String) {
         self.pattern = pattern
         var items: [Item] = []
+        var numbers: [NumberGroup] = []
         var escaped = false
-        for s in pattern.unicodeScalars {
+        let scalars = Array(pattern.unicodeScalars)
+        var k = 0
+        while k < scalars.count {
+            let s = scalars[k]
+            k += 1
             if escaped { items.append(.literal(s)); escaped = false; continue }
             switch s {
             case "\\": escaped = true
             case "0": items.append(.digit)
             case "A": items.append(.letter)
             case "*": items.append(.alphanumeric)
+            case "{":
+                guard let (group, length) = NumberGroup.parse(scalars, at: k - 1, item: items.count) else {
+                    items.append(.literal(s))
+                    continue
+                }
+                numbers.append(group)
+                items += [Item](repeating: .digit, count: group.width)
+                k += length - 1
             default: items.append(.literal(s))
             }
         }
         guard !escaped else { return nil }
         self.items = items
+        self.numbers = numbers
         var bytes = 0
         var lastSlot = -1
         for (index, item) in items.enumerated() {
@@ -89,14 +107,17 @@ final class CompiledMask: @unchecked Sendable {
     /// The number of slots.
     var slotCount: Int { items.count { if case .literal = $0 { false } else { true } } }
 
-    /// The mask as a person reads it: escapes removed.
+    /// The mask as a person reads it: escapes removed, a number group shown as its digit
+    /// slots (`{01-12}/00` reads `00/00`).
     var display: String {
         var text = ""
-        var escaped = false
-        for s in pattern.unicodeScalars {
-            if !escaped && s == "\\" { escaped = true; continue }
-            escaped = false
-            text.unicodeScalars.append(s)
+        for item in items {
+            switch item {
+            case .digit: text += "0"
+            case .letter: text += "A"
+            case .alphanumeric: text += "*"
+            case .literal(let s): text.unicodeScalars.append(s)
+            }
         }
         return text
     }

@@ -1,7 +1,9 @@
 /// The outcome of judging a whole form's values (``FormValidator/judge(_:stage:)``).
 public struct FormResult: Sendable {
     /// `invalid` when any rule of error severity failed, `warnings` when only warnings did,
-    /// `valid` otherwise: how `formulary validate` counts an entry.
+    /// `valid` otherwise: how `formulary validate` counts an entry. Judged live, `incomplete`
+    /// instead of `valid` or `warnings` while a field is `incomplete` or a required field is
+    /// absent.
     public var verdict: EntryVerdict
     /// One result per field the form declares, by key; a field without a value is
     /// `isAbsent`, and `invalid` with the violation `required` when the form requires it.

@@ -4,7 +4,7 @@
 /// ```swift
 /// let result = signup.judge(["name": "Ada", "email": "ada@example.com",
 ///                            "email-again": "ada@example.com", "age": "36"])
-/// result.verdict          // .valid, .warnings or .invalid
+/// result.verdict          // .valid, .warnings or .invalid (live: also .incomplete)
 /// result.fields["age"]    // FieldResult
 /// result.formViolations   // same, require … when, unknown-field
 /// ```
@@ -54,7 +54,9 @@ public struct FormValidator: Sendable {
     /// - `live` (a form being filled in): each present field's live verdict (a value still
     ///   being typed is `incomplete`, not invalid); `required` and the cross-field rules
     ///   wait for the final stage, since the user may not have got there yet. The form's
-    ///   verdict then counts the live violations and `unknown-field` warnings.
+    ///   verdict then counts the live violations and `unknown-field` warnings, and is
+    ///   `incomplete` rather than `valid` or `warnings` while a field is `incomplete` or a
+    ///   required field is absent.
     public func judge(_ values: [String: String], stage: Stage = .final) -> FormResult {
         let keys = values.keys.sorted()
         // The values one after the other in one buffer, as a stored entry's are, located by
@@ -112,7 +114,17 @@ public struct FormValidator: Sendable {
             let undeclared = Set(unknown)
             let formViolations = found.filter { $0.type == nil && $0.field.map(undeclared.contains) == true }
             live += formViolations
-            return FormResult(verdict: EntryVerdict(violations: live), fields: fields,
+            var verdict = EntryVerdict(violations: live)
+            // `valid` would tell the app the form can be sent: not while a value is still being
+            // typed or a required field is still empty (its `required` check waits for the
+            // final stage, but the form is not done).
+            if verdict != .invalid && judge.fields.contains(where: { field in
+                let result = fields[field.key]!
+                return result.verdict == .incomplete || (field.required && result.isAbsent)
+            }) {
+                verdict = .incomplete
+            }
+            return FormResult(verdict: verdict, fields: fields,
                               formViolations: formViolations, unknownFields: unknown, violations: live)
         }
     }

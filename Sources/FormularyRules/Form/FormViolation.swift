@@ -32,6 +32,10 @@ public enum EntryVerdict: String, Sendable, Hashable {
     case warnings
     /// At least one error.
     case invalid
+    /// No error, but the form is not done: a field's value is still `incomplete`, or a
+    /// required field has no value yet. Only a live judgement
+    /// (``FormValidator/judge(_:stage:)`` with `.live`) answers it; a stored entry never has it.
+    case incomplete
 
     /// The verdict of an entry with these violations.
     public init<S: Sequence>(violations: S) where S.Element == FormViolation {

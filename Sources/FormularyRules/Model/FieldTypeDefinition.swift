@@ -234,6 +234,26 @@ public struct MaskRule: Sendable, Hashable {
         self.checksFill = checksFill
         self.condition = condition
     }
+
+    /// The pattern with each number group (`{01-12}`) written as its digit slots (`00`):
+    /// what formatting and the mask check see, for runtimes that only format (the export).
+    public var slotPattern: String {
+        let scalars = Array(pattern.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var k = 0, escaped = false
+        while k < scalars.count {
+            let s = scalars[k]
+            if !escaped, s == "{", let (group, length) = NumberGroup.parse(scalars, at: k, item: 0) {
+                out.append(contentsOf: String(repeating: "0", count: group.width).unicodeScalars)
+                k += length
+                continue
+            }
+            escaped = !escaped && s == "\\"
+            out.append(s)
+            k += 1
+        }
+        return String(out)
+    }
 }
 
 /// The `when /RE/flags` of a mask: a regex over the value's slot characters (its letters
