@@ -38,7 +38,7 @@ struct ResultDescriptionTests {
         field.insert("41111")
         #expect("\(field)" == "credit-card \"4111 1|\" incomplete")
         let outcome = field.insert("x")
-        #expect("\(outcome)".hasPrefix("refused: "), "\(outcome)")
+        #expect("\(outcome)".hasPrefix("refused (") && "\(outcome)".hasSuffix("): incomplete"), "\(outcome)")
         var cvv = FieldEditor(type: try catalog.fieldType("cvv"))
         cvv.insert("98")
         #expect("\(cvv)".hasPrefix("cvv \"••|\" "), "\(cvv)")

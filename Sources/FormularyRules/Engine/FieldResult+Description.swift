@@ -52,9 +52,11 @@ extension FormResult: CustomStringConvertible {
 }
 
 extension EditOutcome: CustomStringConvertible {
-    /// `accepted: incomplete` or `refused: invalid — luhn: …`.
+    /// `accepted: incomplete`, or `refused (mask: Credit Card Number takes digits only):
+    /// incomplete` — the refusal's reason, then the verdict of the text the field keeps.
     public var description: String {
-        (accepted ? "accepted: " : "refused: ") + result.description
+        let reason = refusal.map { " (\($0))" } ?? ""
+        return (accepted ? "accepted" : "refused") + reason + ": " + result.description
     }
 }
 
