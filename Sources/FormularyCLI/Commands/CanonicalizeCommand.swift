@@ -20,7 +20,7 @@ struct CanonicalizeCommand: Command {
         Exit status: 0 on success, 2 when the form is unknown or cannot be used, 3 on a
         database failure.
         """,
-        options: [.option("form", "NAME", help: "The form whose entries to rewrite.", required: true),
+        options: [.option("form", "NAME", help: "The form whose entries to rewrite.", required: true, completion: .registry(.forms)),
                   .flag("dry-run", help: "Counts what would be rewritten; writes nothing.")],
         examples: ["formulary canonicalize --form signup --dry-run", "formulary canonicalize --form signup",
                    "formulary --format json canonicalize --form signup"])

@@ -15,7 +15,7 @@ struct EntriesListCommand: Command {
         standard error says how many there are.
         """,
         options: [
-            .option("form", "NAME", help: "Only entries of this form."),
+            .option("form", "NAME", help: "Only entries of this form.", completion: .registry(.forms)),
             .flag("failing", help: "Only entries that failed their latest validation."),
             .option("limit", "N", of: Count.self, help: "At most N entries (default 1000; 0 for all)."),
         ],

@@ -23,7 +23,7 @@ struct ImportCommand: Command {
         history.
         """,
         options: [
-            .option("form", "NAME", help: "The form the entries belong to (required).", required: true),
+            .option("form", "NAME", help: "The form the entries belong to (required).", required: true, completion: .registry(.forms)),
             .option("key", "FIELD", help: "A column that identifies an entry; updates instead of duplicating."),
             .option("input", "FORMAT", of: RecordFormat.self, help: "csv or jsonl, when the file name does not tell."),
             .flag("skip-bad", help: "Skips malformed lines (listing each) instead of stopping."),

@@ -27,7 +27,7 @@ struct ReportCommand: Command {
         """,
         options: [
             .option("run", "ID", of: RunID.self, help: "The run to report (default: the newest)."),
-            .option("form", "NAME", help: "Only this form (and, without --run, its newest run)."),
+            .option("form", "NAME", help: "Only this form (and, without --run, its newest run).", completion: .registry(.forms)),
             .option("by", "KEY", of: ReportGrouping.self, help: "Group failures by rule, field, type or entry (default rule)."),
             .option("output", "PATH", help: "Write the report to this file.", completion: .files),
         ],

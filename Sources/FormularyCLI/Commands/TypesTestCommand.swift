@@ -15,7 +15,7 @@ struct TypesTestCommand: Command {
         not be loaded.
         """,
         arguments: [ArgumentSpec(name: "NAME", help: "A type to test (default: every type).", isOptional: true,
-                                 isRepeating: true)],
+                                 isRepeating: true, completion: .registry(.types))],
         examples: ["formulary types test", "formulary types test credit-card iban"])
 
     let names: [String]

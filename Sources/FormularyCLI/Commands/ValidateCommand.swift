@@ -48,7 +48,7 @@ struct ValidateCommand: Command {
         failure.
         """,
         options: [.option("form", "NAME", help: "A form to validate; repeatable (default: every form with entries).",
-                          repeatable: true),
+                          repeatable: true, completion: .registry(.forms)),
                   .flag("all", help: "Judges every entry, carrying no result forward."),
                   .option("max-failing", "PCT", of: FailureThreshold.self,
                           help: "Exit 1 only when more than PCT % of the entries are invalid (0 to 100, e.g. 2.5)."),
