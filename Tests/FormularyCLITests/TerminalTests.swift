@@ -40,12 +40,12 @@ import Testing
         #expect(output.status == 0, "\(output)")
         let text = output.text
         #expect(text.contains(/importing signups\.csv: \d{1,3}% \([0-9,]+ records\)/), "a percentage of the file: \(output)")
-        let summary = try #require(text.range(of: "Imported 25000 records into signup"), "\(output)")
+        let summary = try #require(text.range(of: "Imported 25,000 records into signup"), "\(output)")
         let beforeSummary = text[..<summary.lowerBound]
         let lastProgress = try #require(beforeSummary.range(of: "importing", options: .backwards), "\(output)")
         #expect(beforeSummary[lastProgress.upperBound...].contains("\r\u{1B}[K"),
                 "the progress line is erased before the summary: \(output)")
-        #expect(TerminalScreen(text).visibleLines == ["Imported 25000 records into signup: 25000 added."], "\(output)")
+        #expect(TerminalScreen(text).visibleLines == ["Imported 25,000 records into signup: 25,000 added."], "\(output)")
     }
 
     @Test func importProgressFromAPipeCountsRecordsOnly() throws {
@@ -55,7 +55,7 @@ import Testing
         #expect(output.status == 0, "\(output)")
         #expect(output.text.contains(/importing -: [0-9,]+ records/), "\(output)")
         #expect(!output.text.contains("%"), "no size, no percentage: \(output)")
-        #expect(TerminalScreen(output.text).visibleLines == ["Imported 25000 records into signup: 25000 added."], "\(output)")
+        #expect(TerminalScreen(output.text).visibleLines == ["Imported 25,000 records into signup: 25,000 added."], "\(output)")
     }
 
     @Test func anErrorErasesTheProgressLineFirst() throws {
@@ -76,7 +76,7 @@ import Testing
         #expect(output.status == 0, "\(output)")
         #expect(output.text.contains(/validated [0-9,]+ entries \(\d{1,3}%\)/), "\(output)")
         let screen = TerminalScreen(output.text).visibleLines
-        #expect(screen.first?.hasPrefix("Run 1 complete: 25000 entries") == true, "\(screen)")
+        #expect(screen.first?.hasPrefix("Run 1 complete: 25,000 entries") == true, "\(screen)")
         #expect(!screen.contains { $0.contains("validated") }, "\(screen)")
     }
 
@@ -110,6 +110,6 @@ import Testing
                                             environment: ["TERM": "dumb", "NO_COLOR": nil])
         #expect(output.status == 0, "\(output)")
         #expect(!output.text.contains("\u{1B}") && !output.text.contains("importing"), "\(output)")
-        #expect(output.text == "Imported 25000 records into signup: 25000 added.\r\n", "\(output)")
+        #expect(output.text == "Imported 25,000 records into signup: 25,000 added.\r\n", "\(output)")
     }
 }

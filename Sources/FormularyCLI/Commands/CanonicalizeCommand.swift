@@ -46,8 +46,8 @@ struct CanonicalizeCommand: Command {
         }
         let out = context.stdout
         let n = outcome.entriesRewritten
-        let entries = "\(CountText.grouped(n)) entr\(n == 1 ? "y" : "ies")"
-        let checked = "of \(CountText.grouped(outcome.entriesChecked)) in form '\(outcome.form)'"
+        let entries = "\(ReportNumbers.grouped(n)) entr\(n == 1 ? "y" : "ies")"
+        let checked = "of \(ReportNumbers.grouped(outcome.entriesChecked)) in form '\(outcome.form)'"
         if outcome.dryRun {
             out.line("Dry run: \(entries) \(checked) would get a new version; nothing was written.".forTerminal)
         } else if n == 0 {
@@ -57,8 +57,8 @@ struct CanonicalizeCommand: Command {
         }
         out.write(TextTable(header: ["FIELD", "TYPE", outcome.dryRun ? "TO REWRITE" : "REWRITTEN", "CANONICAL", "INVALID", "KEPT"],
                             rows: outcome.fields.map { f in
-                                [f.field, f.type, CountText.grouped(f.rewritten), CountText.grouped(f.canonical),
-                                 CountText.grouped(f.invalid), CountText.grouped(f.kept)]
+                                [f.field, f.type, ReportNumbers.grouped(f.rewritten), ReportNumbers.grouped(f.canonical),
+                                 ReportNumbers.grouped(f.invalid), ReportNumbers.grouped(f.kept)]
                             }).render())
         return .success
     }

@@ -46,8 +46,8 @@ struct TypesTestCommand: Command {
         if format == .json {
             context.stdout.write(bytes: report.jsonDocument)
         } else {
-            if broken > 0 { context.stdout.line("\(broken) type\(broken == 1 ? "" : "s") could not be loaded") }
-            context.stdout.line("\(passed) passed, \(failed + broken) failed")
+            if broken > 0 { context.stdout.line("\(ReportNumbers.grouped(broken)) type\(broken == 1 ? "" : "s") could not be loaded") }
+            context.stdout.line("\(ReportNumbers.grouped(passed)) passed, \(ReportNumbers.grouped(failed + broken)) failed")
         }
         if broken > 0 { return .badInput }
         return failed > 0 ? .violations : .success

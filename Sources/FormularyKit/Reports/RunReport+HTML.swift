@@ -219,7 +219,7 @@ extension RunReport {
     }
 
     private func more(_ count: Int, _ limit: Int) -> String {
-        count > limit ? "<p class=\"more\">… and \(count - limit) more (the JSON and CSV reports list them all).</p>\n" : ""
+        count > limit ? "<p class=\"more\">… and \(ReportNumbers.grouped(count - limit)) more (the JSON and CSV reports list them all).</p>\n" : ""
     }
 
     /// System fonts only: a page that fetches nothing.
