@@ -80,6 +80,34 @@ import Testing
         #expect(!screen.contains { $0.contains("validated") }, "\(screen)")
     }
 
+    /// `report` on a large run is silent while the database makes its passes over the
+    /// failures: a terminal is told which pass, and the line is gone before the report.
+    @Test func reportProgressNamesEachPassAndIsErasedBeforeTheReport() throws {
+        let sandbox = try Self.signups()
+        try sandbox.write("bad.csv", "name,email\nZed,zed@example\n")
+        try sandbox.mustRun("import", "--form", "signup", "signups.csv")
+        try sandbox.mustRun("import", "--form", "signup", "bad.csv")
+        _ = try sandbox.run("validate")
+        let output = try PseudoTerminal.run(["report"], in: sandbox, environment: Self.xterm)
+        #expect(output.status == 0, "\(output)")
+        for pass in ["report of run 1: comparing form signup with no earlier run…",
+                     "report of run 1: counting the most frequent failing values…",
+                     "report of run 1: grouping and writing the failures…"] {
+            #expect(output.text.contains(pass), "\(output)")
+        }
+        let screen = TerminalScreen(output.text).visibleLines
+        #expect(screen.first?.hasPrefix("Run 1  complete") == true, "\(screen)")
+        #expect(screen.contains("entries   25,001 checked, 1 failing (0.0%)"), "\(screen)")
+        #expect(!screen.contains { $0.contains("report of run") }, "\(screen)")
+        // To a file, the same passes; not on a pipe (or a file) of standard error.
+        let toFile = try PseudoTerminal.run(["report", "--format", "csv", "--output", "r.csv"], in: sandbox,
+                                            environment: Self.xterm)
+        #expect(toFile.text.contains("report of run 1: grouping and writing the failures…"), "\(toFile)")
+        #expect(TerminalScreen(toFile.text).visibleLines == ["Report of run 1 written to r.csv"], "\(toFile)")
+        let piped = try sandbox.run(["report"], environment: ["TERM": "xterm"])
+        #expect(!piped.stderr.contains("report of run"), "\(piped)")
+    }
+
     /// Colour needs a terminal that shows it: `TERM=dumb` (or no TERM) gets none, nor a
     /// progress line it could not erase. `NO_COLOR` turns colour off only when it is set to
     /// something: `NO_COLOR=` (empty) keeps it (no-color.org).
