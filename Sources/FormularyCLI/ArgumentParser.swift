@@ -59,12 +59,19 @@ struct ArgumentParser {
         for token in argv {
             if skipNext { skipNext = false; continue }
             if token == "--" { break }
-            if token.hasPrefix("-") && token.count > 1 {
-                if let spec = OptionSpec.globals.first(where: { "--" + $0.name == token }), spec.takesValue {
-                    skipNext = true
+            if token.hasPrefix("--") && token.count > 2 {
+                let name = String(token.dropFirst(2).prefix { $0 != "=" })
+                // Before the command is known, an option's value is only told from a word
+                // of the command by the option: a misspelled one (`--formt json types
+                // list`) is said as such, not as the unknown command 'json'.
+                guard let spec = knownOption(name) else {
+                    if namesNoCommandYet(words) { throw unknownOption(name, before: words) }
+                    continue
                 }
+                if spec.takesValue && !token.contains("=") { skipNext = true }
                 continue
             }
+            if token.hasPrefix("-") && token.count > 1 { continue }
             words.append(token)
             if words.count == 2 { break }
         }
@@ -89,6 +96,31 @@ struct ArgumentParser {
             try checkComplete(result, for: command)
         }
         return (command, result)
+    }
+
+    /// The option of that name, global or any command's: an option takes a value
+    /// everywhere or nowhere (``CompletionModel/conflicts``), so it tells what follows it.
+    private func knownOption(_ name: String) -> OptionSpec? {
+        OptionSpec.globals.first { $0.name == name }
+            ?? commands.lazy.flatMap(\.options).first { $0.name == name }
+    }
+
+    /// Whether `words` stop short of a command: nothing yet, or a group's name alone
+    /// (`audit` is also a command, but `audit --x verify` may still name `audit verify`).
+    private func namesNoCommandYet(_ words: [String]) -> Bool {
+        words.isEmpty || words.count == 1 && groups.contains(words[0])
+    }
+
+    /// `unknown option '--formt'; did you mean '--format'?`, the suggestion taken from the
+    /// global options first, then every command's.
+    private func unknownOption(_ name: String, before words: [String]) -> UsageError {
+        var candidates = OptionSpec.globals.map(\.name)
+        for option in commands.filter({ !$0.isHidden }).flatMap(\.options) where !candidates.contains(option.name) {
+            candidates.append(option.name)
+        }
+        return UsageError(message: "unknown option '--\(name)'"
+            + (Suggestion.nearest(to: name, in: candidates).map { "; did you mean '--\($0)'?" } ?? ""),
+            helpCommand: words.first)
     }
 
     private func parseTokens(_ argv: [String], for command: CommandSpec?,

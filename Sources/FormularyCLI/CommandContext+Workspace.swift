@@ -28,7 +28,7 @@ extension CommandContext {
         case .table(let rows):
             return TextTable(rows: rows).render()
         case let .diagnostics(diagnostics, lines):
-            return DiagnosticFormatter().format(diagnostics) + lines.map { $0 + "\n" }.joined()
+            return DiagnosticDigest.render(diagnostics) + lines.map { $0 + "\n" }.joined()
         case let .digest(named, lines):
             return digest(named).render() + lines.map { $0 + "\n" }.joined()
         }

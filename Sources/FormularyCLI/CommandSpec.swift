@@ -73,13 +73,21 @@ struct CommandSpec: Sendable {
 }
 
 /// What a shell may offer for a value: nothing in particular, files, folders, a fixed list
-/// of words, or the names of formulary's own commands (for `help`).
+/// of words, the names of formulary's own commands (for `help`), or the names of the types
+/// or forms of the registry the command line names (asked of `formulary __complete`).
 enum CompletionKind: Sendable, Hashable {
     case none
     case files
     case directories
     case values([String])
     case commands
+    case registry(RegistryNames)
+}
+
+/// Names a completion script asks the binary for, as the registry of the moment has them.
+enum RegistryNames: String, CaseIterable, Sendable, Hashable, ExpressibleByArgument {
+    case types, forms
+    static var noun: String { "what names to list" }
 }
 
 /// One positional argument.

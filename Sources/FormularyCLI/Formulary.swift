@@ -22,7 +22,7 @@ enum Formulary {
         ReportCommand.self, RunsListCommand.self, ExportCommand.self, CopyCommand.self, ServeCommand.self,
         TokensAddCommand.self, TokensListCommand.self, TokensRevokeCommand.self,
         DemoCommand.self,
-        HelpCommand.self, CompletionsCommand.self, ManPageCommand.self,
+        HelpCommand.self, CompletionsCommand.self, CompleteCommand.self, ManPageCommand.self,
     ]
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }

@@ -227,21 +227,6 @@ struct TextTable {
     }
 }
 
-/// Counts as people read them.
-enum CountText {
-    /// `65040` → `65,040`: digits in groups of three, separated by commas, whatever the
-    /// locale (the rest of the output is English too).
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, digit) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return n < 0 ? "-" + out : out
-    }
-}
-
 extension String {
     /// The text escaped for a terminal (`ReportEscaping.terminal`): for names, paths, labels
     /// and messages put into a line of text output by hand (table cells are escaped by

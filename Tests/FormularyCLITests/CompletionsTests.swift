@@ -83,6 +83,64 @@ import Testing
         }
     }
 
+    /// Where a command takes a type or a form, bash offers the names the binary being
+    /// completed lists for the database and plugin folders of the command line.
+    @Test func bashOffersTypeAndFormNamesOfTheRegistryInUse() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        try sandbox.write("my-types/visa.field", Fixtures.visaType)
+        try sandbox.write("formulary.bash", try Self.script("bash"))
+        let binary = try FormularyProcess.executable.get()
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let cases: [(words: [String], offered: [String])] = [
+            (["types", "show", "cre"], ["credit-card"]),
+            (["types", "show", "vi"], []),                               // a folder type, no folder named
+            (["--plugins", "my-types", "types", "show", "vi"], ["visa"]),
+            (["types", "history", "--plugins", "=", "my-types", "vi"], ["visa"]),
+            (["check", "ib"], ["iban"]),
+            (["types", "test", "iban", "ib"], ["iban"]),                 // NAME...: every one
+            (["forms", "show", ""], ["signup"]),
+            (["import", "--form", "s"], ["signup"]),
+            (["report", "--form", "=", ""], ["signup"]),
+            (["validate", "--form", "signup", "--form", ""], ["signup"]),
+            (["--db", "other.db", "forms", "show", ""], []),             // another database: none
+            (["check", "iban", ""], []),                                 // a VALUE
+        ]
+        var driver = """
+            source ./formulary.bash
+            c() {
+                COMP_WORDS=(\(quoted(binary)) "$@"); COMP_CWORD=$#; COMPREPLY=()
+                _formulary formulary "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf '%s\\n' "${COMPREPLY[*]}"
+            }
+
+            """
+        for (words, _) in cases { driver += "c " + words.map(quoted).joined(separator: " ") + "\n" }
+        let result = try DocsExamplesTests.bash(driver, environment: ["PATH": "/usr/bin:/bin", "HOME": sandbox.root.path],
+                                                in: sandbox.root)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        try #require(result.stdout.count == cases.count, "\(result.stdout)")
+        for (index, (words, offered)) in cases.enumerated() {
+            let got = result.stdout[index].split(separator: " ").map(String.init)
+            #expect(got == offered, "formulary \(words.joined(separator: " "))<TAB> offered \(got), not \(offered)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("other.db")), "completing created a database")
+    }
+
+    /// The names come from the hidden `__complete`, which lists them one to a line.
+    @Test func completeListsTheRegistrysNames() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        let forms = try sandbox.run("__complete", "forms")
+        #expect(forms.status == 0 && forms.stdout == "signup\n", "\(forms)")
+        let types = try sandbox.run("__complete", "types")
+        let names = types.stdout.split(separator: "\n").map(String.init)
+        #expect(names.contains("credit-card") && names.contains("iban") && names == names.sorted(), "\(types)")
+        #expect(try sandbox.run("__complete", "entries").status == 2)
+        let help = try sandbox.run("--help")
+        #expect(!help.stdout.contains("__complete"), "a hidden command is listed")
+    }
+
     /// Every command word of `formulary --help` is offered after `formulary `, and every
     /// subcommand after its group: the script's tables come from the same specs as the help.
     @Test func bashOffersEveryListedCommand() throws {

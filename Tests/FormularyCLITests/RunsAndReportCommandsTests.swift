@@ -85,6 +85,24 @@ import Testing
         #expect(page.contains("people.csv:3"))
     }
 
+    /// `report --format html > page.html` writes the page there (it wrote a line saying
+    /// where a file went, and exited 0); on a terminal the page goes to its default file.
+    @Test func htmlGoesToStandardOutputUnlessThatIsATerminal() throws {
+        let sandbox = try twoRuns(.sqlite)
+        let piped = try sandbox.run("report", "--format", "html")
+        #expect(piped.status == 0, "\(piped)")
+        #expect(piped.stdout.hasPrefix("<!DOCTYPE html>"), "\(piped.stdout.prefix(80))")
+        #expect(piped.stdout.contains("people.csv:3") && piped.stdout.hasSuffix("</html>\n"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("formulary-report-run-2.html")))
+
+        let terminal = try PseudoTerminal.run(["report", "--format", "html"], in: sandbox)
+        #expect(terminal.status == 0, "\(terminal)")
+        #expect(TerminalScreen(terminal.text).visibleLines == ["Report of run 2 written to formulary-report-run-2.html"],
+                "\(terminal)")
+        let page = try String(contentsOfFile: sandbox.path("formulary-report-run-2.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("people.csv:3"))
+    }
+
     @Test(arguments: TestBackend.all) func failingEntriesStreamInIDOrder(_ backend: TestBackend) throws {
         let sandbox = try twoRuns(backend)
         let list = try sandbox.run("entries", "list", "--failing", "--limit", "2")

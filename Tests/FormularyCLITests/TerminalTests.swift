@@ -40,12 +40,12 @@ import Testing
         #expect(output.status == 0, "\(output)")
         let text = output.text
         #expect(text.contains(/importing signups\.csv: \d{1,3}% \([0-9,]+ records\)/), "a percentage of the file: \(output)")
-        let summary = try #require(text.range(of: "Imported 25000 records into signup"), "\(output)")
+        let summary = try #require(text.range(of: "Imported 25,000 records into signup"), "\(output)")
         let beforeSummary = text[..<summary.lowerBound]
         let lastProgress = try #require(beforeSummary.range(of: "importing", options: .backwards), "\(output)")
         #expect(beforeSummary[lastProgress.upperBound...].contains("\r\u{1B}[K"),
                 "the progress line is erased before the summary: \(output)")
-        #expect(TerminalScreen(text).visibleLines == ["Imported 25000 records into signup: 25000 added."], "\(output)")
+        #expect(TerminalScreen(text).visibleLines == ["Imported 25,000 records into signup: 25,000 added."], "\(output)")
     }
 
     @Test func importProgressFromAPipeCountsRecordsOnly() throws {
@@ -55,7 +55,7 @@ import Testing
         #expect(output.status == 0, "\(output)")
         #expect(output.text.contains(/importing -: [0-9,]+ records/), "\(output)")
         #expect(!output.text.contains("%"), "no size, no percentage: \(output)")
-        #expect(TerminalScreen(output.text).visibleLines == ["Imported 25000 records into signup: 25000 added."], "\(output)")
+        #expect(TerminalScreen(output.text).visibleLines == ["Imported 25,000 records into signup: 25,000 added."], "\(output)")
     }
 
     @Test func anErrorErasesTheProgressLineFirst() throws {
@@ -76,8 +76,36 @@ import Testing
         #expect(output.status == 0, "\(output)")
         #expect(output.text.contains(/validated [0-9,]+ entries \(\d{1,3}%\)/), "\(output)")
         let screen = TerminalScreen(output.text).visibleLines
-        #expect(screen.first?.hasPrefix("Run 1 complete: 25000 entries") == true, "\(screen)")
+        #expect(screen.first?.hasPrefix("Run 1 complete: 25,000 entries") == true, "\(screen)")
         #expect(!screen.contains { $0.contains("validated") }, "\(screen)")
+    }
+
+    /// `report` on a large run is silent while the database makes its passes over the
+    /// failures: a terminal is told which pass, and the line is gone before the report.
+    @Test func reportProgressNamesEachPassAndIsErasedBeforeTheReport() throws {
+        let sandbox = try Self.signups()
+        try sandbox.write("bad.csv", "name,email\nZed,zed@example\n")
+        try sandbox.mustRun("import", "--form", "signup", "signups.csv")
+        try sandbox.mustRun("import", "--form", "signup", "bad.csv")
+        _ = try sandbox.run("validate")
+        let output = try PseudoTerminal.run(["report"], in: sandbox, environment: Self.xterm)
+        #expect(output.status == 0, "\(output)")
+        for pass in ["report of run 1: comparing form signup with no earlier run…",
+                     "report of run 1: counting the most frequent failing values…",
+                     "report of run 1: grouping and writing the failures…"] {
+            #expect(output.text.contains(pass), "\(output)")
+        }
+        let screen = TerminalScreen(output.text).visibleLines
+        #expect(screen.first?.hasPrefix("Run 1  complete") == true, "\(screen)")
+        #expect(screen.contains("entries   25,001 checked, 1 failing (0.0%)"), "\(screen)")
+        #expect(!screen.contains { $0.contains("report of run") }, "\(screen)")
+        // To a file, the same passes; not on a pipe (or a file) of standard error.
+        let toFile = try PseudoTerminal.run(["report", "--format", "csv", "--output", "r.csv"], in: sandbox,
+                                            environment: Self.xterm)
+        #expect(toFile.text.contains("report of run 1: grouping and writing the failures…"), "\(toFile)")
+        #expect(TerminalScreen(toFile.text).visibleLines == ["Report of run 1 written to r.csv"], "\(toFile)")
+        let piped = try sandbox.run(["report"], environment: ["TERM": "xterm"])
+        #expect(!piped.stderr.contains("report of run"), "\(piped)")
     }
 
     /// Colour needs a terminal that shows it: `TERM=dumb` (or no TERM) gets none, nor a
@@ -110,6 +138,6 @@ import Testing
                                             environment: ["TERM": "dumb", "NO_COLOR": nil])
         #expect(output.status == 0, "\(output)")
         #expect(!output.text.contains("\u{1B}") && !output.text.contains("importing"), "\(output)")
-        #expect(output.text == "Imported 25000 records into signup: 25000 added.\r\n", "\(output)")
+        #expect(output.text == "Imported 25,000 records into signup: 25,000 added.\r\n", "\(output)")
     }
 }

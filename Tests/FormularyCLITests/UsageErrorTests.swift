@@ -75,6 +75,23 @@ import Testing
         #expect(other.contains("unknown option '--live'"))
     }
 
+    /// Before the command's name, the word after a misspelled option is not taken for the
+    /// command: `--formt json types list` is an unknown option, not the unknown command 'json'.
+    @Test func unknownOptionBeforeTheCommandIsAnUnknownOption() throws {
+        let sandbox = try Sandbox()
+        let line = expectUsageError(try sandbox.run("--formt", "json", "types", "list"), help: "formulary --help")
+        #expect(line == "formulary: error: unknown option '--formt'; did you mean '--format'?")
+        let inGroup = expectUsageError(try sandbox.run("types", "--formt", "json", "list"), help: "formulary types --help")
+        #expect(inGroup == "formulary: error: unknown option '--formt'; did you mean '--format'?")
+        let far = expectUsageError(try sandbox.run("--frobnicate", "x", "types", "list"), help: "formulary --help")
+        #expect(far == "formulary: error: unknown option '--frobnicate'")
+        // A command's own option before its name takes its value as it does after it.
+        let known = try sandbox.run("--format=json", "types", "list")
+        #expect(known.status == 0, "\(known)")
+        let before = try sandbox.run("--limit", "1", "runs", "list")
+        #expect(!before.stderr.contains("unknown command"), "\(before)")
+    }
+
     @Test func missingAndExtraArguments() throws {
         let sandbox = try Sandbox()
         let none = expectUsageError(try sandbox.run("check"), help: "formulary check --help")

@@ -96,7 +96,7 @@ struct AuditVerifyCommand: Command {
 
     private func text(_ report: AuditReport) {
         let out = context.stdout
-        let records = "\(report.chain.verifiedCount) record\(report.chain.verifiedCount == 1 ? "" : "s")"
+        let records = "\(ReportNumbers.grouped(report.chain.verifiedCount)) record\(report.chain.verifiedCount == 1 ? "" : "s")"
         if let failure = report.chain.failure {
             out.line("audit log does NOT verify: \(failure.description.forTerminal)")
             out.line("\(records) before it verified.")
@@ -117,7 +117,7 @@ struct AuditVerifyCommand: Command {
     }
 
     static func count(_ n: Int, _ noun: String) -> String {
-        "\(n) \(noun)\(n == 1 ? "" : "s")"
+        "\(ReportNumbers.grouped(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 }
 

@@ -20,7 +20,7 @@ struct CanonicalizeCommand: Command {
         Exit status: 0 on success, 2 when the form is unknown or cannot be used, 3 on a
         database failure.
         """,
-        options: [.option("form", "NAME", help: "The form whose entries to rewrite.", required: true),
+        options: [.option("form", "NAME", help: "The form whose entries to rewrite.", required: true, completion: .registry(.forms)),
                   .flag("dry-run", help: "Counts what would be rewritten; writes nothing.")],
         examples: ["formulary canonicalize --form signup --dry-run", "formulary canonicalize --form signup",
                    "formulary --format json canonicalize --form signup"])
@@ -46,8 +46,8 @@ struct CanonicalizeCommand: Command {
         }
         let out = context.stdout
         let n = outcome.entriesRewritten
-        let entries = "\(CountText.grouped(n)) entr\(n == 1 ? "y" : "ies")"
-        let checked = "of \(CountText.grouped(outcome.entriesChecked)) in form '\(outcome.form)'"
+        let entries = "\(ReportNumbers.grouped(n)) entr\(n == 1 ? "y" : "ies")"
+        let checked = "of \(ReportNumbers.grouped(outcome.entriesChecked)) in form '\(outcome.form)'"
         if outcome.dryRun {
             out.line("Dry run: \(entries) \(checked) would get a new version; nothing was written.".forTerminal)
         } else if n == 0 {
@@ -57,8 +57,8 @@ struct CanonicalizeCommand: Command {
         }
         out.write(TextTable(header: ["FIELD", "TYPE", outcome.dryRun ? "TO REWRITE" : "REWRITTEN", "CANONICAL", "INVALID", "KEPT"],
                             rows: outcome.fields.map { f in
-                                [f.field, f.type, CountText.grouped(f.rewritten), CountText.grouped(f.canonical),
-                                 CountText.grouped(f.invalid), CountText.grouped(f.kept)]
+                                [f.field, f.type, ReportNumbers.grouped(f.rewritten), ReportNumbers.grouped(f.canonical),
+                                 ReportNumbers.grouped(f.invalid), ReportNumbers.grouped(f.kept)]
                             }).render())
         return .success
     }

@@ -18,7 +18,8 @@ struct CheckCommand: Command {
         options: [.flag("live", help: "Judges the values as prefixes typed so far.")],
         arguments: [
             ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
-                         help: "A field type, with parameters in parentheses if any: age, 'age(min: 18)'."),
+                         help: "A field type, with parameters in parentheses if any: age, 'age(min: 18)'.",
+                         completion: .registry(.types)),
             ArgumentSpec(name: "VALUE", help: "A value to check; each is judged on its own.", isRepeating: true),
         ],
         examples: [

@@ -5,15 +5,21 @@ struct CompletionsCommand: Command {
         abstract: "Prints a shell completion script for bash, zsh or fish.",
         discussion: """
         The script completes command and subcommand names, options, the values of options
-        that take one of a few words (--by, --input, --format), and file names where a
-        command takes files. It is generated from the same declarations as the parser and
-        this help, so it matches the binary that printed it: print it again after an upgrade.
+        that take one of a few words (--by, --input, --format), file names where a command
+        takes files, and type and form names where it takes those (types show NAME, check
+        TYPE, forms show NAME, --form NAME…). It is generated from the same declarations as
+        the parser and this help, so it matches the binary that printed it: print it again
+        after an upgrade. The names of types and forms change with the database, so the
+        script asks the binary for them as you type, with the --db and --plugins already on
+        the command line (and FORMULARY_DB, FORMULARY_PATH).
 
-        bash:  formulary completions bash > ~/.local/share/bash-completion/completions/formulary
+        bash:  mkdir -p ~/.local/share/bash-completion/completions
+               formulary completions bash > ~/.local/share/bash-completion/completions/formulary
                (or add 'source <(formulary completions bash)' to ~/.bashrc)
-        zsh:   formulary completions zsh > ~/.zfunc/_formulary, with
+        zsh:   mkdir -p ~/.zfunc && formulary completions zsh > ~/.zfunc/_formulary, with
                'fpath=(~/.zfunc $fpath)' before 'compinit' in ~/.zshrc
-        fish:  formulary completions fish > ~/.config/fish/completions/formulary.fish
+        fish:  mkdir -p ~/.config/fish/completions
+               formulary completions fish > ~/.config/fish/completions/formulary.fish
         """,
         arguments: [
             ArgumentSpec(name: "SHELL", spelling: "bash|zsh|fish", help: "The shell to complete for.",

@@ -29,19 +29,20 @@ struct DemoCommand: Command {
         let folder = try Demo.makeFolder(in: context.environment["TMPDIR"])
         let out = context.stdout
         let style = context.style
+        let n = ReportNumbers.grouped
         out.line(style.bold("Formulary demo") + " — a throw-away database in \(folder.forTerminal)")
         let outcome = try Demo.run(in: folder, today: try context.today(), actor: context.actor) { step in
             switch step {
             case let .registeredTypes(count, selfTests):
-                out.line("1. Registered \(count) built-in field types; their \(selfTests) self-tests passed.")
+                out.line("1. Registered \(n(count)) built-in field types; their \(n(selfTests)) self-tests passed.")
             case let .registeredForm(name, fields):
                 out.line("2. Registered the form '\(name.forTerminal)' (\(fields) fields).")
             case let .imported(records, file):
-                out.line("3. Imported \(records) sign-ups from the bundled \(file).")
+                out.line("3. Imported \(n(records)) sign-ups from the bundled \(file).")
             case .validated(let run):
                 let c = run.counts
-                out.line("4. Validated them (run \(run.id), today \(run.today)): \(c.entriesChecked - c.entriesInvalid - c.entriesWarned) valid, "
-                         + "\(c.entriesInvalid) invalid, \(c.entriesWarned) with warnings only.")
+                out.line("4. Validated them (run \(run.id), today \(run.today)): \(n(c.entriesChecked - c.entriesInvalid - c.entriesWarned)) valid, "
+                         + "\(n(c.entriesInvalid)) invalid, \(n(c.entriesWarned)) with warnings only.")
             }
             out.flush()
         }

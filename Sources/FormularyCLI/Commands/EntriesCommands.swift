@@ -15,7 +15,7 @@ struct EntriesListCommand: Command {
         standard error says how many there are.
         """,
         options: [
-            .option("form", "NAME", help: "Only entries of this form."),
+            .option("form", "NAME", help: "Only entries of this form.", completion: .registry(.forms)),
             .flag("failing", help: "Only entries that failed their latest validation."),
             .option("limit", "N", of: Count.self, help: "At most N entries (default 1000; 0 for all)."),
         ],
@@ -52,7 +52,7 @@ struct EntriesListCommand: Command {
             // On standard error, in both formats: standard output keeps its shape (a table,
             // a JSON array) for whatever reads it.
             let what = (failing ? "failing entries" : "entries") + (form.map { " of form \($0.forTerminal)" } ?? "")
-            context.stderr.line("\(CountText.grouped(shown)) of \(CountText.grouped(total)) \(what) shown; "
+            context.stderr.line("\(ReportNumbers.grouped(shown)) of \(ReportNumbers.grouped(total)) \(what) shown; "
                                 + "use --limit N to see more, --limit 0 for all.")
         }
         return .success
@@ -117,7 +117,7 @@ extension EntriesListCommand {
         if format == .json { stdout.line("]") } else if widths == nil { startTable() }
         if limit > 0 && total > limit {
             let what = "failing entries" + (form.map { " of form \($0.forTerminal)" } ?? "")
-            context.stderr.line("\(CountText.grouped(shown)) of \(CountText.grouped(total)) \(what) shown; "
+            context.stderr.line("\(ReportNumbers.grouped(shown)) of \(ReportNumbers.grouped(total)) \(what) shown; "
                                 + "use --limit N to see more, --limit 0 for all.")
         }
         return .success

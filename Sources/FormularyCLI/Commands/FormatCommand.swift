@@ -14,7 +14,8 @@ struct FormatCommand: Command {
         """,
         arguments: [
             ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
-                         help: "A field type, with parameters in parentheses if any: phone, 'decimal(places: 2)'."),
+                         help: "A field type, with parameters in parentheses if any: phone, 'decimal(places: 2)'.",
+                         completion: .registry(.types)),
             ArgumentSpec(name: "VALUE", help: "A value to format; one line each.", isRepeating: true),
         ],
         examples: ["formulary format phone 5551234567", "formulary format iban de89370400440532013000"])

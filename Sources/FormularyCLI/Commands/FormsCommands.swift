@@ -37,7 +37,7 @@ struct FormsShowCommand: Command {
     static let spec = CommandSpec(
         path: ["forms", "show"],
         abstract: "Shows a form's fields, types and rules, and its version.",
-        arguments: [ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it.")],
+        arguments: [ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it.", completion: .registry(.forms))],
         examples: ["formulary forms show signup"])
 
     let name: String

@@ -22,7 +22,7 @@ struct FormsJudgeCommand: Command {
         """,
         options: [.flag("live", help: "Judges the values as typed so far.")],
         arguments: [
-            ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it."),
+            ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it.", completion: .registry(.forms)),
             ArgumentSpec(name: "FIELD", spelling: "KEY=VALUE", help: "A field's key and value.",
                          isOptional: true, isRepeating: true),
         ],

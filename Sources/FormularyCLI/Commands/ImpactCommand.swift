@@ -53,20 +53,20 @@ struct ImpactCommand: Command {
         }
         let style = context.style
         let forms = report.forms.map { "'\($0)'" }.joined(separator: ", ")
-        out.line("Judged \(CountText.grouped(report.entriesChecked)) entries of form\(report.forms.count == 1 ? "" : "s") \(forms.forTerminal) "
+        out.line("Judged \(ReportNumbers.grouped(report.entriesChecked)) entries of form\(report.forms.count == 1 ? "" : "s") \(forms.forTerminal) "
                  + "with the proposed definitions, against each entry's latest result:")
-        var newly = TextTable.Cell(CountText.grouped(report.newlyFailing))
+        var newly = TextTable.Cell(ReportNumbers.grouped(report.newlyFailing))
         if report.newlyFailing > 0 { newly.paint = style.red }
-        var fixed = TextTable.Cell(CountText.grouped(report.fixed))
+        var fixed = TextTable.Cell(ReportNumbers.grouped(report.fixed))
         if report.fixed > 0 { fixed.paint = style.green }
         let rows: [[TextTable.Cell]] = [
             [TextTable.Cell("  newly failing"), newly],
             [TextTable.Cell("  fixed"), fixed],
-            [TextTable.Cell("  unchanged"), TextTable.Cell(CountText.grouped(report.unchanged))],
+            [TextTable.Cell("  unchanged"), TextTable.Cell(ReportNumbers.grouped(report.unchanged))],
         ]
         out.write(TextTable(cells: rows).render())
         if report.withoutResult > 0 {
-            out.line("\(CountText.grouped(report.withoutResult)) of them had no recorded result and were compared with the current definitions.")
+            out.line("\(ReportNumbers.grouped(report.withoutResult)) of them had no recorded result and were compared with the current definitions.")
         }
         guard !report.rules.isEmpty else {
             out.line("No rule changes its result.")
@@ -74,8 +74,8 @@ struct ImpactCommand: Command {
         }
         out.line()
         out.write(TextTable(header: ["FIELD", "RULE", "NEWLY FAILING", "FIXED"],
-                            rows: report.rules.map { [$0.field ?? "-", $0.rule, CountText.grouped($0.newlyFailing),
-                                                      CountText.grouped($0.fixed)] }).render())
+                            rows: report.rules.map { [$0.field ?? "-", $0.rule, ReportNumbers.grouped($0.newlyFailing),
+                                                      ReportNumbers.grouped($0.fixed)] }).render())
         out.line()
         out.line("Examples (entry ids; see 'formulary entries show ID'):")
         out.write(TextTable(header: ["ENTRY", "FIELD", "RULE", "CHANGE"],

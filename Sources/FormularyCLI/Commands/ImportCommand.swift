@@ -23,7 +23,7 @@ struct ImportCommand: Command {
         history.
         """,
         options: [
-            .option("form", "NAME", help: "The form the entries belong to (required).", required: true),
+            .option("form", "NAME", help: "The form the entries belong to (required).", required: true, completion: .registry(.forms)),
             .option("key", "FIELD", help: "A column that identifies an entry; updates instead of duplicating."),
             .option("input", "FORMAT", of: RecordFormat.self, help: "csv or jsonl, when the file name does not tell."),
             .flag("skip-bad", help: "Skips malformed lines (listing each) instead of stopping."),
@@ -90,10 +90,11 @@ struct ImportCommand: Command {
         if context.arguments.value("format") == "json" {
             context.stdout.write(bytes: outcome.jsonDocument)
         } else {
-            var parts = ["\(summary.added) added"]
-            if key != nil { parts += ["\(summary.updated) updated", "\(summary.unchanged) unchanged"] }
-            if skipBad { parts.append("\(summary.skipped.count) skipped") }
-            context.stdout.line("Imported \(summary.records) record\(summary.records == 1 ? "" : "s") into "
+            let n = ReportNumbers.grouped
+            var parts = ["\(n(summary.added)) added"]
+            if key != nil { parts += ["\(n(summary.updated)) updated", "\(n(summary.unchanged)) unchanged"] }
+            if skipBad { parts.append("\(n(summary.skipped.count)) skipped") }
+            context.stdout.line("Imported \(n(summary.records)) record\(summary.records == 1 ? "" : "s") into "
                                 + "\(ReportEscaping.terminal(form)): \(parts.joined(separator: ", ")).")
         }
         return .success
@@ -103,7 +104,7 @@ struct ImportCommand: Command {
     /// unknown. A long file name is cut from the left, so that the line fits a terminal.
     static func progressText(file: String, records: Int, bytesRead: Int64, size: Int64?) -> String {
         let name = file.count > 32 ? "…" + file.suffix(31) : file
-        let count = "\(CountText.grouped(records)) record\(records == 1 ? "" : "s")"
+        let count = "\(ReportNumbers.grouped(records)) record\(records == 1 ? "" : "s")"
         guard let size, size > 0 else { return "importing \(name): \(count)…" }
         let percent = min(100, bytesRead * 100 / size)
         return "importing \(name): \(percent)% (\(count))…"

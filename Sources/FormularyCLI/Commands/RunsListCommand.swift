@@ -12,7 +12,7 @@ struct RunsListCommand: Command {
         that judged that form, with that form's counts. --format json prints one array.
         """,
         options: [
-            .option("form", "NAME", help: "Only runs that judged this form (and its counts)."),
+            .option("form", "NAME", help: "Only runs that judged this form (and its counts).", completion: .registry(.forms)),
             .option("limit", "N", of: Count.self, help: "At most N runs (default: all)."),
         ],
         examples: ["formulary runs list", "formulary runs list --form signup --format json"])

@@ -35,7 +35,8 @@ struct TryCommand: Command {
         options: [.flag("accept-all", help: "Applies every keystroke; the verdict says what is wrong.")],
         arguments: [
             ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
-                         help: "A field type, with parameters in parentheses if any: credit-card, 'age(min: 18)'."),
+                         help: "A field type, with parameters in parentheses if any: credit-card, 'age(min: 18)'.",
+                         completion: .registry(.types)),
         ],
         formats: [.text],
         examples: ["formulary try credit-card", "printf '4111111111111111\\n12a\\n' | formulary try exp-date"])

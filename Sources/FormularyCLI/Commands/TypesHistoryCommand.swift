@@ -11,7 +11,8 @@ struct TypesHistoryCommand: Command {
         run used a built-in or folder type. The CHANGE column says how a version differs
         from the one before it (lines added and removed in the canonical definition).
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The type's name; it need not be current any more.")],
+        arguments: [ArgumentSpec(name: "NAME", help: "The type's name; it need not be current any more.",
+                                 completion: .registry(.types))],
         examples: ["formulary types history credit-card"])
 
     let name: String
@@ -40,7 +41,8 @@ struct TypesRetireCommand: Command {
         database, so earlier validation results still name the version that judged them.
         'types add' brings a type back.
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The name of a type added to the database with 'types add'.")],
+        arguments: [ArgumentSpec(name: "NAME", help: "The name of a type added to the database with 'types add'.",
+                                 completion: .registry(.types))],
         formats: [.text],
         examples: ["formulary types retire visa"])
 

@@ -10,7 +10,10 @@ struct TypesLintCommand: Command {
         come from the registry or from another file given here), parameters, and the
         load-time checks (contradictory ranges, masks, regexes that do not compile or that
         backtrack badly). Diagnostics go to standard error as file:line:column with the line
-        and a caret; files without problems are listed as 'ok'.
+        and a caret; files without problems are listed as 'ok'. As clang does, at most 20
+        diagnostics of a file are shown, then a count of the others; --format json lists
+        them all. A file that is plainly no plugin file (a binary, CSV data, JSON) gets one
+        diagnostic that says what it looks like.
 
         Exit status: 0 when no file has an error (warnings allowed), 2 otherwise.
         """,

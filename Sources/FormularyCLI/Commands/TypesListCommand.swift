@@ -43,7 +43,7 @@ struct TypesListCommand: Command {
         if !listing.broken.isEmpty {
             throw CommandFailure(
                 status: .badInput,
-                message: "\(listing.broken.count) of the \(listing.types.count) types cannot be used (listed with the version 'broken')",
+                message: "\(ReportNumbers.grouped(listing.broken.count)) of the \(ReportNumbers.grouped(listing.types.count)) types cannot be used (listed with the version 'broken')",
                 details: CommandContext.digest(listing.broken)
                     .render(limit: Self.shownProblems, more: "; 'formulary types lint FILE…' shows every problem of a file"))
         }

@@ -12,7 +12,7 @@ struct TypesShowCommand: Command {
         definition, which is what validation runs record. With a database, the versions it
         keeps of the name are listed too ('types history' tells what happened to each).
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The type's name, as 'types list' shows it.")],
+        arguments: [ArgumentSpec(name: "NAME", help: "The type's name, as 'types list' shows it.", completion: .registry(.types))],
         examples: ["formulary types show credit-card"])
 
     let name: String

@@ -15,7 +15,7 @@ struct TypesTestCommand: Command {
         not be loaded.
         """,
         arguments: [ArgumentSpec(name: "NAME", help: "A type to test (default: every type).", isOptional: true,
-                                 isRepeating: true)],
+                                 isRepeating: true, completion: .registry(.types))],
         examples: ["formulary types test", "formulary types test credit-card iban"])
 
     let names: [String]
@@ -46,8 +46,8 @@ struct TypesTestCommand: Command {
         if format == .json {
             context.stdout.write(bytes: report.jsonDocument)
         } else {
-            if broken > 0 { context.stdout.line("\(broken) type\(broken == 1 ? "" : "s") could not be loaded") }
-            context.stdout.line("\(passed) passed, \(failed + broken) failed")
+            if broken > 0 { context.stdout.line("\(ReportNumbers.grouped(broken)) type\(broken == 1 ? "" : "s") could not be loaded") }
+            context.stdout.line("\(ReportNumbers.grouped(passed)) passed, \(ReportNumbers.grouped(failed + broken)) failed")
         }
         if broken > 0 { return .badInput }
         return failed > 0 ? .violations : .success

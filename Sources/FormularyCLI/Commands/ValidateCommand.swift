@@ -48,7 +48,7 @@ struct ValidateCommand: Command {
         failure.
         """,
         options: [.option("form", "NAME", help: "A form to validate; repeatable (default: every form with entries).",
-                          repeatable: true),
+                          repeatable: true, completion: .registry(.forms)),
                   .flag("all", help: "Judges every entry, carrying no result forward."),
                   .option("max-failing", "PCT", of: FailureThreshold.self,
                           help: "Exit 1 only when more than PCT % of the entries are invalid (0 to 100, e.g. 2.5)."),
@@ -97,7 +97,7 @@ struct ValidateCommand: Command {
                 stderr.flush()
             },
             progress: progress.isEnabled ? { p in
-                progress.show("validated \(CountText.grouped(p.entriesChecked)) entries (\(Int(p.fraction * 100))%)…")
+                progress.show("validated \(ReportNumbers.grouped(p.entriesChecked)) entries (\(Int(p.fraction * 100))%)…")
             } : nil)
         let (run, seconds) = (outcome.run, outcome.seconds)
 
@@ -105,21 +105,22 @@ struct ValidateCommand: Command {
             context.stdout.write(bytes: outcome.jsonDocument)
         } else {
             let style = context.style
+            let n = ReportNumbers.grouped
             let rate = seconds > 0 ? Int(Double(run.entriesJudged) / seconds) : 0
-            var pace = "\(rate) entries/s"
+            var pace = "\(n(rate)) entries/s"
             if run.entriesCarried > 0 {
                 let from = outcome.carriedFrom.map(String.init).joined(separator: ", ")
-                pace = "\(run.entriesJudged) judged" + (run.entriesJudged > 0 ? " at \(pace)" : "")
-                    + ", \(run.entriesCarried) carried forward from run"
+                pace = "\(n(run.entriesJudged)) judged" + (run.entriesJudged > 0 ? " at \(pace)" : "")
+                    + ", \(n(run.entriesCarried)) carried forward from run"
                     + (outcome.carriedFrom.count == 1 ? " " : "s ") + from
             }
-            context.stdout.line("Run \(run.id) \(run.status.rawValue): \(run.counts.entriesChecked) entries in "
+            context.stdout.line("Run \(run.id) \(run.status.rawValue): \(n(run.counts.entriesChecked)) entries in "
                 + String(format: "%.2f", seconds) + " s (\(pace)), today \(run.today).")
             var rows: [[TextTable.Cell]] = []
             for f in run.forms {
                 let c = f.counts
-                var row = [f.form, String(c.entriesChecked), String(c.entriesValid), String(c.entriesInvalid),
-                           String(c.entriesWarned), String(c.errors), String(c.warnings)].map { TextTable.Cell($0) }
+                var row = [f.form, n(c.entriesChecked), n(c.entriesValid), n(c.entriesInvalid),
+                           n(c.entriesWarned), n(c.errors), n(c.warnings)].map { TextTable.Cell($0) }
                 if c.entriesInvalid > 0 { row[3].paint = style.red }
                 rows.append(row)
             }
@@ -131,7 +132,7 @@ struct ValidateCommand: Command {
             if let maxFailing {
                 let c = run.counts
                 let share = c.entriesChecked > 0 ? Double(c.entriesInvalid) / Double(c.entriesChecked) * 100 : 0
-                context.stdout.line("\(CountText.grouped(c.entriesInvalid)) of \(CountText.grouped(c.entriesChecked)) entries invalid ("
+                context.stdout.line("\(ReportNumbers.grouped(c.entriesInvalid)) of \(ReportNumbers.grouped(c.entriesChecked)) entries invalid ("
                     + String(format: "%.2f", share) + " %): "
                     + (outcome.failed ? "more than" : "within") + " --max-failing \(maxFailing) %.")
             }
@@ -154,16 +155,16 @@ struct ValidateCommand: Command {
         let progress = context.progress
         let outcome = try ValidationService(workspace: context.workspace).join(
             runID: runID, progress: progress.isEnabled ? { entries in
-                progress.show("judged \(CountText.grouped(entries)) entries of run \(runID)…")
+                progress.show("judged \(ReportNumbers.grouped(entries)) entries of run \(runID)…")
             } : nil)
         progress.clear()
         if format == .json {
             context.stdout.write(bytes: outcome.jsonDocument)
         } else {
             let done = outcome.done
-            var line = "Joined run \(runID): \(done.chunks) chunk\(done.chunks == 1 ? "" : "s"), "
-                + "\(CountText.grouped(done.entries)) entries checked in " + String(format: "%.2f", outcome.seconds) + " s"
-            if done.lost > 0 { line += "; \(done.lost) chunk\(done.lost == 1 ? "" : "s") taken over by others after their lease" }
+            var line = "Joined run \(runID): \(ReportNumbers.grouped(done.chunks)) chunk\(done.chunks == 1 ? "" : "s"), "
+                + "\(ReportNumbers.grouped(done.entries)) entries checked in " + String(format: "%.2f", outcome.seconds) + " s"
+            if done.lost > 0 { line += "; \(ReportNumbers.grouped(done.lost)) chunk\(done.lost == 1 ? "" : "s") taken over by others after their lease" }
             line += outcome.status == .running
                 ? ". The run goes on; the process that started it ends it and prints the summary."
                 : ". The run is \(outcome.status.rawValue); 'formulary report --run \(runID)' shows its failures."

@@ -87,9 +87,20 @@ extension RegistryService {
         var problems: [NamedDiagnostics] = []
         var failures: [String] = []
         var checked: [Admitted] = []
-        for path in files {
+        for file in extra {
+            let path = file.path
             let typeEntries = registry.types(inFile: path)
             let formEntries = registry.forms(inFile: path)
+            // A file that declares nothing (a CSV file, a binary) is neither a type nor a
+            // form, whatever its name suggests: its own diagnostics say what it is.
+            if typeEntries.allSatisfy({ $0.declaration == nil }) && formEntries.allSatisfy({ $0.form == nil }),
+               let diagnostics = (typeEntries.first?.diagnostics ?? formEntries.first?.diagnostics), diagnostics.containsErrors {
+                problems.append(NamedDiagnostics(name: path, diagnostics: diagnostics))
+                if let foreign = ForeignFile.recognize(file.bytes), foreign.isText {
+                    failures.append("To store its records as entries of a form: formulary import --form NAME \(path)")
+                }
+                continue
+            }
             let outcome: Result<Admitted, AdmissionProblems>
             let name: String
             switch kind ?? (typeEntries.isEmpty && !formEntries.isEmpty ? .form : .type) {
@@ -99,7 +110,8 @@ extension RegistryService {
                         failures.append("\(path) declares no field type or form")
                         continue
                     }
-                    let what = formEntries.isEmpty ? "declares no field type" : "is a form; use 'formulary forms add'"
+                    let what = formEntries.first.map { "declares the form '\($0.name)', not a field type: add it with 'formulary forms add \(path)'" }
+                        ?? "declares no field type"
                     failures.append("\(path) \(what)")
                     continue
                 }
@@ -107,7 +119,8 @@ extension RegistryService {
                 outcome = registry.admit(type: entry.name, today: today)
             case .form:
                 guard let entry = formEntries.first else {
-                    let what = typeEntries.isEmpty ? "declares no form" : "is a field type; use 'formulary types add'"
+                    let what = typeEntries.first.map { "declares the field type '\($0.name)', not a form: add it with 'formulary types add \(path)'" }
+                        ?? "declares no form"
                     failures.append("\(path) \(what)")
                     continue
                 }

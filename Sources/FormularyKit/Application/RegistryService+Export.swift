@@ -18,7 +18,7 @@ extension RegistryService {
             }
             let kinds = Set(items.map(\.kind))
             let what = kinds.count > 1 ? "types and forms" : kinds.contains(.form) ? "forms" : "types"
-            return "\(items.count) \(what) have errors and are left out of the export (\(NameList.quoted(items.map(\.name))))"
+            return "\(ReportNumbers.grouped(items.count)) \(what) have errors and are left out of the export (\(NameList.quoted(items.map(\.name))))"
                 + because
         }
     }

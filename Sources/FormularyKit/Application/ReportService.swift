@@ -32,14 +32,15 @@ extension ReportService {
 
     /// Renders the report of run `runID` (the newest when nil), narrowed to `form`, into
     /// `sink` as its rows come from the database, in one read transaction: memory does not
-    /// grow with the number of failures. Returns the run's id.
+    /// grow with the number of failures. Returns the run's id. `progress` hears each pass
+    /// over the failures as it starts.
     ///
     /// - Throws: a ``ServiceError`` (bad input) when there is no such run, or no run yet.
     @discardableResult
     public func render(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
-                       to sink: ReportSink) throws -> Int64 {
+                       to sink: ReportSink, progress: ((ReportProgress) -> Void)? = nil) throws -> Int64 {
         do {
-            return try renderOrFail(run: runID, form: form, by: grouping, format: format, to: sink)
+            return try renderOrFail(run: runID, form: form, by: grouping, format: format, to: sink, progress: progress)
         } catch let error as RunReportError {
             throw ServiceError(.badInput, error.description)
         }
@@ -48,14 +49,15 @@ extension ReportService {
     /// ``render(run:form:by:format:to:)`` that throws a ``RunReportError`` as it is, so
     /// that the server can answer 404 for a run that is not there.
     func renderOrFail(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
-                      to sink: ReportSink) throws -> Int64 {
+                      to sink: ReportSink, progress: ((ReportProgress) -> Void)? = nil) throws -> Int64 {
         let store = try workspace.store(.read)
         do {
             return try store.read {
                 var csv = false
                 if case .csv = format { csv = true }
                 let report = try RunReport.load(run: runID, form: form, from: store,
-                                                secureFields: try workspace.secureFields(store: store), summary: !csv)
+                                                secureFields: try workspace.secureFields(store: store), summary: !csv,
+                                                progress: progress)
                 switch format {
                 case .text(let colour): try report.renderText(by: grouping, colour: colour, to: sink)
                 case .json: try report.renderJSON(by: grouping, to: sink)
@@ -83,12 +85,13 @@ extension ReportService {
     /// beside it, renamed over it when complete). Returns the run's id.
     @discardableResult
     public func save(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
-                     to path: String, chosen: Bool) throws -> Int64 {
+                     to path: String, chosen: Bool, progress: ((ReportProgress) -> Void)? = nil) throws -> Int64 {
         var id: Int64 = 0
         do {
             try OutputFile.write(to: path) { deliver in
                 try withoutActuallyEscaping(deliver) { deliver in
-                    id = try render(run: runID, form: form, by: grouping, format: format, to: ReportSink(deliver: deliver))
+                    id = try render(run: runID, form: form, by: grouping, format: format, to: ReportSink(deliver: deliver),
+                                    progress: progress)
                 }
             }
         } catch let error as OutputFileError {

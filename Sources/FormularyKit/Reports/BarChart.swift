@@ -30,7 +30,7 @@ struct BarChart {
         var bars = groups.prefix(maxBars).map { Bar(label: $0.displayKey, errors: $0.errors, warnings: $0.warnings) }
         let rest = groups.dropFirst(maxBars)
         if !rest.isEmpty {
-            bars.append(Bar(label: "\(rest.count) more", errors: rest.reduce(0) { $0 + $1.errors },
+            bars.append(Bar(label: "\(ReportNumbers.grouped(rest.count)) more", errors: rest.reduce(0) { $0 + $1.errors },
                             warnings: rest.reduce(0) { $0 + $1.warnings }))
         }
         self.bars = bars

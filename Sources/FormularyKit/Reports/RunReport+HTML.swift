@@ -222,7 +222,7 @@ extension RunReport {
     }
 
     private func more(_ count: Int, _ limit: Int) -> String {
-        count > limit ? "<p class=\"more\">… and \(count - limit) more (the JSON and CSV reports list them all).</p>\n" : ""
+        count > limit ? "<p class=\"more\">… and \(ReportNumbers.grouped(count - limit)) more (the JSON and CSV reports list them all).</p>\n" : ""
     }
 
     /// An escaped path with a line-break opportunity after each `/`, so that a narrow

@@ -41,13 +41,28 @@ extension RunReport {
     ///   - summary: whether to count the summary (comparisons, most frequent values,
     ///     changes, recent runs); a CSV report, which shows only the failures, skips it.
     /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
+    ///   - progress: hears each pass over the run's failures as it starts (on a large run
+    ///     each takes seconds).
     package static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
-                            secureFields: SecureFields? = nil, summary: Bool = true) throws -> RunReport {
+                            secureFields: SecureFields? = nil, summary: Bool = true,
+                            progress: ((ReportProgress) -> Void)? = nil) throws -> RunReport {
         try store.read {
             let secure = try secureFields ?? SecureFields(store: store, registry: Registry.load(folders: [], store: store))
-            return try RunReportLoader(store: store, secureFields: secure, summary: summary).load(runID: runID, form: form)
+            return try RunReportLoader(store: store, secureFields: secure, summary: summary, progress: progress)
+                .load(runID: runID, form: form)
         }
     }
+}
+
+/// How far the making of a report has got, for a progress line: the passes the database
+/// makes over a run's failures before the first row can be written, then the writing.
+public enum ReportProgress: Sendable, Equatable {
+    /// Comparing run `run`'s failing entries with those of the previous run of `form`.
+    case comparing(run: Int64, form: String, previousRun: Int64?)
+    /// Counting the most frequent failing values of run `run`.
+    case countingValues(run: Int64)
+    /// Grouping, sorting and writing run `run`'s failures.
+    case writing(run: Int64)
 }
 
 /// Builds a ``RunReport`` from the run tables: the summary now, the rows on demand.
@@ -55,6 +70,7 @@ struct RunReportLoader {
     let store: Store
     let secureFields: SecureFields
     var summary = true
+    var progress: ((ReportProgress) -> Void)? = nil
 
     /// How many newly failing and fixed entries the model keeps per form (the JSON report
     /// streams the rest from the database).
@@ -120,6 +136,7 @@ struct RunReportLoader {
             // judged nothing).
             let previousID = previousForm == nil ? 0 : previous!.id
             let previousThrough = previousForm?.judgedThrough ?? 0
+            progress?(.comparing(run: record.id, form: f.form, previousRun: previousID == 0 ? nil : previousID))
             compared[f.form] = (previousID, previousThrough, f.judgedThrough, f.formID)
             if previousID != 0 && !previousRunIDs.contains(previousID) { previousRunIDs.append(previousID) }
             var newly: [RunReport.Comparison.NewlyFailing] = []
@@ -152,6 +169,7 @@ struct RunReportLoader {
 
         // The most frequent failing values of each rule and field, counted by the database.
         var topValues: [ReportGrouping: [String: [RunReport.ValueCount]]] = [:]
+        if summary { progress?(.countingValues(run: record.id)) }
         for grouping in [ReportGrouping.rule, .field] where summary {
             for v in try store.reportTopValues(runID: record.id, formID: scopeFormID, multiForm: multiForm,
                                                secrets: secrets, by: StoreReportRows.key(grouping)) {
@@ -169,6 +187,7 @@ struct RunReportLoader {
         }
         recentRuns.reverse()
 
+        progress?(.writing(run: record.id))
         let rows = StoreReportRows(store: store, runID: record.id, formID: scopeFormID, multiForm: multiForm,
                                    secrets: secrets, typeVersions: typeOfField.mapValues(\.hash), compared: compared)
         return RunReport(

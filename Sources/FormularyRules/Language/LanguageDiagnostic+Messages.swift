@@ -19,6 +19,21 @@ extension LanguageDiagnostic {
             "the file is \(encoding) (it starts with a \(encoding) byte-order mark); plugin files must be UTF-8 text: convert it, e.g. with iconv -f \(encoding) -t UTF-8")
     }
 
+    /// A file with NUL bytes in it: not text (`what` names its format when known,
+    /// e.g. "an executable (ELF)"), where the first NUL is.
+    public static func binaryFile(what: String?, line: Int, column: Int) -> DiagnosticMessage {
+        LanguageDiagnostic.invalidUTF8.message(
+            "this is \(what ?? "a binary file"), not a .field or .form file: it holds NUL bytes (U+0000, the first at "
+            + "line \(line), column \(column)); plugin files are UTF-8 text")
+    }
+
+    /// Records rather than rule script (`kind`: "CSV data", "JSON"; `evidence`: what gave it away).
+    public static func recordsFile(kind: String, evidence: String) -> DiagnosticMessage {
+        LanguageDiagnostic.missingHeader.message(
+            "this looks like \(kind) (\(evidence)), not a .field or .form file (those start with 'field NAME' "
+            + "or 'form NAME')")
+    }
+
     // MARK: Grammar
 
     /// `expected WHAT[ after 'X'], found Y` (`unexpected-token`), or without `found` at the

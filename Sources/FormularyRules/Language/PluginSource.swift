@@ -28,6 +28,16 @@ public enum PluginSource: Sendable {
     ///
     /// Never fails and never stops at the first error: malformed input yields diagnostics.
     public static func parse(bytes: [UInt8], file: String) -> ParseOutcome {
+        if let foreign = ForeignFile.recognize(bytes) {
+            // One diagnostic that says which wrong file this is, instead of one per line.
+            let text = foreign.isText ? String(decoding: bytes, as: UTF8.self) : ""
+            let source = SourceLines(file: file, lines: text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+            })
+            let firstLine = source.lines.first ?? ""
+            return ParseOutcome(content: .none, diagnostics: [foreign.diagnostic(file: file, sourceLine: firstLine)],
+                                source: source)
+        }
         let lexed = Lexer.lex(bytes, file: file)
         var diagnostics = lexed.diagnostics
         let source = lexed.source
