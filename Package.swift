@@ -5,9 +5,11 @@ import PackageDescription
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
 //                     compiled field types (PCRE2). No file system, no SQLite.
-//   FormularyStore  — SQLite (and PostgreSQL through libpq), migrations, SHA-256, the audit
-//                     log; it stores the rules' domain values (one Severity), so it depends
-//                     on FormularyRules.
+//   FormularyStore  — SQLite, migrations, SHA-256, the audit log, and the StoreBackend seam;
+//                     it stores the rules' domain values (one Severity), so it depends on
+//                     FormularyRules. A server backend is installed by the program.
+//   FormularyPostgres — the PostgreSQL backend and its migrations (libpq): the only module
+//                     that links libpq; `PostgresBackend.install()` makes postgres:// URLs work.
 //   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
 //                     and one service per area (schema, registry and admission, entries,
 //                     history, audit, import, validation, reports) with plain result values.
@@ -25,6 +27,8 @@ let package = Package(
     products: [
         .library(name: "FormularyRules", targets: ["FormularyRules"]),
         .library(name: "FormularyKit", targets: ["FormularyKit"]),
+        // For an app that wants postgres:// databases: link it and call PostgresBackend.install().
+        .library(name: "FormularyPostgres", targets: ["FormularyPostgres"]),
         .executable(name: "formulary", targets: ["FormularyCLI"]),
     ],
     targets: [
@@ -42,25 +46,29 @@ let package = Package(
         .target(name: "FormularyJSON"),
         .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
         .target(name: "FormularyStore",
-                dependencies: ["CSQLite", "CLibPQ", "CCrypto", "FormularyJSON", "FormularyRules"]),
+                dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
+        // The PostgreSQL backend: libpq is linked by this module alone. A program that wants
+        // `postgres://` databases links it and calls `PostgresBackend.install()`.
+        .target(name: "FormularyPostgres",
+                dependencies: ["CLibPQ", "FormularyStore", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
                 dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON", "CMicroHTTPD"],
                 swiftSettings: testHooks),
         // The CLI reaches the database only through FormularyKit's application services
         // (LayeringTests keeps it so).
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"],
+        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyPostgres", "FormularyRules", "FormularyJSON"],
                           swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
-                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyJSON"],
+                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON"],
                           path: "bench/FormularyBench"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
-        .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore"]),
-        .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit"]),
+        .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore", "FormularyPostgres"]),
+        .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyPostgres"]),
         // FormularyStore only for the PostgreSQL sandboxes (a scratch database per test); the
         // commands are always run as the `formulary` executable.
-        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit", "FormularyStore"], exclude: ["Golden"]),
+        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit", "FormularyStore", "FormularyPostgres"], exclude: ["Golden"]),
     ]
 )

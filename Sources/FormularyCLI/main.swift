@@ -1,6 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormularyPostgres
+
+// postgres:// URLs open the PostgreSQL backend; FormularyKit itself links no libpq.
+PostgresBackend.install()
 
 // Standard output may be a closed pipe (`formulary … | head`): write errors are then
 // ignored instead of killing the process with SIGPIPE.

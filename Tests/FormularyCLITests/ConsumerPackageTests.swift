@@ -61,41 +61,7 @@ struct ConsumerPackageTests {
     @Test(.enabled(if: swift != nil, "swift is not on PATH: the consumer package cannot be built"),
           .timeLimit(.minutes(20)))
     func anAppImportingOnlyTheRulesBuildsRunsAndLinksNoSQLiteOrCrypto() throws {
-        let swift = try #require(Self.swift)
-        let folder = Self.root.appendingPathComponent(".build/consumer-package")
-        let package = folder.appendingPathComponent("App")
-        let sources = package.appendingPathComponent("Sources/App")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
-        // The dependency's identity is its folder's name (a worktree may be called anything).
-        let identity = Self.root.lastPathComponent
-        let manifest = """
-            // swift-tools-version:6.0
-            import PackageDescription
-            let package = Package(
-                name: "App",
-                dependencies: [.package(path: "\(Self.root.path)")],
-                targets: [.executableTarget(name: "App", dependencies: [
-                    .product(name: "FormularyRules", package: "\(identity)")])]
-            )
-            """
-        try Self.writeIfChanged(manifest, to: package.appendingPathComponent("Package.swift"))
-        try Self.writeIfChanged(Self.program, to: sources.appendingPathComponent("main.swift"))
-
-        let scratch = folder.appendingPathComponent("build").path
-        // SwiftPM plans a path dependency's files once per build folder and misses files
-        // added to it later (a merge that adds sources): start afresh when the list changes.
-        let listing = try Self.sourceListing()
-        let listingFile = folder.appendingPathComponent("sources.list")
-        if (try? String(contentsOf: listingFile, encoding: .utf8)) != listing {
-            try? FileManager.default.removeItem(atPath: scratch)
-            try listing.write(to: listingFile, atomically: true, encoding: .utf8)
-        }
-        let build = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch])
-        try #require(build.status == 0, "swift build of the consumer failed:\n\(build.output)")
-        let binPath = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch,
-                                           "--show-bin-path"])
-        let binary = binPath.output.trimmingCharacters(in: .whitespacesAndNewlines) + "/App"
-
+        let binary = try Self.buildConsumer(named: "App", product: "FormularyRules", program: Self.program)
         let ran = try Self.run(binary, [])
         #expect(ran.status == 0)
         #expect(ran.output == Self.expected)
@@ -105,6 +71,76 @@ struct ConsumerPackageTests {
         #expect(ldd.output.contains("libpcre2-8"), "ldd should list PCRE2, the rules' one library:\n\(ldd.output)")
         #expect(!ldd.output.contains("libsqlite3"), "the app links SQLite:\n\(ldd.output)")
         #expect(!ldd.output.contains("libcrypto"), "the app links libcrypto:\n\(ldd.output)")
+    }
+
+    /// An app on FormularyKit alone, for SQLite files: it links no libpq (nor Kerberos, LDAP
+    /// or SASL behind it), and a `postgres://` URL, which it cannot open without the
+    /// PostgreSQL module, gets an error that says so.
+    @Test(.enabled(if: swift != nil, "swift is not on PATH: the consumer package cannot be built"),
+          .timeLimit(.minutes(20)))
+    func anAppOnTheKitAloneLinksNoPostgreSQLClient() throws {
+        let program = #"""
+            import FormularyKit
+
+            let settings = WorkspaceSettings(databasePath: "postgres://ann:secret@127.0.0.1:1/formulary", pluginFolders: [], actor: "app")
+            do {
+                _ = try AuditService(workspace: Workspace(settings: settings)).head()
+                print("opened")
+            } catch {
+                print(error)
+            }
+            """#
+        let binary = try Self.buildConsumer(named: "KitApp", product: "FormularyKit", program: program)
+        let ran = try Self.run(binary, [])
+        #expect(ran.status == 0)
+        #expect(ran.output.contains("built without the PostgreSQL backend") && ran.output.contains("PostgresBackend.install()"),
+                "\(ran.output)")
+        #expect(!ran.output.contains("secret"), "the URL's password is shown: \(ran.output)")
+        let ldd = try Self.run("/usr/bin/env", ["ldd", binary])
+        try #require(ldd.status == 0, "ldd failed: \(ldd.output)")
+        #expect(ldd.output.contains("libsqlite3"), "the Kit's store is SQLite:\n\(ldd.output)")
+        for library in ["libpq", "libkrb5", "libldap", "libsasl2"] {
+            #expect(!ldd.output.contains(library), "an app on the Kit alone links \(library):\n\(ldd.output)")
+        }
+    }
+
+    /// Builds the package `named` in `.build/consumer-package/NAME`, one executable with
+    /// `program` as its `main.swift` depending on this repository's `product`; its binary's path.
+    static func buildConsumer(named name: String, product: String, program: String) throws -> String {
+        let swift = try #require(Self.swift)
+        let folder = Self.root.appendingPathComponent(".build/consumer-package")
+        let package = folder.appendingPathComponent(name)
+        let sources = package.appendingPathComponent("Sources/\(name)")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        // The dependency's identity is its folder's name (a worktree may be called anything).
+        let identity = Self.root.lastPathComponent
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "\(name)",
+                dependencies: [.package(path: "\(Self.root.path)")],
+                targets: [.executableTarget(name: "\(name)", dependencies: [
+                    .product(name: "\(product)", package: "\(identity)")])]
+            )
+            """
+        try Self.writeIfChanged(manifest, to: package.appendingPathComponent("Package.swift"))
+        try Self.writeIfChanged(program, to: sources.appendingPathComponent("main.swift"))
+
+        let scratch = folder.appendingPathComponent("build-\(name)").path
+        // SwiftPM plans a path dependency's files once per build folder and misses files
+        // added to it later (a merge that adds sources): start afresh when the list changes.
+        let listing = try Self.sourceListing()
+        let listingFile = folder.appendingPathComponent("sources-\(name).list")
+        if (try? String(contentsOf: listingFile, encoding: .utf8)) != listing {
+            try? FileManager.default.removeItem(atPath: scratch)
+            try listing.write(to: listingFile, atomically: true, encoding: .utf8)
+        }
+        let build = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch])
+        try #require(build.status == 0, "swift build of the consumer failed:\n\(build.output)")
+        let binPath = try Self.run(swift, ["build", "--package-path", package.path, "--scratch-path", scratch,
+                                           "--show-bin-path"])
+        return binPath.output.trimmingCharacters(in: .whitespacesAndNewlines) + "/\(name)"
     }
 
     /// The library compiles without a warning: an app building it sees every warning of
@@ -129,7 +165,8 @@ struct ConsumerPackageTests {
     /// The files the consumer's build compiles from this repository, one path a line.
     static func sourceListing() throws -> String {
         var paths = ["Package.swift"]
-        for module in ["FormularyRules", "CPCRE2"] {
+        for module in ["FormularyRules", "CPCRE2", "FormularyJSON", "FormularyStore", "FormularyKit",
+                       "FormularyPostgres", "CSQLite", "CCrypto", "CLibPQ", "CMicroHTTPD"] {
             let base = root.appendingPathComponent("Sources/\(module)")
             let found = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
             paths += found.map { "Sources/\(module)/\($0)" }

@@ -1,4 +1,5 @@
 import Foundation
+import FormularyPostgres
 import Testing
 
 /// `copy --to DB` from the command line: SQLite → PostgreSQL → SQLite with the same audit

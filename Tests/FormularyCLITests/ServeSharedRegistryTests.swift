@@ -1,4 +1,5 @@
 import Foundation
+import FormularyPostgres
 import Testing
 
 /// Two `formulary serve` processes on one PostgreSQL registry: what is added or revoked

@@ -1,4 +1,5 @@
 import Foundation
+import FormularyPostgres
 import Testing
 
 /// What is particular to a database on a PostgreSQL server named by `--db` or `FORMULARY_DB`

@@ -1,5 +1,6 @@
 import Foundation
 import FormularyStore
+import FormularyPostgres
 import Testing
 
 /// The PostgreSQL server stopping in the middle of a command, for real: each test runs its own

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import FormularyPostgres
 import Testing
 
 /// `validate --join RUN` as processes on one PostgreSQL database: a starter and two joiners,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 @testable import FormularyKit
 
 /// `audit verify` through ``AuditService`` covers who may act, on both kinds of database: the

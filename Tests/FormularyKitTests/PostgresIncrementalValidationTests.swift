@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FormularyRules
 @testable import FormularyStore
+@testable import FormularyPostgres
 @testable import FormularyKit
 
 /// Incremental runs on PostgreSQL against SQLite: the same history of imports, keyed

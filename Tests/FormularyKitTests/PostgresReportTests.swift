@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FormularyRules
 @testable import FormularyStore
+@testable import FormularyPostgres
 @testable import FormularyKit
 
 /// Reports on PostgreSQL against SQLite: the same imports (keyed and unkeyed, with source

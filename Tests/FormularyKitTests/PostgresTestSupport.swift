@@ -1,11 +1,14 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// A new, empty database on the test server (`FORMULARY_TEST_POSTGRES_URL`), dropped when the
 /// value is released: keep it alive to a test's end with `withExtendedLifetime`.
 final class ScratchPostgresDatabase {
     static let serverURL: String? = {
+        // Stores opened by URL in this process (sandboxes, workspaces) need the backend.
+        PostgresBackend.install()
         let value = ProcessInfo.processInfo.environment["FORMULARY_TEST_POSTGRES_URL"] ?? ""
         return value.isEmpty ? nil : value
     }()

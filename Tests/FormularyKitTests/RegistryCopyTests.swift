@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FormularyRules
 @testable import FormularyStore
+@testable import FormularyPostgres
 @testable import FormularyKit
 
 /// `copy --to`: a registry with a history (types added twice and retired, forms, imports with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 @testable import FormularyKit
 
 /// A PostgreSQL failure reads as a plain message (what happened, what the command kept, what

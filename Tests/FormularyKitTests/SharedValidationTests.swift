@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FormularyRules
 @testable import FormularyStore
+@testable import FormularyPostgres
 @testable import FormularyKit
 
 /// Runs shared between processes on PostgreSQL (`validate --join`): workers on separate

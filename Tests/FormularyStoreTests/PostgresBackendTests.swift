@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// ``PostgresBackend`` against ``SQLiteBackend``: one scenario per group of ``StoreBackend``
 /// runs on both, and what each answers is compared, call by call.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// `audit verify`'s checks of a PostgreSQL database: a schema as the migrations made it has no
 /// problem; a guard dropped, switched off or rewritten, an object added, or a row whose

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// Several processes on one server: four importers and a `types add` at once, each with its
 /// own connection, lose nothing and fail nothing (writers queue on the advisory lock); and a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// The libpq wrapper: values bound as parameters and read back by type, errors with SQLSTATE
 /// and without values, transactions that commit or roll back, URLs without passwords.

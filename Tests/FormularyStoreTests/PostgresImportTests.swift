@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// Imports on PostgreSQL: new entries go through COPY, held back until the connection's next
 /// statement. Nothing held back may be lost (a commit, a read, another writer, a size limit

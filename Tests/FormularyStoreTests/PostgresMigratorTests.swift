@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// The PostgreSQL migrations: embedded byte for byte, checksummed like SQLite's, applied once
 /// under the advisory lock however many processes start at once, and the schema's rules on

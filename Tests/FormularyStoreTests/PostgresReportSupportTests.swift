@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// What PostgreSQL's reports stand on: the entry functions of `migrations/postgres/0005`
 /// answer as SQLite's (`Database+EntryFunctions.swift`) on the same bytes, malformed ones

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// The PostgreSQL result writer after ``RunResultWriter/promiseNewRows()`` (a shared run's
 /// chunks): rows go as binary `COPY` without `ON CONFLICT`, so repeats within an entry are

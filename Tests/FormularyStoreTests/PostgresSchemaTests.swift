@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// The PostgreSQL schema keeps the audit log's rules as SQLite's triggers do: appends only,
 /// in order; the head follows the log; the key and the head cannot be replaced — and, in

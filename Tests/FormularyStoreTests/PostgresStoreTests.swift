@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// A whole ``Store`` on PostgreSQL: types and forms, imports with keyed updates, a validation
 /// run with more results than one insert group, and `audit verify` passing over all of it —

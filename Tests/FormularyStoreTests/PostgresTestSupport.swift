@@ -1,12 +1,15 @@
 import Foundation
 import Testing
 @testable import FormularyStore
+@testable import FormularyPostgres
 
 /// The PostgreSQL server the tests may use: `FORMULARY_TEST_POSTGRES_URL`, which `make test`
 /// sets to a throw-away cluster (scripts/pg-cluster.sh). Without it, the tests that need a
 /// server are skipped, each with the reason below, so that `swift test` alone still works.
 enum PostgresTestServer {
     static let url: String? = {
+        // Stores opened by URL in this process (sandboxes, workspaces) need the backend.
+        PostgresBackend.install()
         let value = ProcessInfo.processInfo.environment["FORMULARY_TEST_POSTGRES_URL"] ?? ""
         return value.isEmpty ? nil : value
     }()

@@ -1,5 +1,6 @@
 import Foundation
 import FormularyStore
+import FormularyPostgres
 
 /// Whole `formulary` commands on PostgreSQL and on SQLite, on the same sign-up CSV, one
 /// after the other on the same machine: `import` (target ≥ 200,000 entries/s on a server) and

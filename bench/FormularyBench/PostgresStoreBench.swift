@@ -1,5 +1,6 @@
 import Foundation
 import FormularyStore
+import FormularyPostgres
 
 /// The store bench (``runStoreBench(count:)``) on PostgreSQL, side by side with SQLite's
 /// figures: `count` 7-field entries through one writer in one transaction (COPY), then one

@@ -4,6 +4,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormularyPostgres
+
+PostgresBackend.install()
 let requested = Array(CommandLine.arguments.dropFirst())
 // The validation bench measures each run in a child process: `validate-child DB
 // [judge-every-value] [unique-email] [incremental]`.

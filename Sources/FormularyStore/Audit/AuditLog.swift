@@ -20,7 +20,7 @@ public enum AuditLog {
     /// `details` are written as canonical JSON (members sorted by key). They must never carry
     /// the values of secure fields.
     @discardableResult
-    public static func append(_ backend: any StoreBackend, actor: String, action: String, subject: String,
+    package static func append(_ backend: any StoreBackend, actor: String, action: String, subject: String,
                               details: JSONValue = .object([:]), at date: Date = Date()) throws -> AuditRecord {
         let detailsText = details.serialized(sortedKeys: true)
         return try backend.transaction(.write) {
@@ -78,7 +78,7 @@ public enum AuditLog {
 
     /// Recomputes the chain from the first record and reports the first record that does not
     /// verify. Runs in one read transaction, so appends made meanwhile are not half-seen.
-    public static func verify(_ backend: any StoreBackend) throws -> AuditVerification {
+    package static func verify(_ backend: any StoreBackend) throws -> AuditVerification {
         try backend.transaction(.read) {
             var verified = 0
             var previousHash = genesisHash

@@ -22,7 +22,7 @@ public enum StoreTransactionKind: Sendable {
 /// and finds rows.
 ///
 /// A backend is one connection: used from one thread at a time, like the store that owns it.
-public protocol StoreBackend: AnyObject {
+package protocol StoreBackend: AnyObject {
     // MARK: Schema and transactions
 
     /// The database as the user named it (a path), for messages.
@@ -355,6 +355,16 @@ public protocol StoreBackend: AnyObject {
 
 /// An `imports` row with its form's name.
 public struct ImportHeader: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(id: Int64, formID: Int64, form: String, at: String, actor: String, source: String) {
+        self.id = id
+        self.formID = formID
+        self.form = form
+        self.at = at
+        self.actor = actor
+        self.source = source
+    }
+
     public var id: Int64
     public var formID: Int64
     public var form: String
@@ -365,6 +375,20 @@ public struct ImportHeader: Sendable, Hashable {
 
 /// An entry as stored: its values still encoded (``EntryValues``), its layout by id.
 public struct EntryRecord: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(id: Int64, form: String, key: String?, layoutID: Int64, values: [UInt8], version: Int, createdAt: String, updatedAt: String, createdIn: Int64, updatedIn: Int64?) {
+        self.id = id
+        self.form = form
+        self.key = key
+        self.layoutID = layoutID
+        self.values = values
+        self.version = version
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.createdIn = createdIn
+        self.updatedIn = updatedIn
+    }
+
     public var id: Int64
     public var form: String
     public var key: String?
@@ -379,6 +403,18 @@ public struct EntryRecord: Sendable, Hashable {
 
 /// An earlier version of an entry as stored.
 public struct EarlierVersionRecord: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(entryID: Int64, version: Int, layoutID: Int64, values: [UInt8], writtenIn: Int64, replacedIn: Int64, writtenAt: String, replacedAt: String) {
+        self.entryID = entryID
+        self.version = version
+        self.layoutID = layoutID
+        self.values = values
+        self.writtenIn = writtenIn
+        self.replacedIn = replacedIn
+        self.writtenAt = writtenAt
+        self.replacedAt = replacedAt
+    }
+
     public var entryID: Int64
     public var version: Int
     public var layoutID: Int64
@@ -392,6 +428,19 @@ public struct EarlierVersionRecord: Sendable, Hashable {
 
 /// One stored version of an entry, current or earlier, as digests read it.
 public struct EntryVersionRow: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(entryID: Int64, version: Int64, formID: Int64, key: String?, layoutID: Int64, writtenIn: Int64, createdOrReplacedIn: Int64, isCurrent: Bool, sourceLine: Int64? = nil) {
+        self.entryID = entryID
+        self.version = version
+        self.formID = formID
+        self.key = key
+        self.layoutID = layoutID
+        self.writtenIn = writtenIn
+        self.createdOrReplacedIn = createdOrReplacedIn
+        self.isCurrent = isCurrent
+        self.sourceLine = sourceLine
+    }
+
     public var entryID: Int64
     public var version: Int64
     public var formID: Int64

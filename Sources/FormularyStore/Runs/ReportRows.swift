@@ -31,7 +31,7 @@ public struct ReportSecrets: Sendable, Hashable {
     }
 
     /// `{"FORM_ID": ["field", …] | "*"}`, the shape the report statements read.
-    var json: String {
+    package var json: String {
         var out = "{"
         for (i, (form, fields)) in byForm.sorted(by: { $0.key < $1.key }).enumerated() {
             if i > 0 { out += "," }
@@ -81,6 +81,21 @@ public struct ReportFailureRow: Sendable, Hashable {
 
 /// A group of failures as the store counts them.
 public struct ReportGroupRow: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(key: String, entryID: Int64?, entryKey: String?, failures: Int, entries: Int, errors: Int, warnings: Int, message: String, rules: [String], values: [String?] = [], source: String? = nil) {
+        self.key = key
+        self.entryID = entryID
+        self.entryKey = entryKey
+        self.failures = failures
+        self.entries = entries
+        self.errors = errors
+        self.warnings = warnings
+        self.message = message
+        self.rules = rules
+        self.values = values
+        self.source = source
+    }
+
     /// The group key (for entries, the id in decimal).
     public var key: String
     /// For entry groups: the entry's id and key (the mask when secret).
@@ -107,6 +122,13 @@ public struct ReportGroupRow: Sendable, Hashable {
 
 /// How often one value failed in a group (a rule or a field).
 public struct ReportValueCount: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(key: String, value: String, count: Int) {
+        self.key = key
+        self.value = value
+        self.count = count
+    }
+
     /// The group (rule or field) key.
     public var key: String
     /// The value as stored.
@@ -117,6 +139,13 @@ public struct ReportValueCount: Sendable, Hashable {
 
 /// An entry named by a comparison of two runs.
 public struct ReportEntryRow: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(entryID: Int64, key: String?, judgedBefore: Bool) {
+        self.entryID = entryID
+        self.key = key
+        self.judgedBefore = judgedBefore
+    }
+
     /// The entry.
     public var entryID: Int64
     /// The entry's key (the mask when secret), nil without one.

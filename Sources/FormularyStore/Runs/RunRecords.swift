@@ -48,6 +48,20 @@ public struct RunCounts: Sendable, Hashable {
 
 /// One form judged by a run.
 public struct RunFormRecord: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(formID: Int64, form: String, formVersionID: Int64, formVersionHash: String, lastID: Int64, judgedThrough: Int64, counts: RunCounts, entriesCarried: Int = 0, carriedFrom: Int64? = nil, sharesFrom: Int64? = nil) {
+        self.formID = formID
+        self.form = form
+        self.formVersionID = formVersionID
+        self.formVersionHash = formVersionHash
+        self.lastID = lastID
+        self.judgedThrough = judgedThrough
+        self.counts = counts
+        self.entriesCarried = entriesCarried
+        self.carriedFrom = carriedFrom
+        self.sharesFrom = sharesFrom
+    }
+
     public var formID: Int64
     public var form: String
     /// The form version (row of `form_versions`) the run used.
@@ -78,6 +92,23 @@ public struct RunFormRecord: Sendable, Hashable {
 
 /// One validation run.
 public struct RunRecord: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(id: Int64, startedAt: String, endedAt: String?, actor: String, today: String, lastImport: Int64, status: RunStatus, recordedStatus: RunStatus, error: String?, process: RunProcess, counts: RunCounts, forms: [RunFormRecord], entriesCarried: Int = 0) {
+        self.id = id
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.actor = actor
+        self.today = today
+        self.lastImport = lastImport
+        self.status = status
+        self.recordedStatus = recordedStatus
+        self.error = error
+        self.process = process
+        self.counts = counts
+        self.forms = forms
+        self.entriesCarried = entriesCarried
+    }
+
     public var id: Int64
     public var startedAt: String
     /// Nil while running, and for a run whose process died.
@@ -107,6 +138,18 @@ public struct RunRecord: Sendable, Hashable {
 
 /// One distinct failed rule of a run (table `run_rules`).
 public struct RunRule: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(id: Int64, formID: Int64, form: String, field: String?, type: String?, rule: String, severity: Severity, message: String) {
+        self.id = id
+        self.formID = formID
+        self.form = form
+        self.field = field
+        self.type = type
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+    }
+
     public var id: Int64
     public var formID: Int64
     public var form: String
@@ -122,6 +165,14 @@ public struct RunRule: Sendable, Hashable {
 
 /// One failed rule of one entry in one run.
 public struct RunResult: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(runID: Int64, entryID: Int64, entryVersion: Int, rule: RunRule) {
+        self.runID = runID
+        self.entryID = entryID
+        self.entryVersion = entryVersion
+        self.rule = rule
+    }
+
     public var runID: Int64
     public var entryID: Int64
     /// The entry version that was judged.
@@ -139,6 +190,13 @@ public struct FailingEntry: Sendable, Hashable {
 
 /// The type version that judged a field in a run.
 public struct RunFieldType: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(formID: Int64, field: String, version: DefinitionVersion) {
+        self.formID = formID
+        self.field = field
+        self.version = version
+    }
+
     public var formID: Int64
     public var field: String
     public var version: DefinitionVersion

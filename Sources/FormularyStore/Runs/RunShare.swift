@@ -21,12 +21,12 @@ public struct RunShare: Sendable, Hashable {
     }
 
     /// `masked` as stored: one `FORM_ID<TAB>FIELD` line each, sorted.
-    var maskedText: String {
+    package var maskedText: String {
         masked.flatMap { form, fields in fields.map { "\(form)\t\($0)" } }.sorted().joined(separator: "\n")
     }
 
     /// `masked` from its stored text.
-    static func masked(from text: String) -> [Int64: Set<String>] {
+    package static func masked(from text: String) -> [Int64: Set<String>] {
         var out: [Int64: Set<String>] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: "\t", maxSplits: 1)

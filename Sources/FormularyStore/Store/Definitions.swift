@@ -9,6 +9,19 @@ public enum DefinitionKind: String, Sendable, Hashable {
 
 /// One stored version of a field type or form, identified by the SHA-256 of its source.
 public struct DefinitionVersion: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(id: Int64, kind: DefinitionKind, name: String, hash: String, source: String, origin: String, recordedAt: String, actor: String, secure: Bool = false) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.hash = hash
+        self.source = source
+        self.origin = origin
+        self.recordedAt = recordedAt
+        self.actor = actor
+        self.secure = secure
+    }
+
     public var id: Int64
     public var kind: DefinitionKind
     public var name: String
@@ -33,6 +46,16 @@ public struct DefinitionVersion: Sendable, Hashable {
 
 /// Something that happened to a name in the database registry.
 public struct DefinitionEvent: Sendable, Hashable {
+    /// A value as a backend reads it from its rows.
+    package init(id: Int64, name: String, action: Action, version: DefinitionVersion?, at: String, actor: String) {
+        self.id = id
+        self.name = name
+        self.action = action
+        self.version = version
+        self.at = at
+        self.actor = actor
+    }
+
     public enum Action: String, Sendable, Hashable {
         /// A version became the current database definition of the name.
         case add

@@ -18,7 +18,7 @@ import FormularyRules
 /// through ``beginEntrySnapshots(count:)``.
 public final class Store {
     /// Where the rows are kept.
-    let backend: any StoreBackend
+    package let backend: any StoreBackend
     /// Where "now" comes from, for timestamps; tests fix it.
     public var clock: @Sendable () -> Date = { Date() }
     var layoutIDs: [[String]: Int64] = [:]
@@ -33,7 +33,7 @@ public final class Store {
     }
 
     /// A store over any backend.
-    public init(backend: any StoreBackend) {
+    package init(backend: any StoreBackend) {
         self.backend = backend
     }
 

@@ -12,7 +12,7 @@ public enum StoreLocation: Sendable, Equatable {
     /// The location `text` names: a server for a `postgres://` or `postgresql://` URL, an
     /// SQLite file for anything else.
     public init(_ text: String) {
-        self = PostgresConnection.isURL(text) ? .postgres(url: text) : .sqliteFile(path: text)
+        self = Self.isServerURL(text) ? .postgres(url: text) : .sqliteFile(path: text)
     }
 
     /// Whether it is a database server rather than a file.
@@ -25,7 +25,7 @@ public enum StoreLocation: Sendable, Equatable {
     public var displayName: String {
         switch self {
         case .sqliteFile(let path): path
-        case .postgres(let url): PostgresConnection.redacted(url)
+        case .postgres(let url): Self.redacted(url)
         }
     }
 
@@ -75,10 +75,11 @@ extension Store {
         case .sqliteFile(let path):
             try self.init(path: path, configuration: configuration)
         case .postgres(let url):
-            self.init(backend: try PostgresBackend(url: url, readOnly: configuration.readOnly))
+            guard let opener = ServerBackends.opener else { throw ServerBackends.missing(for: location) }
+            self.init(backend: try opener(url, configuration.readOnly))
         }
     }
 
     /// Whether the store is on a database server (PostgreSQL) rather than in an SQLite file.
-    public var isOnServer: Bool { backend is PostgresBackend }
+    public var isOnServer: Bool { !(backend is SQLiteBackend) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FormularyStore
+import FormularyPostgres
 import Testing
 
 /// The kinds of database the backend-neutral CLI tests run on: SQLite always, PostgreSQL
@@ -12,6 +13,8 @@ enum TestBackend: String, Sendable, CustomTestStringConvertible {
 
     /// The test server's URL (a role that may create databases), or nil.
     static let serverURL: String? = {
+        // Stores opened by URL in this process (sandboxes, workspaces) need the backend.
+        PostgresBackend.install()
         let value = ProcessInfo.processInfo.environment["FORMULARY_TEST_POSTGRES_URL"] ?? ""
         return value.isEmpty ? nil : value
     }()

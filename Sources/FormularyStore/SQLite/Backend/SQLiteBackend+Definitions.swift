@@ -129,6 +129,6 @@ extension SQLiteBackend {
 
 extension DefinitionKind {
     /// The tables of a kind's versions and events.
-    var versionsTable: String { self == .type ? "type_versions" : "form_versions" }
-    var eventsTable: String { self == .type ? "type_events" : "form_events" }
+    package var versionsTable: String { self == .type ? "type_versions" : "form_versions" }
+    package var eventsTable: String { self == .type ? "type_events" : "form_events" }
 }

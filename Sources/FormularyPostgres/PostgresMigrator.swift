@@ -1,3 +1,4 @@
+import FormularyStore
 import Foundation
 
 /// Applies the PostgreSQL migrations (`migrations/postgres/`) to a database and checks the

@@ -1,3 +1,4 @@
+import FormularyStore
 import CLibPQ
 
 /// A connection to a PostgreSQL database through libpq, opened from a
@@ -30,9 +31,7 @@ public final class PostgresConnection {
     }
 
     /// True for a `postgres://` or `postgresql://` URL: what `--db` reads as a server.
-    public static func isURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
-    }
+    public static func isURL(_ text: String) -> Bool { StoreLocation.isServerURL(text) }
 
     /// Connects to the database `url` names. The password, if any, comes from the URL, from
     /// `PGPASSWORD` or from `~/.pgpass`, as libpq reads them; it is never part of an error
@@ -70,28 +69,8 @@ public final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// `url` with its password, if any, replaced by `•••` (`postgres://ann:secret@h/db` →
-    /// `postgres://ann:•••@h/db`; also a `password=` query parameter), so that a message shows
-    /// that the URL holds one without showing it.
-    public static func redacted(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        var authority = String(rest[..<authorityEnd])
-        if let at = authority.lastIndex(of: "@") {
-            let userInfo = authority[..<at]
-            if let colon = userInfo.firstIndex(of: ":") {
-                authority = String(userInfo[..<colon]) + ":•••" + String(authority[at...])
-            }
-        }
-        var tail = String(rest[authorityEnd...])
-        if let question = tail.firstIndex(of: "?") {
-            let query = tail[tail.index(after: question)...].split(separator: "&")
-                .map { $0.lowercased().hasPrefix("password=") ? "password=•••" : $0 }
-            tail = String(tail[..<question]) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-        }
-        return String(url[..<schemeEnd.upperBound]) + authority + tail
-    }
+    /// `url` with its password, if any, replaced by `•••` (``StoreLocation/redacted(_:)``).
+    public static func redacted(_ url: String) -> String { StoreLocation.redacted(url) }
 
     /// The SQLSTATE of a failed connection attempt, read from libpq's message (libpq gives
     /// no code before a connection exists): `28P01` the password was refused or missing,

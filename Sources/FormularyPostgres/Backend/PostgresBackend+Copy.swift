@@ -1,3 +1,4 @@
+import FormularyStore
 /// Copying a whole registry (`copy --to`) on PostgreSQL: each table read as one binary
 /// `COPY … TO STDOUT` stream and written by binary `COPY … FROM STDIN` in chunks of a few
 /// megabytes, so that neither side holds a table and no row costs a round trip.
@@ -5,7 +6,7 @@
 /// Ids are written as read. The backend gives new rows one more than the highest id
 /// (``PostgresBackend/nextID(_:)``), never the identity columns' sequences, so nothing has to
 /// be moved after a copy.
-extension PostgresBackend {
+package extension PostgresBackend {
     func forEachRegistryRow(_ table: RegistryTable, _ body: (any RegistryRowReading) throws -> Void) throws {
         let kinds = table.columns.map(\.kind)
         // Names from RegistryTable only: no value reaches the SQL text (COPY takes no parameters).

@@ -1,10 +1,11 @@
+import FormularyStore
 /// The statements of reports on PostgreSQL: those of `SQLiteBackend+Reports.swift` in
 /// PostgreSQL's dialect. Stored values are read on the server by the functions of
 /// `migrations/postgres/0005_entry_sources.sql` (`formulary_value`, `formulary_has`, the
 /// counterparts of SQLite's), aggregates and sorts run there (spilling to disk as needed),
 /// and rows come back through a cursor a page at a time, so that memory stays flat however
 /// many failures a run has. Text keys sort as bytes (`COLLATE "C"`), as on SQLite.
-extension PostgresBackend {
+package extension PostgresBackend {
     /// The names in the secrets ($3, `{"FORM_ID": ["field", …] | "*"}`) of form `form`, as a
     /// set of rows `j(value)`: none for a form it does not name, `*` alone for every field.
     static func secretNames(form: String) -> String {

@@ -1,3 +1,4 @@
+import FormularyStore
 extension PostgresConnection {
     /// Calls `body` with each row of `sql` (its `$n` bound to `arguments`), read through a
     /// server-side cursor `pageSize` rows at a time, so that neither side holds the whole

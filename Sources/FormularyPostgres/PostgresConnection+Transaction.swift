@@ -1,3 +1,4 @@
+import FormularyStore
 import CLibPQ
 
 /// What a PostgreSQL transaction is for.

@@ -1,7 +1,8 @@
+import FormularyStore
 /// Entries (tables `entries`, `entry_versions`): the statements of ``SQLiteBackend``'s in
 /// PostgreSQL's dialect. Reads that may cover every entry go in pages by id (keyset), so that
 /// neither side holds the whole table. New entries without a key are imported through COPY.
-extension PostgresBackend {
+package extension PostgresBackend {
     func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting {
         PostgresEntryRowWriter(backend: self, formID: formID, importID: importID)
     }

@@ -1,6 +1,7 @@
+import FormularyStore
 /// Forms, layouts and imports (tables `forms`, `entry_layouts`, `imports`): the statements of
 /// ``SQLiteBackend``'s in PostgreSQL's dialect.
-extension PostgresBackend {
+package extension PostgresBackend {
     func formID(named name: String) throws -> Int64? {
         try connection.scalarInt64("SELECT id FROM forms WHERE name = $1", [.text(name)])
     }

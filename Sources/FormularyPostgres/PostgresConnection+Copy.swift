@@ -1,3 +1,4 @@
+import FormularyStore
 import CLibPQ
 
 /// Work a writer holds back on a connection (rows for COPY): sent before the connection's next

@@ -1,10 +1,11 @@
+import FormularyStore
 /// `audit verify`'s checks of the database itself on PostgreSQL: references between tables,
 /// and the schema against the one the migrations create — including triggers switched off,
 /// which PostgreSQL allows (`ALTER TABLE … DISABLE TRIGGER`) and SQLite does not.
 ///
 /// PostgreSQL has no counterpart of SQLite's `integrity_check` that an ordinary role may run
 /// (`amcheck` is an extension for superusers); its storage is the server's to keep.
-extension PostgresBackend {
+package extension PostgresBackend {
     func storageProblems(limit: Int, schemaOf migrations: [Migration]) throws -> [AuditProblem] {
         try referenceProblems(limit: limit) + schemaProblems(migrations)
     }

@@ -1,3 +1,4 @@
+import FormularyStore
 import CLibPQ
 
 /// The rows a statement returned, owned until the result is released: in text format, or in

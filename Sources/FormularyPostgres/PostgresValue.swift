@@ -1,3 +1,4 @@
+import FormularyStore
 /// A value bound to a statement's `$n` placeholder, or read from a row, by PostgreSQL type.
 ///
 /// Bound values travel as parameters of the extended protocol (`PQexecParams`,

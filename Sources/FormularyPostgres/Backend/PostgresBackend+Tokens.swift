@@ -1,6 +1,7 @@
+import FormularyStore
 /// Tokens of `formulary serve` (migrations/postgres/0007): the statements of
 /// SQLiteBackend+Tokens.swift in PostgreSQL's dialect; ids as SQLite gives them.
-extension PostgresBackend {
+package extension PostgresBackend {
     func insertToken(_ t: StoredToken) throws {
         try connection.execute("""
             INSERT INTO api_tokens (id, name, scope, hash, created_at, created_by)

@@ -1,8 +1,9 @@
+import FormularyStore
 /// Incremental runs on PostgreSQL: the statements of `SQLiteBackend+Carry.swift` in
 /// PostgreSQL's dialect (see docs/storage.md, "Incremental runs"). Results are carried
 /// forward by sharing the rows of the run that judged them, and the few copied go with
 /// `INSERT … SELECT` on the server: none passes through this process.
-extension PostgresBackend {
+package extension PostgresBackend {
     func latestCompleteRunID(formID: Int64) throws -> Int64? {
         try connection.scalarInt64("""
             SELECT max(rf.run_id) FROM run_forms AS rf JOIN runs AS r ON r.id = rf.run_id

@@ -1,8 +1,9 @@
+import FormularyStore
 import FormularyRules
 
 /// Validation runs (tables `runs`, `run_forms`, `run_type_versions`, `run_rules`,
 /// `run_results`): the statements of ``SQLiteBackend``'s in PostgreSQL's dialect.
-extension PostgresBackend {
+package extension PostgresBackend {
     func insertRun(_ run: RunRecord) throws -> Int64 {
         try Self.returnedID(connection.execute("""
             INSERT INTO runs (id, started_at, actor, today, last_import, status, host, pid, process_start)

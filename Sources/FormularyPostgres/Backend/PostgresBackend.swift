@@ -1,3 +1,4 @@
+import FormularyStore
 import Foundation
 
 /// The PostgreSQL storage of a ``Store``: one connection to a database named by a
@@ -18,24 +19,24 @@ import Foundation
 /// `--db` names).
 ///
 /// One connection, used from one thread at a time, like ``SQLiteBackend``.
-final class PostgresBackend {
+public final class PostgresBackend {
     /// The connection (tests reach it).
-    let connection: PostgresConnection
-    let migrator: PostgresMigrator
+    package let connection: PostgresConnection
+    package let migrator: PostgresMigrator
     /// The URL as given (with its password, if any): `audit verify` opens a second connection.
-    let url: String
+    package let url: String
     /// The id the next new entry gets in the current write transaction; nil until an import
     /// reads it from the table. Ids are handed out here, not by the identity, so that they
     /// follow SQLite's rule (one more than the highest) and stay in the order entries were
     /// written while rows wait for COPY. Forgotten when a transaction or savepoint ends, since
     /// a rollback gives the ids back.
-    var nextEntryID: Int64?
+    package var nextEntryID: Int64?
 
     /// Connects to the database `url` names (`postgres://USER@HOST:PORT/NAME`). With
     /// `readOnly`, every transaction of the session is read-only (`default_transaction_read_only`),
     /// so the server refuses any write, whatever the statement: what a reading command
     /// promises (`impact`, reports) holds on the server's side too.
-    init(url: String, readOnly: Bool = false, migrations: [Migration] = Migration.embeddedPostgres) throws {
+    package init(url: String, readOnly: Bool = false, migrations: [Migration] = Migration.embeddedPostgres) throws {
         connection = try PostgresConnection(url: url)
         if readOnly { try connection.executeScript("SET default_transaction_read_only = on") }
         migrator = try PostgresMigrator(migrations: migrations)
@@ -43,7 +44,7 @@ final class PostgresBackend {
     }
 
     /// The database as the user named it, without a password, for messages.
-    var location: String { connection.location }
+    package var location: String { connection.location }
 
     /// The advisory lock every write transaction takes first: writers run one at a time, as
     /// SQLite's `BEGIN IMMEDIATE` has them, so that what the store reads before it writes
@@ -53,19 +54,19 @@ final class PostgresBackend {
 
     // MARK: Schema and transactions
 
-    func applyMigrations(now: () -> Date,
+    package func applyMigrations(now: () -> Date,
                          afterApplying: ([AppliedMigration]) throws -> Void) throws -> [AppliedMigration] {
         try migrator.migrate(connection, now: now, afterApplying: afterApplying)
     }
 
-    func migrationStatus() throws -> [MigrationStatus] {
+    package func migrationStatus() throws -> [MigrationStatus] {
         try migrator.status(of: connection)
     }
 
     /// `.write`: `READ COMMITTED` under the writers' advisory lock; `.read`: one snapshot,
     /// read-only (a write inside a `.read` transaction is refused by the server, where SQLite
     /// would upgrade its lock). Inside a transaction, a savepoint.
-    func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T {
         if connection.isInTransaction {
             do {
                 return try connection.inSavepoint(body)
@@ -87,9 +88,9 @@ final class PostgresBackend {
         }
     }
 
-    var isInTransaction: Bool { connection.isInTransaction }
+    package var isInTransaction: Bool { connection.isInTransaction }
 
-    func inspect<T>(_ body: () throws -> T) throws -> T {
+    package func inspect<T>(_ body: () throws -> T) throws -> T {
         try connection.executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { connection.rollbackIgnoringErrors() }
         return try body()
@@ -97,7 +98,7 @@ final class PostgresBackend {
 
     // MARK: The audit log
 
-    func auditKeyBytes() throws -> [UInt8] {
+    package func auditKeyBytes() throws -> [UInt8] {
         guard let bytes = try connection.execute("SELECT key FROM audit_key WHERE id = 1").first?.bytes(0),
               bytes.count == 32 else {
             throw StoreError.corrupt("the audit key (table audit_key) is missing")
@@ -105,20 +106,20 @@ final class PostgresBackend {
         return bytes
     }
 
-    func auditHead() throws -> (seq: Int64, hash: String)? {
+    package func auditHead() throws -> (seq: Int64, hash: String)? {
         guard let row = try connection.execute("SELECT seq, hash FROM audit_head WHERE id = 1").first else { return nil }
         return (try row.int64(0), try row.string(1))
     }
 
-    func auditActions(after seq: Int64) throws -> [String] {
+    package func auditActions(after seq: Int64) throws -> [String] {
         try connection.execute("SELECT DISTINCT action FROM audit_log WHERE seq > $1", [.integer(seq)])
             .map { try $0.string(0) }
     }
 
     /// PostgreSQL keeps no such number a client can read cheaply; the head is read instead.
-    func dataVersion() throws -> Int64? { nil }
+    package func dataVersion() throws -> Int64? { nil }
 
-    func insertAuditRecord(_ r: AuditRecord) throws {
+    package func insertAuditRecord(_ r: AuditRecord) throws {
         try connection.execute("""
             INSERT INTO audit_log (seq, at, actor, action, subject, details, prev_hash, hash)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -128,7 +129,7 @@ final class PostgresBackend {
 
     /// `since` compares as bytes (`COLLATE "C"`), as SQLite compares text: under a
     /// language's collation, punctuation may weigh nothing.
-    func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord] {
+    package func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord] {
         try connection.execute("""
             SELECT \(Self.auditColumns) FROM audit_log
             WHERE ($1::text IS NULL OR at COLLATE "C" >= $1) AND ($2::text IS NULL OR actor = $2)
@@ -138,7 +139,7 @@ final class PostgresBackend {
     }
 
     /// Pages of records by `seq` (each one statement), so that neither side holds the log.
-    func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws {
+    package func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws {
         var after: Int64 = 0
         while true {
             let page = try connection.execute("SELECT \(Self.auditColumns) FROM audit_log WHERE seq > $1 ORDER BY seq LIMIT 2000",
@@ -152,7 +153,7 @@ final class PostgresBackend {
         }
     }
 
-    func lastAuditRecord() throws -> AuditRecord? {
+    package func lastAuditRecord() throws -> AuditRecord? {
         try connection.execute("SELECT \(Self.auditColumns) FROM audit_log ORDER BY seq DESC LIMIT 1")
             .first.map(Self.auditRecord(from:))
     }
@@ -185,5 +186,14 @@ extension Store {
             throw StoreError.corrupt("not a PostgreSQL store")
         }
         try postgres.connection.executeScript(sql)
+    }
+}
+
+extension PostgresBackend {
+    /// Makes `postgres://` and `postgresql://` URLs open this backend everywhere a store is
+    /// opened by location (``Store/init(location:configuration:)``, and so every command and
+    /// service): call it once at start. FormularyStore links no libpq; this module does.
+    public static func install() {
+        ServerBackends.install { url, readOnly in try PostgresBackend(url: url, readOnly: readOnly) }
     }
 }

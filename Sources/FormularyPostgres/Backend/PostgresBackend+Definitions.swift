@@ -1,7 +1,8 @@
+import FormularyStore
 /// Type and form versions and events (tables `type_versions`, `type_events`, `form_versions`,
 /// `form_events`): the statements of ``SQLiteBackend``'s in PostgreSQL's dialect. Names sort
 /// by their bytes (`COLLATE "C"`), as SQLite sorts them, whatever the database's collation.
-extension PostgresBackend {
+package extension PostgresBackend {
     func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
         try connection.execute("""
             SELECT \(Self.versionColumns(kind)) FROM (SELECT max(id) AS last FROM \(kind.eventsTable) GROUP BY name) AS latest

@@ -1,3 +1,4 @@
+import FormularyStore
 /// Runs shared between processes (`validate --join`; tables `run_shares`, `run_chunks`,
 /// `run_chunk_commits` of `migrations/postgres/0008_shared_runs.sql`).
 ///
@@ -6,7 +7,7 @@
 /// claiming at once each get another chunk and none waits for another's claim or for a
 /// chunk's results being written. Leases are measured on the server's clock
 /// (`clock_timestamp()`), so the machines' clocks need not agree.
-extension PostgresBackend {
+package extension PostgresBackend {
     var sharesRuns: Bool { true }
 
     /// The server's time as Formulary stores times (UTC ISO 8601 with milliseconds): the
