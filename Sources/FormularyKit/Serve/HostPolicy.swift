@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The names a server answers for in a request's `Host` header: its listen address,
+/// `localhost` when that address is loopback (or every address), and the names an operator
+/// allows (`--allow-host`).
+///
+/// A page on another site may make the visitor's browser call the server under a name of
+/// the attacker's that resolves to the server's address (DNS rebinding): the browser then
+/// treats the answers as the attacker's own and lets the page read them. Such a request
+/// always names the attacker's site in `Host`; refusing names the server does not know
+/// stops it. An IPv4 address in `Host` cannot be rebound, but the server still answers
+/// only for its own (any, when it listens on `0.0.0.0`).
+public struct HostPolicy: Sendable {
+    /// The outcome for one request.
+    enum Verdict {
+        case allowed
+        /// No `Host` header in an HTTP/1.1 request (which must have one).
+        case missing
+        /// A name or address the server does not answer for.
+        case refused
+    }
+
+    /// The names and addresses answered for, lower case, in the order the error lists them.
+    public let names: [String]
+    /// Whether any IPv4 address is answered for (the server listens on every address).
+    public let anyAddress: Bool
+    /// The sentence that a refused request gets, made once.
+    let refusal: String
+
+    /// The names answered for when listening on `address` (an IPv4 address), with the
+    /// extra `allowed` names (see ``isName(_:)``).
+    public init(listeningOn address: String, allowing allowed: [String]) {
+        anyAddress = address == "0.0.0.0"
+        var names: [String] = anyAddress ? [] : [address]
+        if anyAddress || address.hasPrefix("127.") { names.append("localhost") }
+        for name in allowed.map(Self.lowercased) where !names.contains(name) { names.append(name) }
+        self.names = names
+        let listed = (anyAddress ? ["this machine's IPv4 addresses"] : []) + names
+        let said = listed.count == 1 ? listed[0] : listed.dropLast().joined(separator: ", ") + " and " + listed.last!
+        refusal = "This server does not answer for the host named in the request's Host header; it answers for "
+            + "\(said). Reach it by one of those, or start it with --allow-host NAME for the name you use."
+    }
+
+    /// Whether `name` may be given to `--allow-host`: an IPv4 address, or a DNS name of
+    /// letters, digits and hyphens in dot-separated labels (no port, no wildcard).
+    public static func isName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= 253 else { return false }
+        let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return labels.allSatisfy { label in
+            (1...63).contains(label.count) && label.first != UInt8(ascii: "-") && label.last != UInt8(ascii: "-")
+                && label.allSatisfy { isLetterOrDigit($0) || $0 == UInt8(ascii: "-") }
+        }
+    }
+
+    /// The verdict on a request whose `Host` header is `host` (nil when it has none),
+    /// made with HTTP/1.0 (`http10`) or a later version.
+    func verdict(host: String?, http10: Bool) -> Verdict {
+        guard let host else { return http10 ? .allowed : .missing }
+        var name = Substring(host)
+        // A port after the last colon (an IPv6 literal, with colons of its own, is never ours).
+        if let colon = name.lastIndex(of: ":") {
+            let port = name[name.index(after: colon)...]
+            guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                return .refused
+            }
+            name = name[..<colon]
+        }
+        if name.hasSuffix(".") { name = name.dropLast() }   // the absolute form of a DNS name
+        guard !name.isEmpty, !name.contains(":") else { return .refused }
+        // Compared byte by byte, case folded in place: this runs on every request.
+        if names.contains(where: { Self.equalIgnoringCase(name.utf8, $0.utf8) }) { return .allowed }
+        if anyAddress, Self.isIPv4(String(name)) { return .allowed }
+        return .refused
+    }
+
+    private static func equalIgnoringCase(_ sent: Substring.UTF8View, _ known: String.UTF8View) -> Bool {
+        sent.count == known.count && zip(sent, known).allSatisfy { byte, lower in
+            ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) == lower
+        }
+    }
+
+    static func isIPv4(_ text: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, text, &address) == 1
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// ASCII letters lower-cased (host names compare without case; nothing else changes).
+    private static func lowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}
