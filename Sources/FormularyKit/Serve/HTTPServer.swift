@@ -129,7 +129,7 @@ public final class HTTPServer: @unchecked Sendable {
         if state.tooLarge {
             response = .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         } else {
-            response = handler(HTTPRequest(method: method, path: path, query: Self.values(connection, .GET_ARGUMENT_KIND),
+            response = handler(HTTPRequest(method: method, path: path, query: Self.query(connection),
                                            lowercasedHeaders: headers, body: state.body))
         }
         return answer(response, on: connection, method: method, path: path, state: state)
@@ -162,18 +162,15 @@ public final class HTTPServer: @unchecked Sendable {
         return result
     }
 
-    /// Every header (or query argument) of the request, by name; header names lower-cased
-    /// here, as their bytes are copied (a later name of the same spelling wins, as in
-    /// ``HTTPRequest``'s own init).
-    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind,
-                               lowercasingKeys: Bool = false) -> [String: String] {
-        let box = ValuesBox(lowercasingKeys: lowercasingKeys)
+    /// The query's arguments, decoded, by name (the headers are copied with the head:
+    /// ``head(_:)``).
+    private static func query(_ connection: OpaquePointer) -> [String: String] {
+        let box = ValuesBox()
         let context = Unmanaged.passUnretained(box).toOpaque()
-        _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
             guard let context, let key else { return .YES }
             let box = Unmanaged<ValuesBox>.fromOpaque(context).takeUnretainedValue()
-            let name = box.lowercasingKeys ? ValuesBox.lowercased(key) : String(cString: key)
-            box.values[name] = value.map { String(cString: $0) } ?? ""
+            box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
             return .YES
         }, context)
         return box.values
@@ -198,11 +195,6 @@ private final class RequestState {
 
 final class ValuesBox {
     var values: [String: String] = [:]
-    let lowercasingKeys: Bool
-
-    init(lowercasingKeys: Bool) {
-        self.lowercasingKeys = lowercasingKeys
-    }
 
     /// A header name lower-cased: ASCII by the byte (names are tokens), anything else by
     /// `lowercased()`, as ``HTTPRequest`` would.
