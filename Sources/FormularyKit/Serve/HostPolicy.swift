@@ -28,6 +28,8 @@ public struct HostPolicy: Sendable {
     public let anyAddress: Bool
     /// The sentence that a refused request gets, made once.
     let refusal: String
+    /// ``names`` as bytes, for the comparison on every request.
+    private let nameBytes: [[UInt8]]
 
     /// The names answered for when listening on `address` (an IPv4 address), with the
     /// extra `allowed` names (see ``isName(_:)``).
@@ -37,6 +39,7 @@ public struct HostPolicy: Sendable {
         if anyAddress || address.hasPrefix("127.") { names.append("localhost") }
         for name in allowed.map(Self.lowercased) where !names.contains(name) { names.append(name) }
         self.names = names
+        nameBytes = names.map { Array($0.utf8) }
         let listed = (anyAddress ? ["this machine's IPv4 addresses"] : []) + names
         let said = listed.count == 1 ? listed[0] : listed.dropLast().joined(separator: ", ") + " and " + listed.last!
         refusal = "This server does not answer for the host named in the request's Host header; it answers for "
@@ -58,27 +61,34 @@ public struct HostPolicy: Sendable {
     /// The verdict on a request whose `Host` header is `host` (nil when it has none),
     /// made with HTTP/1.0 (`http10`) or a later version.
     func verdict(host: String?, http10: Bool) -> Verdict {
-        guard let host else { return http10 ? .allowed : .missing }
-        // Bytes, not characters: this runs on every request, and grapheme breaking of the
-        // header cost more than the rest of the check.
-        var name = host.utf8[...]
-        // A port after the last colon (an IPv6 literal, with colons of its own, is never ours).
-        if let colon = name.lastIndex(of: UInt8(ascii: ":")) {
-            let port = name[name.index(after: colon)...]
-            guard (1...5).contains(port.count), port.allSatisfy({ (0x30...0x39).contains($0) }) else { return .refused }
-            name = name[..<colon]
+        guard var host else { return http10 ? .allowed : .missing }
+        // Over the bytes in place: this runs on every request.
+        return host.withUTF8 { bytes in
+            var end = bytes.count
+            // A port after the last colon (an IPv6 literal, with colons of its own, is never ours).
+            if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
+                let digits = end - colon - 1
+                guard (1...5).contains(digits), bytes[(colon + 1)...].allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    return .refused
+                }
+                end = colon
+            }
+            if end > 0, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }   // the absolute form of a DNS name
+            let name = UnsafeBufferPointer(rebasing: bytes[..<end])
+            guard !name.isEmpty, !name.contains(UInt8(ascii: ":")) else { return .refused }
+            if nameBytes.contains(where: { Self.equalIgnoringCase(name, $0) }) { return .allowed }
+            if anyAddress, Self.isIPv4(String(decoding: name, as: UTF8.self)) { return .allowed }
+            return .refused
         }
-        if name.last == UInt8(ascii: ".") { name = name.dropLast() }   // the absolute form of a DNS name
-        guard !name.isEmpty, !name.contains(UInt8(ascii: ":")) else { return .refused }
-        if names.contains(where: { Self.equalIgnoringCase(name, $0.utf8) }) { return .allowed }
-        if anyAddress, let text = String(name), Self.isIPv4(text) { return .allowed }
-        return .refused
     }
 
-    private static func equalIgnoringCase(_ sent: Substring.UTF8View, _ known: String.UTF8View) -> Bool {
-        sent.count == known.count && zip(sent, known).allSatisfy { byte, lower in
-            ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) == lower
+    private static func equalIgnoringCase(_ sent: UnsafeBufferPointer<UInt8>, _ known: [UInt8]) -> Bool {
+        guard sent.count == known.count else { return false }
+        for index in 0..<sent.count {
+            let byte = sent[index]
+            if ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) != known[index] { return false }
         }
+        return true
     }
 
     static func isIPv4(_ text: String) -> Bool {
