@@ -103,7 +103,7 @@ import Testing
         let fixture = try Fixture()
         var idle: [HTTPConnection] = []
         for _ in 0..<1_000 { idle.append(try fixture.connect(receiveTimeout: 10)) }
-        // Another address is served at once: one address holds at most 256 connections.
+        // Another address is served at once: one address holds at most 128 connections.
         let fresh = try fixture.connect(from: "127.0.0.2")
         #expect(try fresh.exchange("GET", "/healthz").status == 200)
         #expect(try fresh.exchange("POST", "/v1/check", body: Self.bytes(#"{"type": "age", "values": ["42"]}"#)).status == 200)
@@ -136,7 +136,7 @@ import Testing
             rounds += 1
             if !bodyCut { bodyCut = !body.send([0x20]) || body.isClosedByServer(waiting: false) }
             if !headersCut {
-                // Once the headers are all sent (later than the timeout), the server hangs up.
+                // The head's deadline passes before its last byte is sent: the server hangs up.
                 headersCut = (index < rest.count && !headers.send([rest[index]])) || headers.isClosedByServer(waiting: false)
             }
             if try other.exchange("GET", "/healthz").status == 200 { served += 1 }

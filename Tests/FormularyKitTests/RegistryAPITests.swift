@@ -187,6 +187,15 @@ struct AccessLogLineTests {
         #expect(line.text.contains(" 404 0.05 ms "))
     }
 
+    /// What the client chose — method, path, token name — cannot put a control character,
+    /// a space or a byte outside ASCII on the line: each is `%XX`, and so is `%` itself.
+    @Test func aClientsBytesArePercentEncoded() {
+        let line = HTTPServer.AccessLogLine(at: Date(timeIntervalSince1970: 0), method: "G\u{1B}T",
+                                            path: "/v1/a b\n%\u{7F}ä\u{202E}/~-_.!$&'()*+,;=:@", status: 404,
+                                            milliseconds: 1, tokenName: "ops team")
+        #expect(line.text == "1970-01-01T00:00:00.000Z G%1BT /v1/a%20b%0A%25%7F%C3%A4%E2%80%AE/~-_.!$&'()*+,;=:@ 404 1.00 ms ops%20team")
+    }
+
     /// The date is worked out by arithmetic, not `gmtime`: it must agree with `gmtime` on
     /// leap days, century years and before 1970, at every hour of the day.
     @Test func theTimeIsGmtimesFrom1900To2200() {

@@ -20,32 +20,47 @@ struct ServeCommand: Command {
         /v1/forms/NAME/entries (stored as an import of one record); an 'admin' token may
         also POST a .field or .form file to /v1/types or /v1/forms (as 'types add' and
         'forms add'). Errors are JSON: {"error": {"code", "message"}}. A body over 1 MiB is
-        answered 413. A connection idle for --timeout seconds is closed, and so is a request
-        whose headers or body are still arriving that long after its first line; at most 256
-        connections are open from one address and 4,096 in all.
+        answered 413, a request line and headers over 16 KiB 431. A connection idle for
+        --timeout seconds is closed; so is one whose request line and headers are not all
+        in that long after it opened (or after its previous answer), and one whose body is
+        still arriving that long after its first line. At most 128 connections are open
+        from one address and 4,096 in all.
+        Every request must name the server in its Host header: the --listen address,
+        localhost when that is a loopback address (or 0.0.0.0, which also answers for any
+        of the machine's IPv4 addresses), or a name given with --allow-host; any other is
+        answered 421, so that a web page on another site cannot read the registry through
+        a name of its own that resolves to this server.
         Types and forms come from the same places as for every command (built-in, the
         database, --plugins, FORMULARY_PATH), and a type added by another process shows on
         the next request. Reads need a token ('formulary tokens add NAME --scope read')
-        unless --public-read is given; a token revoked elsewhere stops working on the next
-        request. Each request
-        logs one line on standard error: time, method, path, status, milliseconds, token
-        name; never a body or a value. docs/http.md describes the API.
+        unless --public-read is given, which lets anyone who can reach the server read
+        everything a 'read' token may: types, forms, the export, runs and their reports
+        (with the failing values, secure ones masked) and the audit log. A token revoked
+        elsewhere stops working on the next request. Each request logs one line on
+        standard error: time, method, path, status, milliseconds, token name (the method,
+        path and name percent-encoded); never a body or a value. A request the server
+        fails to answer gets 500 or 503 without the cause, which is logged on a line of its
+        own. docs/http.md describes the API.
         Exit status: 0 after a clean stop, 2 for a bad option, 3 when the address cannot
         be listened on.
         """,
         options: [
             .option("listen", "HOST:PORT", help: "The IPv4 address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."),
-            .flag("public-read", help: "Answers reads without a token."),
+            .flag("public-read", help: "Answers reads without a token: anyone who can reach the server reads the registry, runs, reports and audit log."),
+            .option("allow-host", "NAME", help: "Also answers requests whose Host header is NAME (a DNS name or IPv4 address); repeatable.",
+                    repeatable: true),
             .option("threads", "N", help: "Worker threads (default 4)."),
             .option("timeout", "SECONDS", help: "Closes a connection idle, or a request still arriving, after this long (default 30)."),
         ],
-        examples: ["formulary serve --public-read", "formulary serve --listen 0.0.0.0:9000 --threads 8"])
+        examples: ["formulary serve --public-read", "formulary serve --listen 0.0.0.0:9000 --threads 8",
+                   "formulary serve --allow-host formulary.example.com"])
 
     let host: String
     let port: UInt16
     let threads: Int
     let timeout: Int
     let publicRead: Bool
+    let allowedHosts: [String]
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
@@ -73,6 +88,12 @@ struct ServeCommand: Command {
             timeout = 30
         }
         publicRead = arguments.flag("public-read")
+        allowedHosts = arguments.all("allow-host")
+        for name in allowedHosts where !HostPolicy.isName(name) {
+            throw UsageError(message: "--allow-host '\(ReportEscaping.terminal(name))' is not a host name: give a DNS name "
+                             + "(letters, digits, '-' and '.', e.g. formulary.example.com) or an IPv4 address, without a port",
+                             helpCommand: "serve")
+        }
         _ = try context.today()   // a bad --today is a usage error now, not at the first request
         self.context = context
     }
@@ -80,9 +101,10 @@ struct ServeCommand: Command {
     func run() throws -> ExitStatus {
         let option = context.arguments.value("today"), environment = context.environment["FORMULARY_TODAY"]
         let fallback = try context.today()
-        let api = RegistryAPI(settings: context.workspaceSettings, publicRead: publicRead) {
+        let log = AccessLog()
+        let api = RegistryAPI(settings: context.workspaceSettings, publicRead: publicRead, today: {
             (try? Today.resolve(option: option, environment: environment)) ?? fallback
-        }
+        }, problems: { log.write($0) })
         // The worker threads start with these signals blocked, so that only `sigwait`
         // below takes them.
         var signals = sigset_t()
@@ -90,8 +112,9 @@ struct ServeCommand: Command {
         sigaddset(&signals, SIGTERM)
         sigaddset(&signals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        let log = AccessLog()
-        let server = try HTTPServer(host: host, port: port, threads: threads, timeoutSeconds: timeout, log: { log.write($0.text) }) {
+        let server = try HTTPServer(host: host, port: port, threads: threads, timeoutSeconds: timeout,
+                                    hosts: HostPolicy(listeningOn: host, allowing: allowedHosts),
+                                    log: { log.write($0.text) }) {
             api.respond(to: $0)
         }
         context.stderr.line("Serving the registry on http://\(host):\(server.port) (\(publicRead ? "reads need no token" : "reads need a token")); stop with Ctrl-C.")

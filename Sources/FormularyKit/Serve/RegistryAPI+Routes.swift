@@ -91,9 +91,15 @@ enum Route: Equatable {
         }
     }
 
-    /// Whether some method is routed at this path (then another method gets 405, not 404).
-    static func knownPath(_ segments: [String]) -> Bool {
-        ["GET", "POST"].contains { Route(method: $0, segments: segments) != nil }
+    /// The methods routed at this path, as an `Allow` header lists them (`GET, HEAD`,
+    /// `POST`, or both); nil when none is (then any method gets 404, not 405).
+    static func allowedMethods(_ segments: [String]) -> String? {
+        switch (Route(method: "GET", segments: segments) != nil, Route(method: "POST", segments: segments) != nil) {
+        case (true, true): "GET, HEAD, POST"
+        case (true, false): "GET, HEAD"
+        case (false, true): "POST"
+        case (false, false): nil
+        }
     }
 }
 

@@ -47,8 +47,18 @@ extension RegistryAPI {
         } catch RunReportError.noSuchRun {
             throw Self.noRun(id)
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: bytes)
+        var response = HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: bytes)
+        if case .html = format { response.headers.append(("Content-Security-Policy", Self.reportPolicy)) }
+        return response
     }
+
+    /// The HTML report opened on its own: its `<style>` and inline SVG charts, nothing else —
+    /// no script, no request anywhere, no form, not framed by another page; `sandbox` gives
+    /// it an origin of its own, so even markup that slipped into it reaches nothing of the
+    /// server's. (The web page shows it in a sandboxed frame made from its text, where the
+    /// page's own policy holds.)
+    static let reportPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+        + "form-action 'none'; frame-ancestors 'none'; sandbox"
 
     private static func noRun(_ id: Int64) -> APIError {
         APIError(404, "not_found", "There is no run \(id); GET /v1/runs lists them.")

@@ -16,16 +16,23 @@ public final class RegistryAPI: Sendable {
     public let publicRead: Bool
     let today: @Sendable () -> CivilDate
     let state: RegistryState
+    /// Where a failure's detail goes for the operator (the answer says only what failed).
+    let problems: (@Sendable (String) -> Void)?
 
     /// Largest request body accepted (1 MiB); a larger one is answered 413.
     public static let maxBodyBytes = 1 << 20
 
     /// An API over the registry of `settings`; `today` gives the date checks use (the
-    /// command's `--today`, or the local date at each request).
-    public init(settings: WorkspaceSettings, publicRead: Bool, today: @escaping @Sendable () -> CivilDate) {
+    /// command's `--today`, or the local date at each request). A request the server fails
+    /// to answer (its database unreachable, an SQL error) is answered 503 or 500 without
+    /// the cause, which goes to `problems` as one line: the request and what failed, never
+    /// a body or a value.
+    public init(settings: WorkspaceSettings, publicRead: Bool, today: @escaping @Sendable () -> CivilDate,
+                problems: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
         self.publicRead = publicRead
         self.today = today
+        self.problems = problems
         state = RegistryState(settings: settings)
     }
 
@@ -34,15 +41,20 @@ public final class RegistryAPI: Sendable {
         if request.body.count > Self.maxBodyBytes {
             return .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         }
-        if let page = WebPage.response(method: request.method, path: request.path) { return page }
+        // HEAD is answered as GET: libmicrohttpd sends the same status and headers, no body.
+        let method = request.method == "HEAD" ? "GET" : request.method
+        if let page = WebPage.response(method: method, path: request.path) { return page }
         let route: Route
-        if let exact = Route.exact(method: request.method, path: request.path) {
+        if let exact = Route.exact(method: method, path: request.path) {
             route = exact
         } else {
             let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-            guard let matched = Route(method: request.method, segments: segments) else {
-                if Route.knownPath(segments) {
-                    return .error(405, "method_not_allowed", "\(request.method) is not allowed on \(request.path).")
+            guard let matched = Route(method: method, segments: segments) else {
+                if let allowed = WebPage.routes[request.path] != nil ? "GET, HEAD" : Route.allowedMethods(segments) {
+                    var response = HTTPResponse.error(405, "method_not_allowed",
+                                                      "\(request.method) is not allowed on \(request.path); use \(allowed).")
+                    response.headers.append(("Allow", allowed))
+                    return response
                 }
                 return .error(404, "not_found", "There is no \(request.path); the API is under /v1 (see docs/http.md).")
             }
@@ -60,10 +72,17 @@ public final class RegistryAPI: Sendable {
         if route == .health { return Self.health }
         // Set once the token is accepted, so that the access log names it on errors too.
         var tokenName: String?
-        var response: HTTPResponse
+        let snapshot: RegistrySnapshot
         do {
             // One snapshot per request: its freshness check is a read under a lock.
-            let snapshot = try state.snapshot(today: today())
+            snapshot = try state.snapshot(today: today())
+        } catch {
+            // Nothing in the request decides whether the registry loads: whatever failed
+            // (the database, a plugin folder) is the server's, and stays in its log.
+            return failure(request, error, status: 503)
+        }
+        var response: HTTPResponse
+        do {
             if let needed = route.scope {
                 tokenName = try authorize(request, needing: needed, tokens: snapshot.tokens)
             }
@@ -72,14 +91,31 @@ public final class RegistryAPI: Sendable {
             response = .error(error.status, error.code, error.message)
         } catch let rejection as APIRejection {
             response = rejection.response
+        } catch let error as ServiceError where error.kind == .badInput {
+            response = .error(400, "bad_request", error.message)
         } catch let error as ServiceError {
-            let status = error.kind == .badInput ? 400 : 503
-            response = .error(status, error.kind == .badInput ? "bad_request" : "unavailable", error.message)
+            response = failure(request, error, status: 503)
         } catch {
-            response = .error(500, "internal", "The server could not answer: \(error)")
+            response = failure(request, error, status: 500)
         }
         response.tokenName = tokenName
         return response
+    }
+
+    /// The answer to a request the server failed: what failed in plain words, never the
+    /// cause (SQL, file paths, a library's message), which goes to ``problems``.
+    func failure(_ request: HTTPRequest, _ error: any Error, status: Int) -> HTTPResponse {
+        if let problems {
+            var detail = "\(error)"
+            if let error = error as? ServiceError, case .text(let text) = error.details { detail += " (\(text))" }
+            problems("formulary: serve: \(HTTPServer.AccessLogLine.escaped(request.method)) "
+                     + "\(HTTPServer.AccessLogLine.escaped(request.path)) answered \(status): \(TerminalText.escaped(detail))")
+        }
+        return status == 503
+            ? .error(503, "unavailable", "The server cannot use its registry (its database or plugin files) just now; try again shortly. "
+                     + "If it goes on, the server's log says why.")
+            : .error(500, "internal", "The server failed to answer this request; the server's log says why. "
+                     + "Try again, and if it goes on, tell the server's operator.")
     }
 
     /// `GET /healthz`: answered without the registry.

@@ -93,8 +93,9 @@ final class HTTPConnection {
         return try readAnswer()
     }
 
-    /// Reads one answer (its body by `Content-Length`).
-    func readAnswer() throws -> Answer {
+    /// Reads one answer (its body by `Content-Length`; none for the answer to a `HEAD`,
+    /// `bodyless`, whose `Content-Length` is the length of the body a `GET` would get).
+    func readAnswer(bodyless: Bool = false) throws -> Answer {
         var end: Int?
         var searched = 0
         while end == nil {
@@ -113,7 +114,7 @@ final class HTTPConnection {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let start = end! + 4
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         while buffer.count < start + length {
             guard try fill() else { throw Failure(description: "the connection ended inside an answer's body") }
         }
@@ -131,6 +132,14 @@ final class HTTPConnection {
             index += 1
         }
         return nil
+    }
+
+    /// Every byte the server sends until it closes the connection (or the receive timeout
+    /// passes), after what was already read: to see that nothing more was answered.
+    func readRest() -> [UInt8] {
+        while (try? fill()) == true {}
+        defer { buffer.removeAll() }
+        return buffer
     }
 
     /// Whether the server has closed the connection: true at end of input or a reset,
