@@ -33,3 +33,19 @@ extension FieldEditor {
         }
     }
 }
+
+extension FieldEditor {
+    /// The text's length and the greatest length the type allows, for a counter: the count
+    /// is ``CompiledFieldType/length(of:)`` (in the type's unit, after normalization), the
+    /// limit the `max` of ``CompiledFieldType/lengthLimit``. Nil when the type's length has
+    /// no upper bound.
+    public var counter: (count: Int, limit: Int)? {
+        guard let limit = type.lengthLimit?.max else { return nil }
+        return (type.length(of: text), limit)
+    }
+
+    /// ``counter`` as a caption: `"12/160"`; nil without an upper bound.
+    public var counterText: String? {
+        counter.map { "\($0.count)/\($0.limit)" }
+    }
+}
