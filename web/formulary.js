@@ -248,7 +248,9 @@ async function typeView(name) {
   const type = await api("GET", "/v1/types/" + encodeURIComponent(name));
   const reference = el("input", { id: "type-reference", value: name, autocomplete: "off", spellcheck: "false",
                                    "aria-describedby": "reference-hint" });
-  const field = el("input", { id: "live-field", autocomplete: "off", spellcheck: "false",
+  // A type that says what its value is lets the browser offer to fill it in; any other
+  // field stays "off", since a browser guessing fills in the wrong data.
+  const field = el("input", { id: "live-field", autocomplete: type.autocomplete || "off", spellcheck: "false",
                               type: type.secure ? "password" : "text",
                               inputmode: inputMode(type.keyboard), placeholder: type.placeholder || null,
                               "aria-describedby": "live-status" });
@@ -298,7 +300,7 @@ async function formView(name) {
   const inputs = {};
   const fields = form.fields.map(field => {
     const id = "field-" + field.key;
-    const input = el("input", { id, name: field.key, autocomplete: "off", spellcheck: "false",
+    const input = el("input", { id, name: field.key, autocomplete: field.autocomplete || "off", spellcheck: "false",
                                 type: field.secure ? "password" : "text", "aria-describedby": id + "-status",
                                 "aria-required": field.required ? "true" : null });
     const status = el("p", { id: id + "-status", class: "status", role: "status" });

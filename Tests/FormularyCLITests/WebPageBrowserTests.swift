@@ -184,6 +184,26 @@ struct WebPageBrowserTests {
                 == "\(names?.count ?? -1) of \(all) types match")
     }
 
+    /// A type that says what its value is lets the browser autofill the field; others stay
+    /// `off`, on a type's page and in the playground alike.
+    @Test func fieldsTakeTheirTypesAutocomplete() throws {
+        let site = try Site()
+        let browser = try WebDriver(width: 1280, height: 900)
+        for (type, expected) in [("email", "email"), ("credit-card", "cc-number"), ("age", "off")] {
+            try browser.open(site.base + "#/types/" + type)
+            try browser.waitUntil("return document.querySelector('#live-field') !== null", "the \(type) page")
+            let value = try browser.execute("return document.querySelector('#live-field').getAttribute('autocomplete')")
+            #expect(value as? String == expected, "\(type)")
+        }
+        try browser.open(site.base + "#/forms/signup")
+        try browser.waitUntil("return document.querySelector('#field-cvv') !== null", "the playground")
+        let values = try browser.execute("""
+            return ['name', 'email', 'age', 'card', 'expires', 'cvv']
+                .map(k => document.querySelector('#field-' + k).getAttribute('autocomplete'));
+            """) as? [String]
+        #expect(values == ["name", "email", "off", "cc-number", "cc-exp", "cc-csc"])
+    }
+
     @Test func thePlaygroundJudgesAFormAndARunsReportOpens() throws {
         let site = try Site()
         let browser = try WebDriver(width: 1280, height: 900)

@@ -58,7 +58,7 @@ import FormularyRules
         #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable"])
         #expect(Self.type("age", in: parsed)?.objectValue?.keys == [
             "name", "version", "source", "extends", "label", "help", "placeholder", "keyboard",
-            "autocapitalize", "secure", "timing", "parameters", "normalize", "mask", "masks", "checks", "examples"])
+            "autocapitalize", "autocomplete", "secure", "timing", "parameters", "normalize", "mask", "masks", "checks", "examples"])
     }
 
     @Test func creditCardCarriesItsDescriptionMaskAndChecks() throws {
@@ -74,6 +74,8 @@ import FormularyRules
         #expect(card["placeholder"]?.stringValue == "0000 0000 0000 0000")
         #expect(card["keyboard"]?.stringValue == "number-pad")
         #expect(card["autocapitalize"]?.isNull == true)
+        #expect(card["autocomplete"]?.stringValue == "cc-number")
+        #expect(Self.type("age", in: doc)?["autocomplete"]?.isNull == true)
         #expect(card["secure"]?.boolValue == false)
         #expect(card["timing"]?.stringValue == "leaving")
         #expect(card["normalize"]?[0]?["step"]?.stringValue == "strip")
@@ -158,6 +160,9 @@ import FormularyRules
         let cardField = form["fields"]?.arrayValue?.first { $0["key"]?.stringValue == "card" }
         #expect(cardField?["secure"]?.boolValue == false)
         #expect(cardField?["timing"]?.isNull == true)
+        // A form field repeats its type's autofill name, for a page's `autocomplete` attribute.
+        #expect(cardField?["autocomplete"]?.stringValue == "cc-number")
+        #expect(cvvField?["autocomplete"]?.stringValue == "cc-csc")
     }
 
     @Test func formsCarryFieldsArgumentsAndCrossFieldRules() throws {

@@ -68,7 +68,7 @@ import Testing
             "field x\npattern /a/q", "field x\nlength 1e3", "field x\ndate \"yyyy\" 2023-02-30...",
             "field x\ndate \"yyyy\" today+1q...", "field x\nlength 1..3", "label \"x\"", "field x\nfield y",
             "field x\nrnage 1", "field X", "field x\nlabel", "field x\nlabel 1", "field x\nkeyboard numpad",
-            "field x\nautocapitalize none", "field x\ntiming never", "field x\nnormalize trm", "field x\nlength 1 graphems",
+            "field x\nautocapitalize none", "field x\nautocomplete phone", "field x\ntiming never", "field x\nnormalize trm", "field x\nlength 1 graphems",
             "field x\ncharset digts", "field x\nchecksum lunh", "field x\ninteger warning warning",
             "field x\nlabel \"a\"\nlabel \"b\"", "field x\nparam a = 1\nparam a = 2", "field x\nlength 1\nlength 2",
             "field x\nnormalize strip \"a\"", "field x\nmask \"-\"", "field x\nrange ...",

@@ -103,6 +103,7 @@ public enum RegistryExport {
         o["placeholder"] = optional(d.placeholder)
         o["keyboard"] = optional(d.keyboard?.rawValue)
         o["autocapitalize"] = optional(d.autocapitalize?.rawValue)
+        o["autocomplete"] = optional(d.autocomplete?.rawValue)
         o["secure"] = .bool(d.secure)
         o["timing"] = .string((d.timing ?? .leaving).rawValue)
         o["parameters"] = .array(d.parameters.map { p in
@@ -187,8 +188,10 @@ public enum RegistryExport {
         o["source"] = .string(source.kind)
         o["label"] = optional(f.label)
         o["fields"] = .array(f.fields.map { field in
-            var secure = false
-            if case .success(let d)? = registry.definition(named: field.type.name) { secure = d.secure }
+            var (secure, autocomplete) = (false, Autocomplete?.none)
+            if case .success(let d)? = registry.definition(named: field.type.name) {
+                (secure, autocomplete) = (d.secure, d.autocomplete)
+            }
             return [
                 "key": .string(field.key),
                 "type": .string(field.type.name),
@@ -197,6 +200,7 @@ public enum RegistryExport {
                 "required": .bool(field.required),
                 "label": optional(field.label),
                 "secure": .bool(secure),
+                "autocomplete": optional(autocomplete?.rawValue),
                 "timing": optional(field.timing?.rawValue),
             ]
         })

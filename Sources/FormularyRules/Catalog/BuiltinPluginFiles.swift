@@ -69,6 +69,7 @@ label "Credit Card Number"
 help "13 to 19 digits, grouped as on the card"
 placeholder "0000 0000 0000 0000"
 keyboard number-pad
+autocomplete cc-number
 
 normalize strip " -"
 mask "0000 000000 00000"       when /3[47].*/                                     message "Card number is incomplete"
@@ -132,6 +133,7 @@ label "Security Code"
 help "The 3 digits on the back of the card (4 on the front for American Express)"
 placeholder "000"
 keyboard number-pad
+autocomplete cc-csc
 secure
 
 param digits = 3
@@ -197,6 +199,7 @@ label "Email"
 placeholder "name@example.com"
 keyboard email
 autocapitalize never
+autocomplete email
 
 normalize trim
 length ...254 bytes                                           message "Email addresses are at most 254 bytes"
@@ -222,6 +225,7 @@ label "Expiry Date"
 help "Month and year, as on the card"
 placeholder "MM/YY"
 keyboard number-pad
+autocomplete cc-exp
 
 normalize strip-spaces
 mask "{01-12}/00"                       message "Use MM/YY, e.g. 09/28"
@@ -359,6 +363,7 @@ reject live "2024-13" date
 field name
 label "Name"
 autocapitalize words
+autocomplete name
 
 normalize trim collapse-spaces capitalize
 length 1...100
@@ -385,6 +390,7 @@ label "Phone"
 help "International form: +, country code and number, e.g. +44 20 7946 0958"
 placeholder "+44 20 7946 0958"
 keyboard phone
+autocomplete tel
 
 normalize strip-spaces
 pattern /\+[1-9][0-9]{7,14}/   message "Use the international form: +, country code and number (8 to 15 digits), e.g. +44 20 7946 0958"
@@ -411,6 +417,7 @@ label "Phone"
 help "10 digits: area code and number"
 placeholder "(000) 000-0000"
 keyboard phone
+autocomplete tel
 
 normalize strip " ()-."
 mask "(000) 000-0000"   message "Phone numbers have 10 digits, e.g. (555) 123-4567"
@@ -450,6 +457,7 @@ label "Web Address"
 placeholder "https://example.com"
 keyboard url
 autocapitalize never
+autocomplete url
 
 normalize trim
 length ...2048 bytes
@@ -471,6 +479,7 @@ field us-zip
 label "ZIP Code"
 placeholder "12345"
 keyboard number-pad
+autocomplete postal-code
 
 normalize trim
 pattern /[0-9]{5}(?:-[0-9]{4})?/   message "ZIP codes look like 12345 or 12345-6789"
@@ -490,6 +499,7 @@ reject "１２３４５" pattern
 field username
 label "Username"
 autocapitalize never
+autocomplete username
 
 normalize trim lowercase
 length 3...20

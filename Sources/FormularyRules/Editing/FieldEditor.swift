@@ -75,8 +75,21 @@ public struct FieldEditor: Sendable {
     /// The selected characters; empty (`caret..<caret`) when nothing is selected. Typing
     /// replaces the selection, ``deleteBackward()`` removes it.
     public private(set) var selection: Range<Int>
-    /// The live verdict of ``text``.
-    public var result: FieldResult { judged ?? type.validate(text, stage: .live) }
+    /// The live verdict of ``text``, led by ``externalError`` while one stands.
+    public var result: FieldResult { withExternalError(typeResult) }
+    /// The type's own live verdict of ``text``, which edits are judged against.
+    var typeResult: FieldResult { judged ?? type.validate(text, stage: .live) }
+    /// A message from outside the type, such as the app's server ("Email already in use"),
+    /// shown in place of the type's until an edit changes the text; nil when there is none.
+    ///
+    /// While it stands, ``result`` starts with the violation of rule ``externalRule`` (error
+    /// severity), so its message is this one and its verdict `invalid`, and
+    /// ``visibleMessage(after:)`` shows it at every moment. An edit that changes ``text``
+    /// clears it; a refused edit, a caret move, a selection, ``commit()`` and `setText` of
+    /// the same text keep it.
+    public var externalError: String?
+    /// The rule name of the violation ``externalError`` adds to ``result``.
+    public static let externalRule = "external"
     /// The live verdict, once known: nil only for an editor made by
     /// ``init(type:text:caret:policy:judgingLazily:)`` until its first edit.
     private var judged: FieldResult?
@@ -126,7 +139,7 @@ public struct FieldEditor: Sendable {
         switch attempt(range, replacement) {
         case .applied(let candidate):
             take(candidate)
-            return EditOutcome(accepted: true, result: candidate.result)
+            return EditOutcome(accepted: true, result: result)
         case .refused(let candidate):
             let reason = refusal(of: candidate)
             if replacement.count > 1, let pasted = filteredPaste(range, replacement) {
@@ -156,7 +169,7 @@ public struct FieldEditor: Sendable {
         if replacement.isEmpty && lower < upper && candidate.text == text {
             let forward = lower == caret && selection.isEmpty
             candidate = deleteTypedCharacter(map, literals: literals, around: scalars, forward: forward)
-                ?? Candidate(text: text, caret: lower, result: result)
+                ?? Candidate(text: text, caret: lower, result: typeResult)
         }
         guard !replacement.isEmpty && policy == .refuseInvalid && candidate.result.verdict == .invalid else {
             return .applied(candidate)
@@ -172,6 +185,7 @@ public struct FieldEditor: Sendable {
 
     /// Makes `candidate` the field's state.
     mutating func take(_ candidate: Candidate) {
+        if candidate.text != text { externalError = nil }
         text = candidate.text
         selection = candidate.caret..<candidate.caret
         judged = candidate.result

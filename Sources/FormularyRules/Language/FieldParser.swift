@@ -4,7 +4,8 @@
 /// mistakes gets a diagnostic for each.
 struct FieldParser {
     static let directives = [
-        "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "timing", "param",
+        "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "autocomplete", "timing",
+        "param",
         "normalize", "mask", "length", "integer", "decimal", "range", "pattern", "charset",
         "one-of", "date", "checksum", "drop", "accept", "reject",
     ]
@@ -19,7 +20,7 @@ struct FieldParser {
         "rule": "a check starts with its kind ('length', 'pattern', 'range'…), and 'as NAME' names it",
     ]
     static let singletons: Set<String> = [
-        "label", "help", "placeholder", "keyboard", "autocapitalize", "secure", "timing",
+        "label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "secure", "timing",
     ]
 
     let source: SourceLines

@@ -9,6 +9,7 @@ public struct FieldTypeDecl: Sendable, Hashable {
         case placeholder(String)
         case keyboard(Keyboard)
         case autocapitalize(Autocapitalize)
+        case autocomplete(Autocomplete)
         case secure
         case timing(MessageTiming)
         case parameter(Parameter)

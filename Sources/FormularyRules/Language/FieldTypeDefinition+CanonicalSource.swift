@@ -14,6 +14,8 @@ extension FieldTypeDefinition {
         if let placeholder { lines.append("placeholder \(Canonical.quote(placeholder))") }
         if let keyboard { lines.append("keyboard \(keyboard.rawValue)") }
         if let autocapitalize { lines.append("autocapitalize \(autocapitalize.rawValue)") }
+        // Only a type that declares it prints the line, so other types keep their hashes.
+        if let autocomplete { lines.append("autocomplete \(autocomplete.rawValue)") }
         if secure { lines.append("secure") }
         if let timing { lines.append("timing \(timing.rawValue)") }
         for parameter in parameters {

@@ -74,6 +74,25 @@ extension LanguageDiagnostic {
                           notes: fixIt == nil ? [Diagnostic.Note("expected \(Suggestion.list(choices))")] : [])
     }
 
+    /// `unknown autocomplete name 'phone'` at `range`: a fix-it to the autofill field name
+    /// meant (the name of a common word such as `phone` → `tel`, or a near spelling), else
+    /// a note saying what the names are.
+    public static func unknownAutocomplete(_ word: String, at range: SourceLocation) -> DiagnosticMessage {
+        let names = Autocomplete.allCases.map(\.rawValue)
+        // A common word comes first: `phone` is two edits from `photo`, but means `tel`.
+        var fixIt = Autocomplete.commonMistakes[word.lowercased()].map {
+            Diagnostic.FixIt(Suggestion.didYouMean($0.rawValue), replacing: range, with: $0.rawValue)
+        }
+        if fixIt == nil { fixIt = Suggestion.fixIt(for: word, in: names, replacing: range) }
+        let note = word == "off" || word == "on"
+            ? "'\(word)' is no field name: leave the directive out and a type offers no autofill"
+            : "expected an HTML autofill field name, such as 'email', 'tel', 'name', 'username', "
+                + "'postal-code' or 'cc-number'"
+        return LanguageDiagnostic.unknownAutocomplete.message(
+            "unknown autocomplete name '\(word)'", fixIts: fixIt.map { [$0] } ?? [],
+            notes: fixIt == nil ? [Diagnostic.Note(note)] : [])
+    }
+
     /// `unknown type 'emial'`, with a fix-it on the name at `range` (its first
     /// `name.count` characters: a reference's location may cover its arguments too); with no
     /// near name, `otherwise` (where to look) as a note.

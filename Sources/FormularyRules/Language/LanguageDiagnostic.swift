@@ -47,6 +47,8 @@ public enum LanguageDiagnostic: String, DiagnosticCatalog {
     case unknownKeyboard = "unknown-keyboard"
     /// An `autocapitalize` value that is not one of the known ones.
     case unknownAutocapitalize = "unknown-autocapitalize"
+    /// An `autocomplete` value that is not an HTML autofill field name.
+    case unknownAutocomplete = "unknown-autocomplete"
     /// A `timing` value that is not `typing`, `leaving` or `submit`.
     case unknownTiming = "unknown-timing"
     /// A `normalize` step that is not one of the known ones.

@@ -19,6 +19,10 @@ extension LineParser {
                                              what: "autocapitalize value", id: .unknownAutocapitalize)
             try expectEnd()
             return .autocapitalize(Autocapitalize(rawValue: word)!)
+        case "autocomplete":
+            let value = try expectAutocomplete()
+            try expectEnd()
+            return .autocomplete(value)
         case "secure":
             try expectEnd()
             return .secure
@@ -56,6 +60,17 @@ extension LineParser {
         default:
             return .check(try parseCheck(keyword))
         }
+    }
+
+    /// The name after `autocomplete`. Not `expectChoice`: its list of fifty-four names is
+    /// too long for a note, and common words that are no name (`phone`) get their fix-it.
+    private mutating func expectAutocomplete() throws(Diagnostic) -> Autocomplete {
+        guard let token = cursor.peek, let word = token.word else {
+            throw expected("an HTML autofill field name, such as 'email', 'tel' or 'postal-code'")
+        }
+        cursor.advance()
+        if let value = Autocomplete(rawValue: word) { return value }
+        throw source.diagnostic(LanguageDiagnostic.unknownAutocomplete(word, at: token.location), at: token.location)
     }
 
     /// The word after `timing`: `typing`, `leaving` or `submit`.

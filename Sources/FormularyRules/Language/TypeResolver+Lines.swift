@@ -17,6 +17,7 @@ extension TypeResolver {
             case .placeholder(let text): definition.placeholder = text
             case .keyboard(let keyboard): definition.keyboard = keyboard
             case .autocapitalize(let value): definition.autocapitalize = value
+            case .autocomplete(let value): definition.autocomplete = value
             case .secure: definition.secure = true
             case .timing(let timing): definition.timing = timing
             case .parameter(let parameter):

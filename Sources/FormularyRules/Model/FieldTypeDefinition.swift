@@ -18,6 +18,9 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     public var keyboard: Keyboard?
     /// `autocapitalize MODE`: how an app's keyboard capitalizes.
     public var autocapitalize: Autocapitalize?
+    /// `autocomplete NAME`: what the value is, for the platform's autofill (an HTML
+    /// autofill field name); nil when the type does not say.
+    public var autocomplete: Autocomplete?
     /// The value is a secret: never printed, stored only as the user's data.
     public var secure: Bool
     /// `timing typing|leaving|submit`: when an app shows the type's messages; nil when the
@@ -47,7 +50,8 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     /// Makes a definition; every part but the name and location defaults to "not declared".
     public init(name: String, bases: [String] = [], label: String? = nil, help: String? = nil,
                 placeholder: String? = nil, keyboard: Keyboard? = nil,
-                autocapitalize: Autocapitalize? = nil, secure: Bool = false,
+                autocapitalize: Autocapitalize? = nil, autocomplete: Autocomplete? = nil,
+                secure: Bool = false,
                 timing: MessageTiming? = nil, parameters: [Parameter] = [], normalization: [NormalizeStep] = [],
                 mask: MaskRule? = nil, masks: [MaskRule] = [], checks: [CheckRule] = [],
                 examples: [Example] = [], location: SourceLocation) {
@@ -58,6 +62,7 @@ public struct FieldTypeDefinition: Sendable, Hashable {
         self.placeholder = placeholder
         self.keyboard = keyboard
         self.autocapitalize = autocapitalize
+        self.autocomplete = autocomplete
         self.secure = secure
         self.timing = timing
         self.parameters = parameters
