@@ -160,7 +160,7 @@ struct ServerStopTests {
         #expect(verify.status == 0, "\(verify)")
         // The same import goes through once the server is back.
         let again = try sandbox.run("import", "--form", "signup", "big.csv")
-        #expect(again.status == 0 && again.stdout.contains("300000 added"), "\(again)")
+        #expect(again.status == 0 && again.stdout.contains("300,000 added"), "\(again)")
     }
 
     @Test func theServerStoppingMidValidationLeavesAnIncompleteRunAndTheNextOneCompletes() throws {
@@ -195,7 +195,7 @@ struct ServerStopTests {
 
         let next = try sandbox.run("validate")
         #expect(next.status == 1, "the sample has under-age entries: \(next)")
-        #expect(next.stdout.contains("Run 2 complete: 120000 entries"), "\(next)")
+        #expect(next.stdout.contains("Run 2 complete: 120,000 entries"), "\(next)")
         let after = try sandbox.mustRun("runs", "list").stdout
         #expect(after.contains("incomplete") && after.contains("complete"), "\(after)")
         let verify = try sandbox.run("audit", "verify")

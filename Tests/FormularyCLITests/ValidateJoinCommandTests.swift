@@ -142,7 +142,7 @@ import Testing
         #expect(helper.wait() == 0, "helper: \(helper.stderr)")
         #expect(helper.stdout.hasPrefix("Joined run \(runID): "))
         #expect(starter.wait() == 1, "the starter exits as validate does: \(starter.stderr)")
-        #expect(starter.stdout.hasPrefix("Run \(runID) complete: 2460 entries"), "\(starter.stdout)")
+        #expect(starter.stdout.hasPrefix("Run \(runID) complete: 2,460 entries"), "\(starter.stdout)")
 
         // The killed joiner committed before it died, and a chunk it held was claimed again
         // (by the starter or the helper: their shares depend on the machine's pace).
