@@ -13,7 +13,7 @@ import PackageDescription
 //   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
 //                     and one service per area (schema, registry and admission, entries,
 //                     history, audit, import, validation, reports) with plain result values.
-//                     It also serves the registry over HTTP (libmicrohttpd): `formulary serve`.
+//   FormularyServer — `formulary serve`: the registry over HTTP (libmicrohttpd), on Kit's services.
 //   formulary       — the thin command-line executable: parse, one Kit call, render.
 
 // The process-level test hooks (FORMULARY_TEST_FAULT, FORMULARY_TEST_WAIT_LOG,
@@ -52,11 +52,15 @@ let package = Package(
         .target(name: "FormularyPostgres",
                 dependencies: ["CLibPQ", "FormularyStore", "FormularyJSON", "FormularyRules"]),
         .target(name: "FormularyKit",
-                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON", "CMicroHTTPD"],
+                dependencies: ["FormularyRules", "FormularyStore", "FormularyJSON"],
+                swiftSettings: testHooks),
+        // `formulary serve`: the HTTP server on libmicrohttpd, the only module that links it.
+        .target(name: "FormularyServer",
+                dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON", "CMicroHTTPD"],
                 swiftSettings: testHooks),
         // The CLI reaches the database only through FormularyKit's application services
         // (LayeringTests keeps it so).
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyPostgres", "FormularyRules", "FormularyJSON"],
+        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres", "FormularyRules", "FormularyJSON"],
                           swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
@@ -66,7 +70,7 @@ let package = Package(
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore", "FormularyPostgres"]),
-        .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyPostgres"]),
+        .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres"]),
         // FormularyStore only for the PostgreSQL sandboxes (a scratch database per test); the
         // commands are always run as the `formulary` executable.
         .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit", "FormularyStore", "FormularyPostgres"], exclude: ["Golden"]),

@@ -37,5 +37,5 @@ embed package BuiltinPluginFiles Sources/FormularyRules/Catalog/BuiltinPluginFil
 mkdir -p Sources/FormularyKit/Demo
 embed DemoFiles Sources/FormularyKit/Demo/DemoFiles.swift demo/signup.form demo/signup-sample.csv
 # The page `formulary serve` answers at `/` (web/), served from the binary with no files beside it.
-embed WebPageFiles Sources/FormularyKit/Serve/WebPageFiles.swift web/index.html web/formulary.css web/formulary.js
+embed WebPageFiles Sources/FormularyServer/WebPageFiles.swift web/index.html web/formulary.css web/formulary.js
 if [ -x scripts/embed-migrations.sh ]; then scripts/embed-migrations.sh; fi

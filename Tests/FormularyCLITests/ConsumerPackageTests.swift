@@ -74,11 +74,11 @@ struct ConsumerPackageTests {
     }
 
     /// An app on FormularyKit alone, for SQLite files: it links no libpq (nor Kerberos, LDAP
-    /// or SASL behind it), and a `postgres://` URL, which it cannot open without the
+    /// or SASL behind it) and no libmicrohttpd (nor GnuTLS), and a `postgres://` URL, which it cannot open without the
     /// PostgreSQL module, gets an error that says so.
     @Test(.enabled(if: swift != nil, "swift is not on PATH: the consumer package cannot be built"),
           .timeLimit(.minutes(20)))
-    func anAppOnTheKitAloneLinksNoPostgreSQLClient() throws {
+    func anAppOnTheKitAloneLinksNoPostgreSQLClientOrHTTPServer() throws {
         let program = #"""
             import FormularyKit
 
@@ -99,7 +99,7 @@ struct ConsumerPackageTests {
         let ldd = try Self.run("/usr/bin/env", ["ldd", binary])
         try #require(ldd.status == 0, "ldd failed: \(ldd.output)")
         #expect(ldd.output.contains("libsqlite3"), "the Kit's store is SQLite:\n\(ldd.output)")
-        for library in ["libpq", "libkrb5", "libldap", "libsasl2"] {
+        for library in ["libpq", "libkrb5", "libldap", "libsasl2", "libmicrohttpd", "libgnutls"] {
             #expect(!ldd.output.contains(library), "an app on the Kit alone links \(library):\n\(ldd.output)")
         }
     }
@@ -166,7 +166,7 @@ struct ConsumerPackageTests {
     static func sourceListing() throws -> String {
         var paths = ["Package.swift"]
         for module in ["FormularyRules", "CPCRE2", "FormularyJSON", "FormularyStore", "FormularyKit",
-                       "FormularyPostgres", "CSQLite", "CCrypto", "CLibPQ", "CMicroHTTPD"] {
+                       "FormularyPostgres", "FormularyServer", "CSQLite", "CCrypto", "CLibPQ", "CMicroHTTPD"] {
             let base = root.appendingPathComponent("Sources/\(module)")
             let found = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
             paths += found.map { "Sources/\(module)/\($0)" }

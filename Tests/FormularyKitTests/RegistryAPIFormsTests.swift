@@ -4,6 +4,7 @@ import FormularyJSON
 import FormularyRules
 import FormularyStore
 @testable import FormularyKit
+@testable import FormularyServer
 
 /// The form endpoints called as plain functions: `/judge` answers what `forms judge`
 /// renders, and `/entries` stores an entry as an import of one record would, audited, with

@@ -4,6 +4,7 @@ import FormularyJSON
 import FormularyRules
 import FormularyStore
 @testable import FormularyKit
+@testable import FormularyServer
 
 /// The runs, reports and audit log over HTTP are the services' output byte for byte, and
 /// the admin endpoints admit a definition exactly as `types add` and `forms add` do.

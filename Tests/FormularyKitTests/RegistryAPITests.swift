@@ -3,6 +3,7 @@ import Testing
 import FormularyJSON
 import FormularyRules
 @testable import FormularyKit
+@testable import FormularyServer
 
 /// The HTTP API's handlers called as plain functions, without a socket: every endpoint,
 /// the answers `check` shares byte for byte with the command line, the ETag, and every

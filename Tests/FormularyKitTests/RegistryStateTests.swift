@@ -4,6 +4,7 @@ import FormularyJSON
 import FormularyRules
 import FormularyStore
 @testable import FormularyKit
+@testable import FormularyServer
 
 /// What `serve` answers from is as fresh as the database on every request, though it reads
 /// the audit head only when SQLite says another connection committed, and reloads the

@@ -4,6 +4,7 @@ import FormularyJSON
 import FormularyRules
 import FormularyStore
 @testable import FormularyKit
+@testable import FormularyServer
 
 /// Tokens of `formulary serve`: made once and kept only as a hash, listed and revoked with
 /// audit records, and checked by the API on every request (scope, revocation).

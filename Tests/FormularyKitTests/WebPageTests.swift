@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FormularyRules
 @testable import FormularyKit
+@testable import FormularyServer
 
 /// The page `formulary serve` answers at `/` is `web/` byte for byte, served with its media
 /// type and a policy that allows no script from elsewhere.

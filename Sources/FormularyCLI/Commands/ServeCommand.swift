@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import FormularyKit
+import FormularyServer
 
 /// `formulary serve`
 struct ServeCommand: Command {

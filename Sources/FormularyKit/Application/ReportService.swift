@@ -46,9 +46,15 @@ extension ReportService {
         }
     }
 
+    /// Whether run `id` is recorded: cheaper than a report, which loads the registry too.
+    package func runExists(_ id: Int64) throws -> Bool {
+        guard workspace.databaseExists else { return false }
+        return try workspace.store(.read).run(id: id) != nil
+    }
+
     /// ``render(run:form:by:format:to:)`` that throws a ``RunReportError`` as it is, so
     /// that the server can answer 404 for a run that is not there.
-    func renderOrFail(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
+    package func renderOrFail(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
                       to sink: ReportSink, progress: ((ReportProgress) -> Void)? = nil) throws -> Int64 {
         let store = try workspace.store(.read)
         do {

@@ -1,7 +1,7 @@
+import FormularyStore
 import Foundation
 import FormularyJSON
 import FormularyRules
-import FormularyStore
 
 /// The registry as the API serves it, loaded once per change of the database.
 ///
@@ -16,7 +16,7 @@ import FormularyStore
 /// only when the wal-index header or `PRAGMA data_version` says another connection
 /// committed), and the lock around the current snapshot is held only to read or swap it.
 /// Reloads take a second lock, so that one change is loaded once.
-final class RegistryState: @unchecked Sendable {
+package final class RegistryState: @unchecked Sendable {
     /// Guards `current`, `confirmedSeq` and the probes; never held across I/O.
     private let lock = NSCondition()
     private var current: RegistrySnapshot?
@@ -35,15 +35,15 @@ final class RegistryState: @unchecked Sendable {
     private var workspace: Workspace
 
     /// The actions that change no type, form or token: imports and validation runs.
-    static let dataOnlyActions: Set<String> = ["import", "canonicalize", "validate.start", "validate"]
+    package static let dataOnlyActions: Set<String> = ["import", "canonicalize", "validate.start", "validate"]
 
-    init(settings: WorkspaceSettings) {
+    package init(settings: WorkspaceSettings) {
         self.settings = settings
         workspace = Workspace(settings: settings)
     }
 
     /// The registry as of now, for date checks as of `today`.
-    func snapshot(today: CivilDate) throws -> RegistrySnapshot {
+    package func snapshot(today: CivilDate) throws -> RegistrySnapshot {
         let head = try readHead()
         lock.lock()
         let known = current, seq = confirmedSeq
@@ -129,31 +129,31 @@ final class RegistryState: @unchecked Sendable {
 /// document and its hash, each type's and form's object, the lists, the working tokens
 /// (token changes are audited, so they too make a new snapshot), and the type references
 /// compiled so far.
-final class RegistrySnapshot: @unchecked Sendable {
-    let generation: Int64
-    let today: CivilDate
-    let registry: Registry
+package final class RegistrySnapshot: @unchecked Sendable {
+    package let generation: Int64
+    package let today: CivilDate
+    package let registry: Registry
     /// The `formulary export` document, newline-terminated.
-    let export: [UInt8]
+    package let export: [UInt8]
     /// Its SHA-256, hex: the `ETag`.
-    let exportHash: String
+    package let exportHash: String
     /// Each type's object as in the export, newline-terminated, by name.
-    let types: [String: [UInt8]]
+    package let types: [String: [UInt8]]
     /// Each form's object as in the export, newline-terminated, by name.
-    let forms: [String: [UInt8]]
+    package let forms: [String: [UInt8]]
     /// `{"types": [{"name", "version", "source", "label"}…]}`.
-    let typeList: [UInt8]
+    package let typeList: [UInt8]
     /// `{"forms": [{"name", "version", "source", "label"}…]}`.
-    let formList: [UInt8]
+    package let formList: [UInt8]
 
     /// The working tokens by their SHA-256 (hex): name and scope.
-    let tokens: [String: (name: String, scope: TokenScope)]
+    package let tokens: [String: (name: String, scope: TokenScope)]
 
     private let lock = NSLock()
     private var compiled: [String: CompiledFieldType] = [:]
     private var preparedForms: [String: JudgeService.PreparedForm] = [:]
 
-    init(registry: Registry, generation: Int64, today: CivilDate, tokens: [StoredToken] = []) throws {
+    package init(registry: Registry, generation: Int64, today: CivilDate, tokens: [StoredToken] = []) throws {
         self.registry = registry
         var byHash: [String: (name: String, scope: TokenScope)] = [:]
         for token in tokens {
@@ -195,7 +195,7 @@ final class RegistrySnapshot: @unchecked Sendable {
     ///
     /// Compiled under the lock: the registry keeps caches of its own and is not safe to
     /// use from two threads at once. Only a reference not seen before waits for it.
-    func compile(_ reference: String) throws -> CompiledFieldType {
+    package func compile(_ reference: String) throws -> CompiledFieldType {
         lock.lock()
         defer { lock.unlock() }
         if let type = compiled[reference] { return type }
@@ -211,7 +211,7 @@ final class RegistrySnapshot: @unchecked Sendable {
     /// registry has no form of (only known names are kept, so the cache is bounded).
     ///
     /// - Throws: a ``ServiceError`` (bad input) for a form with errors.
-    func judge(form name: String) throws -> JudgeService.PreparedForm? {
+    package func judge(form name: String) throws -> JudgeService.PreparedForm? {
         lock.lock()
         defer { lock.unlock() }
         if let form = preparedForms[name] { return form }

@@ -1,3 +1,4 @@
+import FormularyKit
 import Foundation
 import FormularyJSON
 import FormularyRules

@@ -1,3 +1,4 @@
+import FormularyKit
 import FormularyJSON
 
 /// One HTTP request as the registry's API sees it: plain values, so that handlers are

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FormularyKit
 import Glibc
 #endif
 import Foundation

@@ -1,3 +1,4 @@
+import FormularyKit
 import FormularyJSON
 
 /// The endpoints that read validation runs, their reports and the audit log: the same
@@ -38,10 +39,11 @@ extension RegistryAPI {
         }
         // Looked up first: rendering loads the registry (to know the secure fields), too
         // much work to spend on a run that is not there.
-        guard workspace.databaseExists, try workspace.store(.read).run(id: id) != nil else { throw Self.noRun(id) }
+        let reports = ReportService(workspace: workspace)
+        guard try reports.runExists(id) else { throw Self.noRun(id) }
         var bytes: [UInt8] = []
         do {
-            _ = try ReportService(workspace: workspace).renderOrFail(
+            _ = try reports.renderOrFail(
                 run: id, form: nil, by: grouping, format: format,
                 to: ReportSink { bytes.append(contentsOf: $0) })
         } catch RunReportError.noSuchRun {

@@ -1,6 +1,6 @@
+import FormularyKit
 import FormularyJSON
 import FormularyRules
-import FormularyStore
 
 /// The endpoints that change the registry (scope `admin`): a `.field` or `.form` file as
 /// the body, admitted exactly as `types add` and `forms add` admit a file.

@@ -1,3 +1,5 @@
+import FormularyKit
+
 /// The API's endpoints, matched from a method and the path's segments.
 enum Route: Equatable {
     case health
@@ -103,13 +105,3 @@ enum Route: Equatable {
     }
 }
 
-/// What a token may do: `read` the registry, also `submit` entries, or also change it
-/// (`admin`).
-public enum TokenScope: String, Sendable, CaseIterable, Comparable {
-    case read, submit, admin
-
-    /// `read` < `submit` < `admin`.
-    public static func < (a: TokenScope, b: TokenScope) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-    }
-}
