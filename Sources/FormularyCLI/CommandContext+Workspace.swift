@@ -12,7 +12,7 @@ extension CommandContext {
     /// text (diagnostics with their carets, tables aligned), and the exit status.
     static func failure(_ error: ServiceError) -> CommandFailure {
         let status: ExitStatus = switch error.kind {
-        case .badInput: .badInput
+        case .badInput, .notFound, .conflict, .notAllowed: .badInput
         case .environment: .environment
         }
         return CommandFailure(status: status, message: error.message, details: render(error.details))

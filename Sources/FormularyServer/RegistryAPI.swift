@@ -92,8 +92,9 @@ public final class RegistryAPI: Sendable {
             response = .error(error.status, error.code, error.message)
         } catch let rejection as APIRejection {
             response = rejection.response
-        } catch let error as ServiceError where error.kind == .badInput {
-            response = .error(400, "bad_request", error.message)
+        } catch let error as ServiceError where error.kind.isCallers {
+            let (status, code) = Self.status(of: error.kind)
+            response = .error(status, code, error.message)
         } catch let error as ServiceError {
             response = failure(request, error, status: 503)
         } catch {
@@ -117,6 +118,18 @@ public final class RegistryAPI: Sendable {
                      + "If it goes on, the server's log says why.")
             : .error(500, "internal", "The server failed to answer this request; the server's log says why. "
                      + "Try again, and if it goes on, tell the server's operator.")
+    }
+
+    /// The answer to a service's failure that is the caller's: what happened, in the kinds
+    /// ``ServiceError/Kind`` names, without looking at the message.
+    static func status(of kind: ServiceError.Kind) -> (status: Int, code: String) {
+        switch kind {
+        case .badInput: (400, "bad_request")
+        case .notFound: (404, "not_found")
+        case .conflict: (409, "conflict")
+        case .notAllowed: (403, "forbidden")
+        case .environment: (503, "unavailable")
+        }
     }
 
     /// `GET /healthz`: answered without the registry.

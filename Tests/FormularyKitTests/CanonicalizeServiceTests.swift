@@ -95,14 +95,14 @@ struct CanonicalizeServiceTests {
         #expect(outcome.fields.first { $0.field == "phone" }?.kept == 1)
     }
 
-    @Test func anUnknownFormIsBadInputWithASuggestion() throws {
+    @Test func anUnknownFormIsNotFoundWithASuggestion() throws {
         let fixture = try ValidationFixture()
         let service = CanonicalizeService(workspace: ImpactServiceTests.workspace(fixture))
         do {
             _ = try service.canonicalize(form: "signp", dryRun: true, today: Self.today)
             Issue.record("an unknown form was accepted")
         } catch let error as ServiceError {
-            #expect(error.kind == .badInput)
+            #expect(error.kind == .notFound)
             #expect(error.message == "unknown form 'signp'; did you mean 'signup'?")
         }
         // An empty store: nothing to do.

@@ -98,12 +98,12 @@ struct RegistryServiceTests {
         #expect(items.count == 2 && items[1]["hash"] == .null)
     }
 
-    @Test func anUnknownEntryIsBadInput() throws {
+    @Test func anUnknownEntryIsNotFound() throws {
         do {
             _ = try EntriesService(workspace: workspace()).show(id: 42)
             Issue.record("no entry 42")
         } catch let error as ServiceError {
-            #expect(error.kind == .badInput)
+            #expect(error.kind == .notFound)
             #expect(error.message == "no entry with id 42 (see 'formulary entries list')")
         }
     }

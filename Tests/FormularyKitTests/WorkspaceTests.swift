@@ -91,7 +91,7 @@ struct WorkspaceTests {
     @Test func storeFailuresReadAsTheUserShouldSeeThem() {
         let ws = workspace()
         let missing = ws.serviceError(for: StoreError.noSuchEntry(7), command: ["entries", "show"])
-        #expect(missing?.kind == .badInput)
+        #expect(missing?.kind == .notFound)
         #expect(missing?.message == "no entry with id 7 (see 'formulary entries list')")
 
         let full = ws.serviceError(for: DatabaseError(extendedCode: 13, message: "database or disk is full",
@@ -116,7 +116,7 @@ struct WorkspaceTests {
     @Test func retiringABuiltInSaysWhereItComesFrom() throws {
         _ = try SchemaService(workspace: workspace()).initialize()
         let error = failure { _ = try RegistryService(workspace: workspace()).retire(.type, name: "email") }
-        #expect(error?.kind == .badInput)
+        #expect(error?.kind == .notAllowed)
         #expect(error?.message.hasPrefix("no type named 'email' is in the database; it is a built-in type") == true)
     }
 }

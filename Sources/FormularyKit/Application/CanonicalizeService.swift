@@ -81,7 +81,7 @@ public struct CanonicalizeService {
         guard let entry = registry.forms[name] else {
             let hint = Suggestion.nearest(to: name, in: registry.forms.keys.sorted()).map { "; did you mean '\($0)'?" }
                 ?? "; see 'formulary forms list'"
-            throw ServiceError(.badInput, "unknown form '\(name)'\(hint)")
+            throw ServiceError(.notFound, "unknown form '\(name)'\(hint)")
         }
         let problems = registry.lint(form: name)
         guard let form = entry.form, !problems.containsErrors else {

@@ -149,7 +149,7 @@ public struct EntriesService {
 extension Workspace {
     /// The failure for an entry id no entry has.
     func noSuchEntry(_ id: Int64) -> ServiceError {
-        serviceError(for: StoreError.noSuchEntry(id), command: []) ?? ServiceError(.badInput, "no entry with id \(id)")
+        serviceError(for: StoreError.noSuchEntry(id), command: []) ?? ServiceError(.notFound, "no entry with id \(id)")
     }
 }
 

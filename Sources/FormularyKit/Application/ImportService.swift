@@ -70,7 +70,7 @@ public struct ImportService {
         let store = try workspace.store(.write)
         let registry = try workspace.registry(store: store)
         guard registry.forms[form] != nil else {
-            throw ServiceError(.badInput, "unknown form '\(form)'"
+            throw ServiceError(.notFound, "unknown form '\(form)'"
                 + Suggestion.hint(for: form, in: registry.forms.keys.sorted())
                 + "; add it with 'formulary forms add FILE' or put it in a plugin folder")
         }

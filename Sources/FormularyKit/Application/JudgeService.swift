@@ -94,7 +94,7 @@ public struct JudgeService {
     ///   known name) or a form with errors (with its diagnostics).
     public static func prepare(form name: String, in registry: Registry, today: CivilDate) throws -> PreparedForm {
         guard let entry = registry.forms[name] else {
-            throw ServiceError(.badInput, "unknown form '\(name)'"
+            throw ServiceError(.notFound, "unknown form '\(name)'"
                 + (Suggestion.nearest(to: name, in: registry.forms.keys.sorted())
                     .map { "; did you mean '\($0)'?" } ?? "; 'formulary forms list' shows the forms there are"))
         }

@@ -58,7 +58,7 @@ extension RegistryService {
     public func describe(type name: String) throws -> TypeDescription {
         let registry = try workspace.registry()
         guard let entry = registry.types[name], let resolved = registry.definition(named: name) else {
-            throw ServiceError(.badInput, "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
+            throw ServiceError(.notFound, "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
                 .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
         }
         let definition: FieldTypeDefinition
@@ -147,7 +147,7 @@ extension RegistryService {
     public func describe(form name: String) throws -> FormDescription {
         let registry = try workspace.registry()
         guard let entry = registry.forms[name] else {
-            throw ServiceError(.badInput, "unknown form '\(name)'"
+            throw ServiceError(.notFound, "unknown form '\(name)'"
                 + (Suggestion.nearest(to: name, in: registry.forms.keys.sorted())
                     .map { "; did you mean '\($0)'?" } ?? "; 'formulary forms list' shows the forms there are"))
         }

@@ -129,7 +129,7 @@ extension RegistryService {
     public func selfTest(_ names: [String], today: CivilDate) throws -> SelfTestReport {
         let registry = try workspace.registry()
         for name in names where registry.types[name] == nil {
-            throw ServiceError(.badInput, "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
+            throw ServiceError(.notFound, "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
                 .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
         }
         var report = SelfTestReport(types: [], unloadable: [])

@@ -12,14 +12,14 @@ public struct ReportService {
     /// The report of run `runID` (the newest when nil), narrowed to `form` (and, without
     /// `runID`, that form's newest run), secure values masked.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) when there is no such run, or no run yet.
+    /// - Throws: a ``ServiceError`` (not found) when there is no such run, or no run yet.
     public func load(run runID: Int64?, form: String?) throws -> RunReport {
         let store = try workspace.store(.read)
         do {
             return try RunReport.load(run: runID, form: form, from: store,
                                       secureFields: try workspace.secureFields(store: store))
         } catch let error as RunReportError {
-            throw ServiceError(.badInput, error.description)
+            throw ServiceError(.notFound, error.description)
         }
     }
 }
@@ -35,14 +35,14 @@ extension ReportService {
     /// grow with the number of failures. Returns the run's id. `progress` hears each pass
     /// over the failures as it starts.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) when there is no such run, or no run yet.
+    /// - Throws: a ``ServiceError`` (not found) when there is no such run, or no run yet.
     @discardableResult
     public func render(run runID: Int64?, form: String?, by grouping: ReportGrouping, format: Format,
                        to sink: ReportSink, progress: ((ReportProgress) -> Void)? = nil) throws -> Int64 {
         do {
             return try renderOrFail(run: runID, form: form, by: grouping, format: format, to: sink, progress: progress)
         } catch let error as RunReportError {
-            throw ServiceError(.badInput, error.description)
+            throw ServiceError(.notFound, error.description)
         }
     }
 

@@ -4,12 +4,24 @@ import FormularyRules
 /// wrong, where, and what to do. Front ends (the CLI, a server) map ``kind`` to their own
 /// status (an exit status, an HTTP status) and print ``message`` and ``details`` as they are.
 public struct ServiceError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure it is, which decides the exit status.
+    /// What kind of failure it is: what a caller can do about it. The CLI gives exit status
+    /// 2 for every kind but ``environment`` (3); the HTTP API answers 400, 404, 409, 403 or
+    /// 503 (``environment``).
     public enum Kind: Sendable, Hashable {
-        /// Bad input: a usage mistake, a bad file or plugin, an unknown name (exit status 2).
+        /// Invalid input: a usage mistake, a bad file or plugin, a value out of range.
         case badInput
-        /// The database or the environment failed (exit status 3).
+        /// What the request names does not exist: an unknown type or form, no such entry or run.
+        case notFound
+        /// The request clashes with what is stored: a token name in use, a key already taken.
+        case conflict
+        /// The request is understood but may not be done: a built-in or a plugin folder's
+        /// definition changed through the database, a token that is not working revoked.
+        case notAllowed
+        /// The database or the environment failed.
         case environment
+
+        /// Whether the failure is the caller's (every kind but ``environment``).
+        public var isCallers: Bool { self != .environment }
     }
 
     /// What follows the message, on lines of their own.

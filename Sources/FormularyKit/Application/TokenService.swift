@@ -56,7 +56,7 @@ public struct TokenService {
             _ = try workspace.store(.write).addToken(name: name, scope: scope.rawValue, hash: Self.hash(token),
                                                      actor: workspace.settings.actor)
         } catch let error as TokenStoreError {
-            throw ServiceError(.badInput, error.description)
+            throw ServiceError(.conflict, error.description)
         }
         return NewToken(name: name, scope: scope, token: token)
     }
@@ -72,12 +72,12 @@ public struct TokenService {
 
     /// Revokes the working token `name` (audited `token.revoke`): it stops working at once.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) when no working token has the name.
+    /// - Throws: a ``ServiceError`` (not found) when no working token has the name.
     public func revoke(name: String) throws {
         do {
             try workspace.store(.write).revokeToken(name: name, actor: workspace.settings.actor)
         } catch let error as TokenStoreError {
-            throw ServiceError(.badInput, error.description)
+            throw ServiceError(.notFound, error.description)
         }
     }
 

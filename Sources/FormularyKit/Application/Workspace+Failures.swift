@@ -21,9 +21,12 @@ extension Workspace {
         case let error as StoreError:
             switch error {
             case .noSuchEntry:
-                return ServiceError(.badInput, error.description + " (see 'formulary entries list')")
+                return ServiceError(.notFound, error.description + " (see 'formulary entries list')")
             case let .notInDatabase(kind, name):
-                return ServiceError(.badInput, error.description + notInDatabaseHint(kind: kind, name: name))
+                // Known elsewhere (a built-in, a plugin folder's): there, but not the database's
+                // to change.
+                let hint = notInDatabaseHint(kind: kind, name: name)
+                return ServiceError(hint.isEmpty ? .notFound : .notAllowed, error.description + hint)
             default:
                 return ServiceError(.environment, error.description)
             }
