@@ -30,15 +30,12 @@ public final class PostgresConnection {
         var types: [UInt32]
     }
 
-    /// True for a `postgres://` or `postgresql://` URL: what `--db` reads as a server.
-    public static func isURL(_ text: String) -> Bool { StoreLocation.isServerURL(text) }
-
     /// Connects to the database `url` names. The password, if any, comes from the URL, from
     /// `PGPASSWORD` or from `~/.pgpass`, as libpq reads them; it is never part of an error
     /// or of ``location``.
     public init(url: String) throws(PostgresError) {
-        let shown = Self.redacted(url)
-        guard Self.isURL(url) else {
+        let shown = StoreLocation.redacted(url)
+        guard StoreLocation.isServerURL(url) else {
             throw PostgresError(kind: .misuse,
                                 message: "\(shown) is not a PostgreSQL URL: use postgres://USER@HOST:PORT/NAME")
         }
@@ -69,8 +66,6 @@ public final class PostgresConnection {
 
     deinit { PQfinish(handle) }
 
-    /// `url` with its password, if any, replaced by `•••` (``StoreLocation/redacted(_:)``).
-    public static func redacted(_ url: String) -> String { StoreLocation.redacted(url) }
 
     /// The SQLSTATE of a failed connection attempt, read from libpq's message (libpq gives
     /// no code before a connection exists): `28P01` the password was refused or missing,

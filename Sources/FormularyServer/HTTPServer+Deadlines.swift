@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import FormularyKit
 import Glibc
 #endif
 import Foundation

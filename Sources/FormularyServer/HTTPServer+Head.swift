@@ -1,4 +1,3 @@
-import FormularyKit
 import Foundation
 import CMicroHTTPD
 

@@ -32,7 +32,7 @@ extension RegistryAPI {
             admission = kind == .type
                 ? try service.addTypes(pluginFiles: [file], today: today(), warnings: collect)
                 : try service.addForms(pluginFiles: [file], addTypes: false, today: today(), warnings: collect)
-        } catch let error as ServiceError where error.kind == .badInput || error.kind == .notFound {
+        } catch let error as ServiceError where error.kind == .badInput {
             throw APIRejection(message: error.message, details: error.details)
         }
         guard let outcome = (kind == .type ? admission.types : admission.forms).first else {

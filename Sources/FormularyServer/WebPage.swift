@@ -1,5 +1,3 @@
-import FormularyKit
-
 /// The page `formulary serve` answers at `/`: the HTML, CSS and JavaScript of `web/`,
 /// compiled into the binary (``WebPageFiles``, written by `scripts/embed.sh`), so that a
 /// server needs no files beside it and the page makes no request outside the server.

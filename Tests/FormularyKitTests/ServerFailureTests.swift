@@ -23,7 +23,7 @@ struct ServerFailureTests {
     /// What libpq says when a connection cannot be made, as `PostgresConnection` reports it.
     func connecting(_ libpq: String) -> PostgresError {
         PostgresError(kind: .connection, sqlState: PostgresConnection.connectionSQLState(libpq),
-                      message: "cannot connect to \(PostgresConnection.redacted(Self.url)): \(libpq)")
+                      message: "cannot connect to \(StoreLocation.redacted(Self.url)): \(libpq)")
     }
 
     @Test func anUnreachableServerIsNamedByHostAndPort() throws {

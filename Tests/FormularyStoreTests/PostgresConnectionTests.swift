@@ -9,15 +9,15 @@ struct PostgresConnectionTests {
     // MARK: Without a server
 
     @Test func urlsAreRecognizedAndShownWithoutPasswords() {
-        #expect(PostgresConnection.isURL("postgres://ann@db:5432/formulary"))
-        #expect(PostgresConnection.isURL("postgresql://ann@db/formulary"))
-        #expect(!PostgresConnection.isURL("formulary.db"))
-        #expect(!PostgresConnection.isURL("postgres.db"))
-        #expect(PostgresConnection.redacted("postgres://ann:s3cret@db:5432/f") == "postgres://ann:•••@db:5432/f")
-        #expect(PostgresConnection.redacted("postgresql://ann:s3:cr@t@db/f?sslmode=require&password=x")
+        #expect(StoreLocation.isServerURL("postgres://ann@db:5432/formulary"))
+        #expect(StoreLocation.isServerURL("postgresql://ann@db/formulary"))
+        #expect(!StoreLocation.isServerURL("formulary.db"))
+        #expect(!StoreLocation.isServerURL("postgres.db"))
+        #expect(StoreLocation.redacted("postgres://ann:s3cret@db:5432/f") == "postgres://ann:•••@db:5432/f")
+        #expect(StoreLocation.redacted("postgresql://ann:s3:cr@t@db/f?sslmode=require&password=x")
                 == "postgresql://ann:•••@db/f?sslmode=require&password=•••")
-        #expect(PostgresConnection.redacted("postgres://ann@db/f") == "postgres://ann@db/f")
-        #expect(PostgresConnection.redacted("postgres://db/f?password=x") == "postgres://db/f?password=•••")
+        #expect(StoreLocation.redacted("postgres://ann@db/f") == "postgres://ann@db/f")
+        #expect(StoreLocation.redacted("postgres://db/f?password=x") == "postgres://db/f?password=•••")
     }
 
     @Test func aPathIsNotAServerURL() {

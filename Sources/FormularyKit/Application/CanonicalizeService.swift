@@ -74,7 +74,7 @@ public struct CanonicalizeService {
     /// versions, in one transaction with one audit record (action `canonicalize`, counts
     /// only) — or, with `dryRun`, only counts them, opening the database read-only.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) when the form is unknown or cannot be used.
+    /// - Throws: a ``ServiceError`` (not found) when the form is unknown, (bad input) when it cannot be used.
     public func canonicalize(form name: String, dryRun: Bool, today: CivilDate) throws -> Outcome {
         let store = try workspace.store(dryRun ? .read : .write)
         let registry = try workspace.registry(store: store)

@@ -23,7 +23,7 @@ extension ImportService {
     /// stored entry, without `unique` (which needs the other entries); it is not a run
     /// and is not recorded: the next `validate` records it.
     ///
-    /// - Throws: a ``ServiceError`` (bad input, nothing stored) for an unknown form, a
+    /// - Throws: a ``ServiceError`` (not found, nothing stored) for an unknown form, (bad input) for a
     ///   value that is an array or an object, or fields none of which the form declares.
     public func submit(form: String, key: String?, fields: JSONValue, source: String, today: CivilDate) throws -> Submission {
         let prepared = try JudgeService.prepare(form: form, in: try workspace.registry(), today: today)

@@ -62,7 +62,7 @@ public struct ImportService {
     /// malformed lines are skipped instead of stopping the import. `progress`, when given,
     /// is called every 10,000 records.
     ///
-    /// - Throws: a ``ServiceError`` (bad input, nothing imported) for an unknown form, a
+    /// - Throws: a ``ServiceError`` (not found, nothing imported) for an unknown form, (bad input) for a
     ///   file that cannot be read, a malformed line, or a file none of whose columns is a
     ///   field of the form.
     public func run(file: String, format: RecordFormat, form: String, key: String?, skipBad: Bool,

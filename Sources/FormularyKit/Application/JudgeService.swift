@@ -77,7 +77,7 @@ public struct JudgeService {
 
     /// Judges `values` (field key → value) with form `name` in `stage`, as of `today`.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) for an unknown form or one with errors.
+    /// - Throws: a ``ServiceError`` (not found) for an unknown form, (bad input) for one with errors.
     public func judge(form name: String, values: [String: String], stage: Stage, today: CivilDate) throws -> Judgement {
         Self.judge(try Self.prepare(form: name, in: try workspace.registry(), today: today), values: values, stage: stage)
     }
@@ -90,7 +90,7 @@ public struct JudgeService {
 
     /// Form `name` of `registry`, its field types compiled for `today`.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) for an unknown form (with the nearest
+    /// - Throws: a ``ServiceError`` (not found) for an unknown form (with the nearest
     ///   known name) or a form with errors (with its diagnostics).
     public static func prepare(form name: String, in registry: Registry, today: CivilDate) throws -> PreparedForm {
         guard let entry = registry.forms[name] else {

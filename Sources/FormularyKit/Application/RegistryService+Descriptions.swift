@@ -53,7 +53,7 @@ extension RegistryService {
 
     /// The type `name` as the registry resolves it, with the versions the database keeps.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) for an unknown name (with the nearest
+    /// - Throws: a ``ServiceError`` (not found) for an unknown name (with the nearest
     ///   known one) or a type with errors (with its diagnostics).
     public func describe(type name: String) throws -> TypeDescription {
         let registry = try workspace.registry()
@@ -142,7 +142,7 @@ extension RegistryService {
 
     /// The form `name` as the registry has it.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) for an unknown name (with the nearest
+    /// - Throws: a ``ServiceError`` (not found) for an unknown name (with the nearest
     ///   known one) or a form with errors (with its diagnostics).
     public func describe(form name: String) throws -> FormDescription {
         let registry = try workspace.registry()

@@ -125,7 +125,7 @@ extension RegistryService {
     /// Runs the accept/reject examples of the types `names` (every type when empty) with
     /// their default parameters, as of `today`.
     ///
-    /// - Throws: a ``ServiceError`` (bad input) for an unknown name, before any test runs.
+    /// - Throws: a ``ServiceError`` (not found) for an unknown name, before any test runs.
     public func selfTest(_ names: [String], today: CivilDate) throws -> SelfTestReport {
         let registry = try workspace.registry()
         for name in names where registry.types[name] == nil {

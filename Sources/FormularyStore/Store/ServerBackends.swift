@@ -24,9 +24,6 @@ public enum ServerBackends {
     /// The installed opener, or nil.
     static var opener: Opener? { installed.withLock { $0 } }
 
-    /// Whether a server backend is installed.
-    public static var isInstalled: Bool { opener != nil }
-
     /// The error for a server URL in a program without a server backend.
     static func missing(for location: StoreLocation) -> PostgresError {
         PostgresError(kind: .misuse, message: "\(location.displayName) is a PostgreSQL URL, but this program was built "
