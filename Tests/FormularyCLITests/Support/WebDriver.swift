@@ -35,8 +35,8 @@ final class WebDriver {
 
     static var available: Bool { tools != nil }
 
-    private let process = Process()
-    private let port: UInt16
+    private var process = Process()
+    private var port: UInt16 = 0
     private let profile: URL
     private var session = ""
 
@@ -44,18 +44,8 @@ final class WebDriver {
     /// Chromium's device emulation: a headless window does not get narrower than 500 px.
     init(width: Int, height: Int) throws {
         guard let tools = Self.tools else { throw Failure(description: "chromedriver or chromium is missing") }
-        port = try Self.freePort()
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("formulary-chromium-\(UUID().uuidString)")
-        process.executableURL = URL(fileURLWithPath: tools.driver)
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var ready = false
-        for _ in 0..<200 where !ready {
-            if let status = try? call("GET", "/status"), ((status as? [String: Any])?["ready"] as? Bool) == true { ready = true } else { usleep(50_000) }
-        }
-        guard ready else { process.terminate(); throw Failure(description: "chromedriver did not start on port \(port)") }
+        try startDriver(tools.driver)
         var options: [String: Any] = [
             "binary": tools.browser,
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -83,6 +73,35 @@ final class WebDriver {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: profile)
+    }
+
+    /// Starts chromedriver and waits until it says it is ready. On a machine loaded by the
+    /// rest of the suite it has taken over 10 s to start, and the port picked for it can be
+    /// taken by another test between `freePort()` and its bind; so it gets a minute, and a
+    /// driver that exits early is started again on another port (three tries).
+    private func startDriver(_ driver: String) throws {
+        var exits: [String] = []
+        for _ in 0..<3 {
+            process = Process()
+            port = try Self.freePort()
+            process.executableURL = URL(fileURLWithPath: driver)
+            process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline && process.isRunning {
+                if let status = try? call("GET", "/status"), ((status as? [String: Any])?["ready"] as? Bool) == true { return }
+                usleep(100_000)
+            }
+            if process.isRunning {
+                process.terminate()
+                throw Failure(description: "chromedriver did not answer /status on port \(port) within 60 s")
+            }
+            process.waitUntilExit()
+            exits.append("port \(port): exit \(process.terminationStatus)")
+        }
+        throw Failure(description: "chromedriver exited before it was ready (\(exits.joined(separator: "; ")))")
     }
 
     // MARK: Commands
