@@ -79,8 +79,8 @@ public struct Demo {
         step(.imported(records: imported.records, file: sampleFileName))
 
         // 4. Validation and its report.
-        let run = try ValidationRun(store: store, registry: registry,
-                                    options: ValidationOptions(forms: [formName], today: today, actor: actor)).run()
+        let run = RunRecord(try ValidationRun(store: store, registry: registry,
+                                              options: ValidationOptions(forms: [formName], today: today, actor: actor)).run())
         step(.validated(run))
         let report = try RunReport.load(run: run.id, from: store)
         let htmlPath = folder + "/" + ReportFile.defaultHTMLName(run: run.id)

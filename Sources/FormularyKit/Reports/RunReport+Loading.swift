@@ -77,7 +77,7 @@ struct RunReportLoader {
     static let comparisonPreview = 1000
 
     func load(runID: Int64?, form: String?) throws -> RunReport {
-        let record: RunRecord
+        let record: FormularyStore.RunRecord
         if let runID {
             guard let r = try store.run(id: runID) else { throw RunReportError.noSuchRun(runID) }
             record = r
@@ -107,7 +107,7 @@ struct RunReportLoader {
             errors: counts.errors, warnings: counts.warnings, error: record.error)
 
         // The type version that judged each field.
-        var typeOfField: [String: DefinitionVersion] = [:]
+        var typeOfField: [String: FormularyStore.DefinitionVersion] = [:]
         for fieldType in try store.fieldTypes(ofRun: record.id) where formIDs.contains(fieldType.formID) {
             typeOfField["\(fieldType.formID)\u{1F}\(fieldType.field)"] = fieldType.version
         }

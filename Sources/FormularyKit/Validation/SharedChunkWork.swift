@@ -137,7 +137,7 @@ struct SharedChunkWork {
     /// Commits one chunk: its "done" mark first (guarded by the claim), then its results and
     /// counts, in one transaction. False when the claim no longer held the chunk.
     func commit(_ chunk: RunChunk, _ outcome: ChunkOutcome, writer: RunResultWriter) throws -> Bool {
-        var total = RunCounts()
+        var total = FormularyStore.RunCounts()
         for counts in outcome.counts { total += counts }
         do {
             try store.transaction {
@@ -152,7 +152,7 @@ struct SharedChunkWork {
                 }
                 // The progress marker stays: chunks commit in any order, so it moves to the
                 // run's end only when the run is finished (``ValidationRun/finishShared``).
-                for (j, judge) in judges.enumerated() where outcome.counts[j] != RunCounts() {
+                for (j, judge) in judges.enumerated() where outcome.counts[j] != FormularyStore.RunCounts() {
                     try writer.progress(formID: judge.formID, judgedThrough: 0, counts: outcome.counts[j])
                 }
             }

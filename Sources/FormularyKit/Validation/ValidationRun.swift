@@ -137,7 +137,7 @@ package final class ValidationRun {
     }
 
     /// Runs the validation and returns the finished run as recorded.
-    package func run() throws -> RunRecord {
+    package func run() throws -> FormularyStore.RunRecord {
         let prepared = try prepareForms()
         try store.abandonDeadRuns(actor: options.actor)
 
