@@ -37,11 +37,35 @@ struct ConsumerPackageTests {
             let result = signup.judge(["email": "ada@example.com", "email-again": "ada@example.org", "nick": "ada"])
             print("form:", result.verdict, result.fields["age"]!.violations.map(\.rule),
                   result.formViolations.map(\.rule), result.unknownFields)
+            print("form fields:", signup.fieldKeys, signup.form.fields.map(\.type.name), try signup.fieldType("age").definition.name)
             do {
                 _ = try catalog.fieldType("credt-card")
             } catch {
                 print(error)
+                print("ids:", error.ids, error.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.severity)" })
             }
+
+            // The rest of what docs/library.md shows an app doing, so that a declaration it
+            // names and the library no longer makes public fails this build.
+            var field = FieldEditor(type: card)
+            field.insert("4111")
+            let refused: EditOutcome = field.insert("x")
+            print("editor:", field.text, field.caret, field.result.verdict, refused.accepted, refused.refusal?.rule ?? "-")
+            print("unformat:", card.unformat("4111 1111 1111 1111"), card.validate("4111 1111", stage: .live).verdict)
+            let bio = try catalog.fieldType("bio")
+            let limit: LengthLimit? = bio.lengthLimit
+            print("length:", limit?.max ?? -1, limit?.unit ?? .bytes, bio.length(of: "Zoë"), FieldEditor(type: bio).counterText ?? "-")
+            let email = try catalog.fieldType("email")
+            let definition: FieldTypeDefinition = email.definition
+            print("definition:", definition.name, definition.keyboard?.rawValue ?? "-", definition.autocomplete?.rawValue ?? "-",
+                  definition.autocomplete?.uiTextContentTypeName ?? "-", definition.secure, email.timing)
+            var typing = FieldEditor(type: email)
+            typing.insert("ada@")
+            print("message:", typing.visibleMessage(after: MessageMoment.typing) ?? "nil", "/", typing.visibleMessage(after: .leaving) ?? "nil")
+            let outcomes: [SelfTestOutcome] = SelfTests.run(card)
+            print("self-tests:", !outcomes.isEmpty, outcomes.allSatisfy(\.passed), outcomes.map(\.example.value).contains("4111 1111 1111 1111"))
+            let more = try catalog.adding(source: "field visa extends credit-card\npattern /4.*/ as visa-prefix message \"Only Visa\"\n", file: "visa.field")
+            print("added:", try more.fieldType("visa").validate("5555 5555 5555 4444").message ?? "nil")
         } catch {
             print("unexpected:", error)
         }
@@ -52,9 +76,18 @@ struct ConsumerPackageTests {
         card: 4111 1111 1111 1111 false
         age: ["Age must be between 18 and 120"]
         form: invalid ["required"] ["same", "unknown-field"] ["nick"]
+        form fields: ["email", "email-again", "age"] ["email", "email", "age"] age
         <type reference>:1:1: error: unknown type 'credt-card'; did you mean 'credit-card'?
         credt-card
         ^~~~~~~~~~
+        ids: ["unknown-type"] ["1:1 error"]
+        editor: 4111 4 incomplete false mask
+        unformat: 4111111111111111 incomplete
+        length: 160 graphemes 3 0/160
+        definition: email email email emailAddress false leaving
+        message: nil / Enter an email address like name@example.com
+        self-tests: true true true
+        added: Only Visa
 
         """
 
@@ -79,21 +112,13 @@ struct ConsumerPackageTests {
     @Test(.enabled(if: swift != nil, "swift is not on PATH: the consumer package cannot be built"),
           .timeLimit(.minutes(20)))
     func anAppOnTheKitAloneLinksNoPostgreSQLClientOrHTTPServer() throws {
-        let program = #"""
-            import FormularyKit
-
-            let settings = WorkspaceSettings(databasePath: "postgres://ann:secret@127.0.0.1:1/formulary", pluginFolders: [], actor: "app")
-            do {
-                _ = try AuditService(workspace: Workspace(settings: settings)).head()
-                print("opened")
-            } catch {
-                print(error)
-            }
-            """#
-        let binary = try Self.buildConsumer(named: "KitApp", product: "FormularyKit", program: program)
+        let binary = try Self.buildConsumer(named: "KitApp", product: "FormularyKit", program: Self.kitProgram)
         let ran = try Self.run(binary, [])
         #expect(ran.status == 0)
-        #expect(ran.output.contains("built without the PostgreSQL backend") && ran.output.contains("PostgresBackend.install()"),
+        let lines = ran.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first.map { $0.contains("built without the PostgreSQL backend") && $0.contains("PostgresBackend.install()") } == true,
+                "\(ran.output)")
+        #expect(Array(lines.dropFirst()) == Self.kitExpected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
                 "\(ran.output)")
         #expect(!ran.output.contains("secret"), "the URL's password is shown: \(ran.output)")
         let ldd = try Self.run("/usr/bin/env", ["ldd", binary])
@@ -103,6 +128,80 @@ struct ConsumerPackageTests {
             #expect(!ldd.output.contains(library), "an app on the Kit alone links \(library):\n\(ldd.output)")
         }
     }
+
+    /// The app on the Kit: a `postgres://` URL it cannot open, then an SQLite file taken from
+    /// `init` to `audit verify` through the services, naming the values they hand out
+    /// (`RunRecord`, `StoredEntry`, `EntryRunVerdict`, `DefinitionVersion`, `AuditRecord`…), so
+    /// that one the Kit no longer makes public fails this build.
+    static let kitProgram = #"""
+        import Foundation
+        import FormularyKit
+        import FormularyRules
+
+        let server = WorkspaceSettings(databasePath: "postgres://ann:secret@127.0.0.1:1/formulary", pluginFolders: [], actor: "app")
+        do {
+            _ = try AuditService(workspace: Workspace(settings: server)).head()
+            print("opened")
+        } catch {
+            print(error)
+        }
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kit-app-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let formFile = folder.appendingPathComponent("people.form").path
+        let csvFile = folder.appendingPathComponent("people.csv").path
+        try "form people\nfield name name required\nfield age age(min: 18)\n".write(toFile: formFile, atomically: true, encoding: .utf8)
+        try "name,age\nAda Lovelace,36\nBob,12\n".write(toFile: csvFile, atomically: true, encoding: .utf8)
+        let today = CivilDate(year: 2026, month: 11, day: 29)
+        let workspace = Workspace(settings: WorkspaceSettings(databasePath: folder.appendingPathComponent("app.db").path,
+                                                              pluginFolders: [], actor: "app"))
+        do {
+            print("init:", try SchemaService(workspace: workspace).initialize().created)
+            let admission = try RegistryService(workspace: workspace).addForms([formFile], addTypes: false, today: today,
+                                                                              warnings: { _ in })
+            let added: [AddOutcome] = admission.forms
+            print("added:", added.map(\.version.name), added.map(\.changedDatabase))
+            let imported = try ImportService(workspace: workspace).run(file: csvFile, format: .csv, form: "people",
+                                                                       key: nil, skipBad: false)
+            print("imported:", imported.summary.added)
+            let run: RunRecord = try ValidationService(workspace: workspace).run(forms: nil, today: today).run
+            let counts: RunCounts = run.counts
+            let status: RunStatus = run.status
+            print("run:", run.id, status, counts.entriesChecked, counts.entriesInvalid, run.forms.map(\.form))
+            print("runs:", try RunsService(workspace: workspace).list(form: nil, limit: 0).map(\.id))
+            let failing = try EntriesService(workspace: workspace).list(form: "people", failing: true, limit: 0).rows
+            let entry: StoredEntry = failing[0].entry
+            print("failing:", failing.count, entry.id, entry["name"] ?? "-", failing[0].verdict?.verdict ?? .valid)
+            let verdicts: [EntryRunVerdict] = try HistoryService(workspace: workspace).history(entry: entry.id).runs
+            let rules: [RunRule] = verdicts.flatMap { $0.results.map(\.rule) }
+            print("history:", rules.map { "\($0.field ?? "-") \($0.rule) \($0.severity)" })
+            let versions: [DefinitionVersion] = try RegistryService(workspace: workspace).storedVersions(.form, name: "people")
+            print("versions:", versions.map(\.kind.rawValue), versions.map(\.shortHash.count))
+            let records: [AuditRecord] = try AuditService(workspace: workspace).records(since: nil, actor: nil)
+            print("audit:", records.map(\.action))
+            let report: AuditReport = try AuditService(workspace: workspace).verify(expectedHead: nil)
+            let problems: [AuditProblem] = report.problems
+            print("verify:", report.isValid, report.chain.verifiedCount == records.count, problems.count, report.covered.imports)
+        } catch {
+            print("unexpected:", error)
+        }
+        """#
+
+    /// What the app prints after the line about the `postgres://` URL.
+    static let kitExpected = """
+        init: true
+        added: ["people"] [true]
+        imported: 2
+        run: 1 complete 2 1 ["people"]
+        runs: [1]
+        failing: 1 2 Bob invalid
+        history: ["age range error"]
+        versions: ["form"] [12]
+        audit: ["forms.add", "import", "validate.start", "validate"]
+        verify: true true 0 1
+
+        """
 
     /// Builds the package `named` in `.build/consumer-package/NAME`, one executable with
     /// `program` as its `main.swift` depending on this repository's `product`; its binary's path.

@@ -12,7 +12,7 @@ import FormularyRules
 public enum RegistryExport {
     /// The value of `formulary_export_version`. Raised when a change could break a client
     /// that reads the previous format; adding members does not raise it.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// A type or form that could not be exported because its definition has errors.
     public struct Unavailable: Sendable, Hashable {
@@ -49,7 +49,7 @@ public enum RegistryExport {
     ///   so that a type whose checks cannot compile (a bad regex, a contradiction) is listed
     ///   under `unavailable` rather than handed to clients. Date ranges are exported as
     ///   written (`today-12y`), not resolved.
-    public static func make(_ registry: Registry, today: CivilDate) -> Export {
+    package static func make(_ registry: Registry, today: CivilDate) -> Export {
         var types: [JSONValue] = []
         var forms: [JSONValue] = []
         var unavailable: [Unavailable] = []

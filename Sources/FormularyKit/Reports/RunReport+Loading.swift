@@ -3,7 +3,7 @@ import FormularyStore
 
 /// Why a report cannot be made. Each is a usage problem (exit status 2): the database is
 /// fine, it just has no such run.
-public enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No validation run was recorded yet.
     case noRuns
     case noSuchRun(Int64)
@@ -13,7 +13,7 @@ public enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible 
     case formNotInRun(run: Int64, form: String, forms: [String])
 
     /// What is missing and what to run.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noRuns:
             "no validation run yet; run 'formulary validate' first"

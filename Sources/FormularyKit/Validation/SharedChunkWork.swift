@@ -167,12 +167,12 @@ struct SharedChunkWork {
 /// Test hooks of shared runs, for front ends whose process-level tests stop a process
 /// while it holds a chunk (docs/scale-out.md, "Running N validators"). Test builds only
 /// (FORMULARY_TEST_HOOKS, see Package.swift).
-public enum SharedRunTestHooks {
+package enum SharedRunTestHooks {
     static let pause = Mutex(0.0)
 
     /// Makes each worker thread wait `seconds` after taking a chunk and before judging it
     /// (its process keeps renewing the claim meanwhile).
-    public static func pauseBeforeJudging(seconds: Double) {
+    package static func pauseBeforeJudging(seconds: Double) {
         pause.withLock { $0 = max(0, seconds) }
     }
 }

@@ -15,7 +15,7 @@ public final class CompiledFieldType: Sendable {
     /// The resolved definition the type was compiled from (name, label, mask, checks, examples).
     public let definition: FieldTypeDefinition
     /// Every parameter's value, defaults included.
-    public let arguments: [String: ParameterValue]
+    package let arguments: [String: ParameterValue]
 
     let steps: [NormalizeOperation]
     /// The unconditional mask (for most types the only one); nil without one.

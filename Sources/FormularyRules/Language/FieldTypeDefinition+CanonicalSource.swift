@@ -7,7 +7,7 @@ extension FieldTypeDefinition {
     /// parsing and resolving the text gives back this definition except for its
     /// locations and its `bases`. Being deterministic, it is what a type's version hash is
     /// computed from.
-    public var canonicalSource: String {
+    package var canonicalSource: String {
         var lines = ["field \(name)"]
         if let label { lines.append("label \(Canonical.quote(label))") }
         if let help { lines.append("help \(Canonical.quote(help))") }
@@ -108,7 +108,7 @@ extension Example.Expectation {
 extension FormDefinition {
     /// The form as a `.form` text: one directive per line, no comments, strings escaped.
     /// Parsing it gives back this form except for locations.
-    public var canonicalSource: String {
+    package var canonicalSource: String {
         var lines = ["form \(name)"]
         if let label { lines.append("label \(Canonical.quote(label))") }
         for field in fields {

@@ -7,7 +7,7 @@
 /// error by default. Emit sites build their messages with the typed builders of
 /// `LanguageDiagnostic+Messages.swift` and `LanguageDiagnostic+Syntax.swift`, so each
 /// wording is written once.
-public enum LanguageDiagnostic: String, DiagnosticCatalog {
+package enum LanguageDiagnostic: String, DiagnosticCatalog {
     // Lexical
     /// Bytes that are not UTF-8, or a UTF-16 file.
     case invalidUTF8 = "invalid-utf8"
@@ -113,8 +113,8 @@ public enum LanguageDiagnostic: String, DiagnosticCatalog {
     case incompatibleComparison = "incompatible-comparison"
 
     /// `.language`.
-    public static var domain: DiagnosticDomain { .language }
+    package static var domain: DiagnosticDomain { .language }
 
     /// `.error`: a file with a language problem cannot be used.
-    public var defaultSeverity: Diagnostic.Severity { .error }
+    package var defaultSeverity: Diagnostic.Severity { .error }
 }
