@@ -29,7 +29,7 @@ let package = Package(
         .library(name: "FormularyKit", targets: ["FormularyKit"]),
         // For an app that wants postgres:// databases: link it and call PostgresBackend.install().
         .library(name: "FormularyPostgres", targets: ["FormularyPostgres"]),
-        .executable(name: "formulary", targets: ["FormularyCLI"]),
+        .executable(name: "formulary", targets: ["formulary"]),
     ],
     targets: [
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8",
@@ -58,9 +58,14 @@ let package = Package(
         .target(name: "FormularyServer",
                 dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON", "CMicroHTTPD"],
                 swiftSettings: testHooks),
-        // The CLI reaches the database only through FormularyKit's application services
-        // (LayeringTests keeps it so).
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres", "FormularyRules", "FormularyJSON"],
+        // The commands, a library so that the tests run them in-process: parse, one
+        // FormularyKit call, render. They reach the database only through FormularyKit's
+        // application services (LayeringTests keeps it so).
+        .target(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyServer", "FormularyRules", "FormularyJSON"]),
+        // The `formulary` executable: what belongs to a process (the PostgreSQL backend
+        // installed, SIGPIPE, argv checked for UTF-8, the exit status, the test hooks) around
+        // FormularyCLI's runner.
+        .executableTarget(name: "formulary", dependencies: ["FormularyCLI", "FormularyKit", "FormularyPostgres"],
                           swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
@@ -71,8 +76,11 @@ let package = Package(
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore", "FormularyPostgres"]),
         .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres"]),
-        // FormularyStore only for the PostgreSQL sandboxes (a scratch database per test); the
-        // commands are always run as the `formulary` executable.
-        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit", "FormularyStore", "FormularyPostgres"], exclude: ["Golden"]),
+        // The commands run in-process (FormularyCLI) unless a test needs a process (exit
+        // statuses end to end, signals, terminals, several processes), then as the
+        // `formulary` executable. FormularyStore only for the PostgreSQL sandboxes (a scratch
+        // database per test).
+        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyCLI", "FormularyKit", "FormularyStore", "FormularyPostgres"],
+                    exclude: ["Golden"]),
     ]
 )

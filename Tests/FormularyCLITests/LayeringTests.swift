@@ -46,25 +46,30 @@ import Testing
         ])
     }
 
-    @Test func theCLIImportsNothingBelowFormularyKit() throws {
-        let folder = Self.root.appendingPathComponent("Sources/FormularyCLI")
+    /// The commands' library and the executable around them.
+    static let targets = ["FormularyCLI", "formulary"]
+
+    @Test(arguments: targets)
+    func theCLIImportsNothingBelowFormularyKit(target: String) throws {
+        let folder = Self.root.appendingPathComponent("Sources/\(target)")
         let files = FileManager.default.enumerator(atPath: folder.path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
-        #expect(files.count > 20, "the CLI's sources were not found under \(folder.path)")
+        #expect(!files.isEmpty, "the sources of \(target) were not found under \(folder.path)")
         var found: [String] = []
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            found += Self.forbiddenImports(in: text, file: "Sources/FormularyCLI/" + file)
+            found += Self.forbiddenImports(in: text, file: "Sources/\(target)/" + file)
         }
         #expect(found.isEmpty, "the CLI goes through FormularyKit's services:\n\(found.joined(separator: "\n"))")
     }
 
-    @Test func theCLIDoesNotDependOnTheStore() throws {
+    @Test(arguments: targets)
+    func theCLIDoesNotDependOnTheStore(target: String) throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let line = manifest.split(separator: "\n").first { $0.contains("name: \"FormularyCLI\"") }
-        #expect(line != nil)
+        let line = manifest.split(separator: "\n").first { $0.contains("arget(name: \"\(target)\"") }
+        #expect(line != nil, "no target \(target) in Package.swift")
         for module in Self.forbidden {
-            #expect(line?.contains("\"\(module)\"") == false, "FormularyCLI depends on \(module) in Package.swift")
+            #expect(line?.contains("\"\(module)\"") == false, "\(target) depends on \(module) in Package.swift")
         }
     }
 }
