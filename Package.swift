@@ -1,20 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, each depending only on the ones above it:
+// Layers, each depending only on the ones above it (docs/architecture.md has the rules):
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
-//                     compiled field types (PCRE2). No file system, no SQLite.
-//   FormularyStore  — SQLite, migrations, SHA-256, the audit log, and the StoreBackend seam;
-//                     it stores the rules' domain values (one Severity), so it depends on
-//                     FormularyRules. A server backend is installed by the program.
+//                     compiled field types (PCRE2). No SQLite, no libcrypto, no Foundation;
+//                     files and the clock only where an app asks (adding(folder:), localToday()).
+//                     A library product: its public API is what docs/library.md shows.
+//   FormularyStore  — SQLite, migrations, SHA-256 (libcrypto), the audit log, and the
+//                     StoreBackend seam; it stores the rules' domain values (one Severity), so
+//                     it depends on FormularyRules. A server backend is installed by the
+//                     program. `package` access throughout: no app sees the store.
 //   FormularyPostgres — the PostgreSQL backend and its migrations (libpq): the only module
 //                     that links libpq; `PostgresBackend.install()` makes postgres:// URLs work.
 //   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
-//                     and one service per area (schema, registry and admission, entries,
-//                     history, audit, import, validation, reports) with plain result values.
+//                     and one service per area (schema, registry, check, judge, import,
+//                     entries, history, validation, impact, canonicalize, runs, reports,
+//                     audit, tokens, copy) with plain result values of its own. A library product.
 //   FormularyServer — `formulary serve`: the registry over HTTP (libmicrohttpd), on Kit's services.
-//   formulary       — the thin command-line executable: parse, one Kit call, render.
+//   FormularyCLI    — the commands, a library the tests run in-process: parse, one Kit call, render.
+//   formulary       — the executable: main.swift, what belongs to the process, around FormularyCLI.
 
 // The process-level test hooks (FORMULARY_TEST_FAULT, FORMULARY_TEST_WAIT_LOG,
 // FORMULARY_TEST_CHUNK_PAUSE) exist in debug builds only, which `swift build --build-tests`
