@@ -21,13 +21,13 @@ package final class EntrySnapshot: @unchecked Sendable {
 
 /// An entry as a validation worker reads it: its ids, version and encoded values
 /// (``EntryValues``), straight from the storage's buffers.
-package struct EntryRowView {
-    package let id: Int64
-    package let formID: Int64
-    package let layoutID: Int64
-    package let version: Int
+@usableFromInline package struct EntryRowView {
+    @usableFromInline package let id: Int64
+    @usableFromInline package let formID: Int64
+    @usableFromInline package let layoutID: Int64
+    @usableFromInline package let version: Int
     /// The encoded values; valid only during the call that received the row.
-    package let values: UnsafeRawBufferPointer
+    @usableFromInline package let values: UnsafeRawBufferPointer
 
     @inlinable
     package init(id: Int64, formID: Int64, layoutID: Int64, version: Int, values: UnsafeRawBufferPointer) {

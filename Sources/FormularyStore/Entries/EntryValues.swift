@@ -10,7 +10,7 @@ import FormularyRules
 ///
 /// Why not JSON text: reading a value is a varint and a pointer, with no parsing, escaping or
 /// allocation, which keeps batch validation close to SQLite's raw read speed (docs/storage.md).
-package enum EntryValues {
+@usableFromInline package enum EntryValues {
     /// Encodes `values` (nil for absent) into a new array.
     package static func encode(_ values: [String?]) -> [UInt8] {
         var out: [UInt8] = []
@@ -104,10 +104,10 @@ package enum EntryValues {
 package typealias EntryValueSpan = ValueSpan
 
 /// Reads the slots of an encoded entry one by one, without copying.
-package struct EntryValuesReader {
+@usableFromInline package struct EntryValuesReader {
     @usableFromInline let bytes: UnsafeRawBufferPointer
     /// Offset of the next slot's tag.
-    package var offset: Int { position }
+    @usableFromInline package var offset: Int { position }
     @usableFromInline var position = 0
 
     @inlinable package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
@@ -137,10 +137,10 @@ package struct EntryValuesReader {
 }
 
 /// An encoded entry that cannot be read (a damaged database).
-package enum EntryValuesError: Error, Sendable, Hashable, CustomStringConvertible {
+@usableFromInline package enum EntryValuesError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(offset: Int)
 
-    package var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .malformed(let offset): "malformed entry values at byte \(offset)"
         }

@@ -5,7 +5,7 @@ import CSQLite
 /// It carries the primary and extended result codes, SQLite's message and the SQL text of the
 /// statement that failed. Bound values are never part of it: entries may hold secure values and
 /// errors end up on standard error and in logs.
-package struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+@usableFromInline package struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`…), i.e. `extendedCode & 0xff`.
     package var resultCode: Int32 { extendedCode & 0xff }
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_WRITE`…).
@@ -15,7 +15,7 @@ package struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The SQL of the failing statement, with its `?` placeholders: never the bound values.
     package var sql: String?
 
-    package init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
+    @usableFromInline package init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message ?? String(cString: sqlite3_errstr(extendedCode))
         self.sql = sql
@@ -44,7 +44,7 @@ package struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// True for constraint violations (`UNIQUE`, `CHECK`, `FOREIGN KEY`, trigger `RAISE`…).
     package var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
 
-    package var description: String {
+    @usableFromInline package var description: String {
         var text = "SQLite error \(resultCode)"
         if extendedCode != resultCode { text += " (extended \(extendedCode))" }
         text += ": \(message)"

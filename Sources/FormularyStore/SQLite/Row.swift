@@ -5,7 +5,7 @@ import CSQLite
 /// A `Row` is a view: it is only valid inside the closure that received it (do not keep it), and reading a
 /// column costs no allocation beyond the value returned (none at all for numbers and for
 /// ``withUnsafeBytes(at:_:)``).
-package struct Row {
+@usableFromInline package struct Row {
     @usableFromInline let handle: OpaquePointer
 
     @usableFromInline init(handle: OpaquePointer) { self.handle = handle }

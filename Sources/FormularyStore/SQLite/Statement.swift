@@ -10,10 +10,10 @@ import Foundation
 /// ``Database/makeStatement(_:)``. Each use starts with a fresh state: binding after a previous
 /// run resets the statement first, and every run ends with a reset so that read transactions
 /// and locks are never left open by a forgotten statement.
-package final class Statement {
+@usableFromInline package final class Statement {
     @usableFromInline let handle: OpaquePointer
     /// The SQL text, as prepared (placeholders, never values).
-    package let sql: String
+    @usableFromInline package let sql: String
     /// The connection, for error messages. A statement keeps no reference to its `Database`:
     /// `sqlite3_close_v2` waits for the last statement to be finalized.
     @usableFromInline let connection: OpaquePointer
