@@ -1,0 +1,146 @@
+/// A transition on a range of scalars: every scalar from `lo` to `hi` (inclusive) leads to
+/// state `target`.
+package struct Edge: Hashable, Sendable {
+    package var lo: UInt32
+    package var hi: UInt32
+    package var target: Int32
+
+    package init(lo: UInt32, hi: UInt32, target: Int32) {
+        self.lo = lo
+        self.hi = hi
+        self.target = target
+    }
+}
+
+/// A deterministic automaton over scalar ranges: each state's edges are sorted and never
+/// overlap; a scalar no edge covers leads to the dead state (which is not stored).
+struct DFA {
+    var edges: [[Edge]]
+    var accepting: [Bool]
+    /// The start state, or nil when the automaton accepts nothing.
+    var start: Int32?
+
+    var count: Int { edges.count }
+}
+
+extension DFA {
+    /// The subset construction of `nfa`: each state is the set of the NFA's reading and
+    /// accepting states alive after some prefix. Nil as soon as it would need more than
+    /// `cap` states (the caller then keeps the NFA); states are numbered in the order they
+    /// are found, following edges in order, so the result does not depend on hashing.
+    ///
+    /// A state's edges come from a sweep over the ranges its members read: at each boundary
+    /// the set of members whose range covers the scalar changes, and the next state is the
+    /// closure of their successors.
+    init?(subsetOf nfa: ThompsonNFA, cap: Int) {
+        var seen = [UInt32](repeating: 0, count: nfa.count)
+        var mark: UInt32 = 0
+        var stack: [Int32] = []
+        func closure(_ states: [Int32]) -> [Int32] {
+            mark += 1
+            var result: [Int32] = []
+            nfa.closure(of: states, into: &result, seen: &seen, mark: mark, stack: &stack)
+            result.sort()
+            return result
+        }
+        var sets: [[Int32]] = [closure([nfa.start])]
+        var index: [[Int32]: Int32] = [sets[0]: 0]
+        var edges: [[Edge]] = []
+        var accepting: [Bool] = []
+        var events: [(at: UInt32, member: Int32, delta: Int32)] = []
+        var q = 0
+        while q < sets.count {
+            let members = sets[q].filter { nfa.kinds[Int($0)] == .scalar }
+            accepting.append(sets[q].contains(nfa.match))
+            events.removeAll(keepingCapacity: true)
+            for (j, member) in members.enumerated() {
+                for range in nfa.sets[Int(nfa.a[Int(member)])].ranges {
+                    events.append((range.lo, Int32(j), 1))
+                    events.append((range.hi + 1, Int32(j), -1))
+                }
+            }
+            events.sort { $0.at < $1.at }
+            var counts = [Int32](repeating: 0, count: members.count)
+            var targets: [[Int32]: Int32] = [:]
+            var stateEdges: [Edge] = []
+            var k = 0
+            while k < events.count {
+                let position = events[k].at
+                while k < events.count && events[k].at == position {
+                    counts[Int(events[k].member)] += events[k].delta
+                    k += 1
+                }
+                guard k < events.count else { break }
+                var successors: [Int32] = []
+                for (j, count) in counts.enumerated() where count > 0 {
+                    let next = nfa.b[Int(members[j])]
+                    if !successors.contains(next) { successors.append(next) }
+                }
+                guard !successors.isEmpty else { continue }
+                let target: Int32
+                if let known = targets[successors] {
+                    target = known
+                } else {
+                    let set = closure(successors)
+                    if let existing = index[set] {
+                        target = existing
+                    } else {
+                        guard sets.count < cap else { return nil }
+                        target = Int32(sets.count)
+                        index[set] = target
+                        sets.append(set)
+                    }
+                    targets[successors] = target
+                }
+                let hi = events[k].at - 1
+                if let last = stateEdges.last, last.target == target, last.hi &+ 1 == position {
+                    stateEdges[stateEdges.count - 1].hi = hi
+                } else {
+                    stateEdges.append(Edge(lo: position, hi: hi, target: target))
+                }
+            }
+            edges.append(stateEdges)
+            q += 1
+        }
+        self.init(edges: edges, accepting: accepting, start: 0)
+        trim()
+    }
+
+    /// Removes the states from which no accepting state can be reached, and the edges into
+    /// them: after this a missing edge is the only way to the dead state, which is what the
+    /// live stage and the exported automaton rely on.
+    mutating func trim() {
+        var incoming = [[Int32]](repeating: [], count: count)
+        for (source, list) in edges.enumerated() {
+            for edge in list { incoming[Int(edge.target)].append(Int32(source)) }
+        }
+        var alive = accepting
+        var work = (0..<count).filter { accepting[$0] }
+        while let state = work.popLast() {
+            for source in incoming[state] where !alive[Int(source)] {
+                alive[Int(source)] = true
+                work.append(Int(source))
+            }
+        }
+        guard let start, alive[Int(start)] else {
+            self = DFA(edges: [], accepting: [], start: nil)
+            return
+        }
+        var renumber = [Int32](repeating: -1, count: count)
+        var kept = 0
+        for state in 0..<count where alive[state] {
+            renumber[state] = Int32(kept)
+            kept += 1
+        }
+        var newEdges: [[Edge]] = []
+        var newAccepting: [Bool] = []
+        for state in 0..<count where alive[state] {
+            newEdges.append(edges[state].compactMap { edge in
+                let target = renumber[Int(edge.target)]
+                return target < 0 ? nil : Edge(lo: edge.lo, hi: edge.hi, target: target)
+            })
+            newAccepting.append(accepting[state])
+        }
+        self = DFA(edges: newEdges, accepting: newAccepting, start: renumber[Int(start)])
+    }
+}
