@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, each depending only on the ones above it:
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
-//                     compiled field types (PCRE2). No file system, no SQLite.
+//                     compiled field types, Formulary's own pattern automata. Pure Swift: no
+//                     C library, no file system, no SQLite.
 //   FormularyStore  — SQLite, migrations, SHA-256, the audit log, and the StoreBackend seam;
 //                     it stores the rules' domain values (one Severity), so it depends on
 //                     FormularyRules. A server backend is installed by the program.
@@ -44,7 +45,10 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "FormularyJSON"),
-        .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
+        .target(name: "FormularyRules"),
+        // PCRE2 as the tests' oracle and the benchmarks' speed reference for patterns: no
+        // product links it.
+        .target(name: "PCRE2Oracle", dependencies: ["CPCRE2"], path: "Tests/PCRE2Oracle"),
         .target(name: "FormularyStore",
                 dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
         // The PostgreSQL backend: libpq is linked by this module alone. A program that wants
@@ -64,11 +68,12 @@ let package = Package(
                           swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
-                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON"],
+                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON",
+                                        "PCRE2Oracle"],
                           path: "bench/FormularyBench"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
-        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
+        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules", "PCRE2Oracle"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore", "FormularyPostgres"]),
         .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres"]),
         // FormularyStore only for the PostgreSQL sandboxes (a scratch database per test); the
