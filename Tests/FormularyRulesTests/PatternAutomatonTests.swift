@@ -119,3 +119,32 @@ import Testing
         return seen.count == a.stateCount
     }
 }
+
+/// The DFA's fast path — eight ASCII bytes per step, accelerated rows skipping words none of
+/// whose bytes leaves them — against the plain reading, on long values with line feeds and
+/// non-ASCII scalars at every offset within a word.
+@Suite struct PatternFastPathTests {
+    @Test func eightByteStepsAndSkipsAgreeWithThePlainReading() throws {
+        var rng = SplitMix64(seed: 0x8B)
+        let alphabet: [Unicode.Scalar] = ["a", "b", "c", "x", "\n", "é", "中", "🙂"]
+        var sources = ["[\\s\\S]*", ".*", "a.*b", ".*\\n.*", "[^ab]*a", "(?:[ab]{8})*", "[a-c]+é?.*", "x[^\\n]*\\nx"]
+        for _ in 0..<40 { sources.append(PatternLiveOracleTests.randomPattern(&rng, depth: 3)) }
+        for source in sources {
+            let automaton = try PatternAutomaton(try PatternParser.parse(source, flags: []))
+            let program = PatternProgram(automaton)
+            let runner = AutomatonRunner(automaton: automaton)
+            for _ in 0..<60 {
+                var value = String(repeating: rng.pick(["a", "b", "x", "ab"]), count: rng.int(0...20))
+                for _ in 0..<rng.int(0...3) {
+                    var scalars = Array(value.unicodeScalars)
+                    scalars.insert(rng.pick(alphabet), at: rng.int(0...scalars.count))
+                    value = String(String.UnicodeScalarView(scalars))
+                }
+                let states = runner.states(after: value)
+                let end = PatternLiveOracleTests.end(program, value)
+                #expect(end.isDead == states.isEmpty && end.isAccepting == runner.accepts(states),
+                        "/\(source)/ on \(value.debugDescription)")
+            }
+        }
+    }
+}

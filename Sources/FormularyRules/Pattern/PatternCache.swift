@@ -12,8 +12,8 @@ import Darwin
 ///
 /// `@unchecked Sendable`: the dictionary is only touched with the mutex held, and programs
 /// are immutable. A pthread mutex, as `CatalogCache` (Synchronization's needs macOS 15).
-final class PatternCache: @unchecked Sendable {
-    static let shared = PatternCache()
+package final class PatternCache: @unchecked Sendable {
+    package static let shared = PatternCache()
     static let limit = 512
 
     private struct Key: Hashable {
@@ -28,6 +28,14 @@ final class PatternCache: @unchecked Sendable {
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_mutex_t())
         pthread_mutex_init(lock, nil)
+    }
+
+    /// Forgets every program, so that the next compile of each pattern is a cold one (for
+    /// measuring compile times).
+    package func removeAll() {
+        pthread_mutex_lock(lock)
+        programs.removeAll()
+        pthread_mutex_unlock(lock)
     }
 
     /// The program of `source` with `flags`, compiled on first use. Compiling happens outside

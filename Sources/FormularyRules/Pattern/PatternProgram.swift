@@ -1,42 +1,54 @@
 /// A compiled pattern, matching a value's UTF-8 bytes.
 ///
 /// A `dfa` runs one table step per ASCII byte: each state has a row of 128 successors, and
-/// only a non-ASCII scalar is decoded and looked up among the state's wider ranges. An `nfa`
-/// (above the DFA cap) follows its set of states, at most its number of states per scalar,
-/// in working memory of the thread's `Scratch`. Both are linear in the value's length; both
-/// stop at the first scalar that leaves no continuation.
+/// only a non-ASCII scalar is decoded and looked up among the state's wider ranges. Eight
+/// ASCII bytes at a time are stepped without a branch between them, and a state that only a
+/// few ASCII bytes leave (`.*`, which only a line feed leaves) skips eight bytes at once when
+/// none of them is there (see `PatternProgram+DFA.swift`). An `nfa` (above the DFA cap)
+/// follows its set of states, at most its number of states per scalar, in working memory of
+/// the thread's `Scratch`. Both are linear in the value's length; both stop at the first
+/// scalar that leaves no continuation.
 ///
 /// Immutable once built, so one program serves every thread; its tables are plain memory
 /// (`@unchecked Sendable`), read without reference counting on the hot path.
-final class PatternProgram: @unchecked Sendable {
+package final class PatternProgram: @unchecked Sendable {
     /// What the program was compiled from, in the exported shape.
-    let automaton: PatternAutomaton
-    let isDFA: Bool
+    package let automaton: PatternAutomaton
+    package let isDFA: Bool
 
-    /// Rows are states plus one: row 0 is the dead state, row r is state r − 1.
-    private let rows: Int
-    private let startRow: UInt32
-    /// DFA: `ascii[row << 7 | byte]` is the successor row on an ASCII byte.
-    private let ascii: UnsafeMutablePointer<UInt32>
-    private let accepting: UnsafeMutablePointer<Bool>
-    private let universal: UnsafeMutablePointer<Bool>
-    /// Per row, its transitions `wide[rangeStart[row] ..< rangeStart[row + 1]]`: in a DFA only
-    /// the ranges above ASCII; in an NFA all of them, sorted by `lo`.
-    private let rangeStart: UnsafeMutablePointer<Int32>
-    private let lo: UnsafeMutablePointer<UInt32>
-    private let hi: UnsafeMutablePointer<UInt32>
-    private let target: UnsafeMutablePointer<UInt32>
+    /// Rows are states plus one: row 0 is the dead state, row r is state r − 1. The DFA's
+    /// tables hold rows premultiplied by 128 (`offset`), so that a step is one addition.
+    let rows: Int
+    /// DFA: the start row's offset (0: the pattern matches nothing).
+    let startOffset: Int
+    /// DFA: `ascii[offset | byte]` is the successor's offset on an ASCII byte.
+    let ascii: UnsafeMutablePointer<UInt32>
+    /// DFA: per row, 0 when eight bytes must be stepped one by one; else 1, followed by three
+    /// words each repeating one of the (at most three) ASCII bytes that leave the row: a word
+    /// of ASCII bytes without them leaves the row where it is.
+    let acceleration: UnsafeMutablePointer<UInt64>
+    let accepting: UnsafeMutablePointer<Bool>
+    let universal: UnsafeMutablePointer<Bool>
+    /// Per row, its transitions `lo/hi/target[rangeStart[row] ..< rangeStart[row + 1]]` (target
+    /// rows): in a DFA only the ranges above ASCII; in an NFA all of them, sorted by `lo`.
+    let rangeStart: UnsafeMutablePointer<Int32>
+    let lo: UnsafeMutablePointer<UInt32>
+    let hi: UnsafeMutablePointer<UInt32>
+    let target: UnsafeMutablePointer<UInt32>
     /// NFA: the start rows.
-    private let starts: [UInt32]
+    let starts: [UInt32]
 
-    init(_ automaton: PatternAutomaton) {
+    package init(_ automaton: PatternAutomaton) {
         self.automaton = automaton
         isDFA = automaton.kind == .dfa
         rows = automaton.stateCount + 1
-        startRow = automaton.start.first.map { UInt32($0 + 1) } ?? 0
+        startOffset = automaton.start.first.map { ($0 + 1) << 7 } ?? 0
         starts = automaton.start.map { UInt32($0 + 1) }
-        ascii = .allocate(capacity: isDFA ? rows << 7 : 1)
-        ascii.initialize(repeating: 0, count: isDFA ? rows << 7 : 1)
+        let cells = isDFA ? rows << 7 : 1
+        ascii = .allocate(capacity: cells)
+        ascii.initialize(repeating: 0, count: cells)
+        acceleration = .allocate(capacity: rows * 4)
+        acceleration.initialize(repeating: 0, count: rows * 4)
         accepting = .allocate(capacity: rows)
         accepting.initialize(repeating: false, count: rows)
         universal = .allocate(capacity: rows)
@@ -49,13 +61,14 @@ final class PatternProgram: @unchecked Sendable {
             let row = state + 1
             for edge in edges {
                 if isDFA && edge.lo < 0x80 {
-                    for byte in Int(edge.lo)...Int(min(edge.hi, 0x7F)) { ascii[row << 7 | byte] = UInt32(edge.target + 1) }
+                    for byte in Int(edge.lo)...Int(min(edge.hi, 0x7F)) { ascii[row << 7 | byte] = UInt32((edge.target + 1) << 7) }
                     if edge.hi >= 0x80 { wide.append(Edge(lo: 0x80, hi: edge.hi, target: edge.target)) }
                 } else {
                     wide.append(edge)
                 }
             }
             starts.append(Int32(wide.count))
+            if isDFA { Self.accelerate(row, ascii: ascii, into: acceleration) }
         }
         rangeStart = .allocate(capacity: starts.count)
         rangeStart.initialize(from: starts, count: starts.count)
@@ -70,8 +83,31 @@ final class PatternProgram: @unchecked Sendable {
         }
     }
 
+    /// Marks `row` for skipping when at most three ASCII bytes leave it.
+    private static func accelerate(_ row: Int, ascii: UnsafeMutablePointer<UInt32>, into table: UnsafeMutablePointer<UInt64>) {
+        let own = UInt32(row << 7)
+        var leaving: [UInt64] = []
+        for byte in 0..<128 where ascii[row << 7 | byte] != own {
+            leaving.append(UInt64(byte))
+            if leaving.count > 3 { return }
+        }
+        // No byte of an ASCII word is 0x80: a word of it is a byte that never leaves.
+        while leaving.count < 3 { leaving.append(leaving.first ?? 0x80) }
+        table[row * 4] = 1
+        for k in 0..<3 { table[row * 4 + 1 + k] = leaving[k] &* 0x0101_0101_0101_0101 }
+    }
+
+    /// Compiles `source` with `flags`, bypassing the process's cache (for measuring), or nil
+    /// when it does not compile.
+    package static func uncached(_ source: String, flags: RegexFlags) -> PatternProgram? {
+        guard let node = try? PatternParser.parse(source, flags: flags),
+              let automaton = try? PatternAutomaton(node) else { return nil }
+        return PatternProgram(automaton)
+    }
+
     deinit {
         ascii.deallocate()
+        acceleration.deallocate()
         accepting.deallocate()
         universal.deallocate()
         rangeStart.deallocate()
@@ -92,8 +128,8 @@ final class PatternProgram: @unchecked Sendable {
 
     /// Whether the whole value matches.
     @inline(__always)
-    func matches(_ b: Bytes, scratch: Scratch) -> Bool {
-        if isDFA { return accepting[Int(dfaRow(after: b))] }
+    package func matches(_ b: UnsafeBufferPointer<UInt8>, scratch: Scratch) -> Bool {
+        if isDFA { return accepting[dfaRow(after: b)] }
         return scratch.withPatternState { nfaEnd(b, $0) }.isAccepting
     }
 
@@ -101,43 +137,10 @@ final class PatternProgram: @unchecked Sendable {
     @inline(__always)
     func end(_ b: Bytes, scratch: Scratch) -> End {
         if isDFA {
-            let row = Int(dfaRow(after: b))
+            let row = dfaRow(after: b)
             return End(isDead: row == 0, isAccepting: accepting[row], isUniversal: universal[row])
         }
         return scratch.withPatternState { nfaEnd(b, $0) }
-    }
-
-    /// The DFA's row after `b` (0: dead).
-    @inline(__always)
-    private func dfaRow(after b: Bytes) -> UInt32 {
-        var row = startRow
-        guard row != 0, let base = b.baseAddress else { return row }
-        let n = b.count
-        var i = 0
-        while i < n {
-            let c = base[i]
-            if c < 0x80 {
-                row = ascii[Int(row) &<< 7 | Int(c)]
-                i &+= 1
-            } else {
-                let (scalar, length) = Self.decode(base, i, n)
-                row = wideTarget(row: row, scalar: scalar)
-                i &+= length
-            }
-            if row == 0 { return 0 }
-        }
-        return row
-    }
-
-    /// The successor of `row` on a non-ASCII scalar: a binary search of the row's ranges.
-    @inline(__always)
-    private func wideTarget(row: UInt32, scalar: UInt32) -> UInt32 {
-        var low = Int(rangeStart[Int(row)]), high = Int(rangeStart[Int(row) + 1])
-        while low < high {
-            let middle = (low + high) >> 1
-            if hi[middle] < scalar { low = middle + 1 } else { high = middle }
-        }
-        return low < Int(rangeStart[Int(row) + 1]) && lo[low] <= scalar ? target[low] : 0
     }
 
     /// Decodes the scalar of well-formed UTF-8 starting at `i` (a lead byte at 0x80 or above).
@@ -155,97 +158,5 @@ final class PatternProgram: @unchecked Sendable {
                     | UInt32(p[i + 3] & 0x3F), 4)
         }
         return (0xFFFD, n - i)   // truncated: never in a Swift string
-    }
-
-    /// Follows the NFA's set of states over `b`.
-    private func nfaEnd(_ b: Bytes, _ state: PatternScratch) -> End {
-        state.reserve(rows)
-        var current = state.current, next = state.next
-        var count = 0
-        var generation = state.nextGeneration()
-        for row in starts where state.mark[Int(row)] != generation {
-            state.mark[Int(row)] = generation
-            current[count] = row
-            count += 1
-        }
-        if let base = b.baseAddress {
-            var i = 0
-            while i < b.count && count > 0 {
-                let scalar: UInt32
-                if base[i] < 0x80 {
-                    scalar = UInt32(base[i])
-                    i += 1
-                } else {
-                    let (decoded, length) = Self.decode(base, i, b.count)
-                    scalar = decoded
-                    i += length
-                }
-                generation = state.nextGeneration()
-                var nextCount = 0
-                for k in 0..<count {
-                    let row = Int(current[k])
-                    for x in Int(rangeStart[row])..<Int(rangeStart[row + 1]) {
-                        if lo[x] > scalar { break }
-                        let t = target[x]
-                        if hi[x] >= scalar && state.mark[Int(t)] != generation {
-                            state.mark[Int(t)] = generation
-                            next[nextCount] = t
-                            nextCount += 1
-                        }
-                    }
-                }
-                swap(&current, &next)
-                count = nextCount
-            }
-        }
-        var accepted = false
-        for k in 0..<count where accepting[Int(current[k])] { accepted = true }
-        return End(isDead: count == 0, isAccepting: accepted, isUniversal: false)
-    }
-}
-
-/// One thread's working memory for following an NFA's set of states: two lists of rows and
-/// a mark per row (the generation that last added it), grown to the largest program used.
-final class PatternScratch {
-    private(set) var current: UnsafeMutablePointer<UInt32>
-    private(set) var next: UnsafeMutablePointer<UInt32>
-    private(set) var mark: UnsafeMutablePointer<UInt32>
-    private var capacity = 0
-    private var generation: UInt32 = 0
-
-    init() {
-        current = .allocate(capacity: 1)
-        next = .allocate(capacity: 1)
-        mark = .allocate(capacity: 1)
-    }
-
-    deinit {
-        current.deallocate()
-        next.deallocate()
-        mark.deallocate()
-    }
-
-    /// A generation no row is marked with yet.
-    func nextGeneration() -> UInt32 {
-        if generation == UInt32.max {
-            mark.update(repeating: 0, count: capacity)
-            generation = 0
-        }
-        generation += 1
-        return generation
-    }
-
-    /// Room for `rows` rows.
-    func reserve(_ rows: Int) {
-        guard rows > capacity else { return }
-        current.deallocate()
-        next.deallocate()
-        mark.deallocate()
-        current = .allocate(capacity: rows)
-        next = .allocate(capacity: rows)
-        mark = .allocate(capacity: rows)
-        mark.initialize(repeating: 0, count: rows)
-        generation = 0
-        capacity = rows
     }
 }
