@@ -107,7 +107,7 @@ extension LanguageDiagnostic {
             }
             let lines = replacement.map { $0.split(separator: "\n").count } ?? 0
             return ("\(name) '\(kind.rawValue)…)' is not supported: write two pattern checks instead, each with its own rule name and message (\"needs a digit\", \"needs a capital letter\"); 'pattern not' checks a value does not match",
-                    "write \(lines) checks instead", nil)
+                    "split it into \(lines) checks", nil)
         case .wordBoundary(let written):
             return ("word boundaries such as '\(written)' are not supported: the value is always matched as a whole", nil, nil)
         case .atomicGroup:

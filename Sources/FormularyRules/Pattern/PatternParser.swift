@@ -268,11 +268,11 @@ struct PatternParser {
         }
         let lower = number()
         var upper: (Int, Range<Int>)?
-        var open = false
+        var unbounded = false
         if k < s.count, s[k] == "," {
             k += 1
             upper = number()
-            open = upper == nil
+            unbounded = upper == nil
         }
         guard k < s.count, s[k] == "}" else { return nil }
         let end = k + 1
@@ -283,7 +283,7 @@ struct PatternParser {
         for (value, range) in [(low, lowRange)] + (upper.map { [$0] } ?? []) where value > Self.maxRepetition {
             throw PatternError(.repetitionTooLarge(value), at: range)
         }
-        if open { return (low, nil, end) }
+        if unbounded { return (low, nil, end) }
         let high = upper?.0 ?? low
         if high < low {
             throw PatternError(.repetitionOutOfOrder(min: low, max: high), at: i..<end, with: "{\(high),\(low)}")
