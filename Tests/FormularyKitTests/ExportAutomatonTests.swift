@@ -75,7 +75,7 @@ import FormularyJSON
     @Test func everyExportedAutomatonAgreesWithTheEngine() throws {
         let registry = try Registry.load(folders: [], extraFiles: [])
         let document = RegistryExport.make(registry, today: Self.today).document
-        var rng = SplitMix64Kit(seed: 0xE7)
+        var rng = SplitMix64(seed: 0xE7)
         var automata = 0
         for name in registry.typeNames {
             guard case .success(let definition)? = registry.definition(named: name),
@@ -121,7 +121,7 @@ import FormularyJSON
 
     /// The examples, every prefix of them, and random mutations and strings of their
     /// characters and a few others.
-    static func values(_ examples: [String], _ rng: inout SplitMix64Kit) -> [String] {
+    static func values(_ examples: [String], _ rng: inout SplitMix64) -> [String] {
         var values = examples
         for example in examples {
             let scalars = Array(example.unicodeScalars)
@@ -147,18 +147,5 @@ import FormularyJSON
 extension Unicode.GeneralCategory {
     var isLetter: Bool {
         [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter].contains(self)
-    }
-}
-
-/// SplitMix64, seeded, so a failing sequence replays.
-struct SplitMix64Kit: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -27,51 +27,37 @@ struct AutomatonRunner {
     /// A shortest continuation from `states` to an accepting state (each step the first scalar
     /// of an edge), or nil when none exists.
     func witnessOfAcceptance(from states: Set<Int>) -> String? {
-        var previous: [Int: (Int, UInt32)] = [:]
-        var queue = Array(states).sorted()
-        var seen = Set(queue)
-        var k = 0
-        while k < queue.count {
-            let state = queue[k]
-            if automaton.accepting.contains(state) {
-                var scalars: [Unicode.Scalar] = []
-                var at = state
-                while let (from, scalar) = previous[at] { scalars.append(Unicode.Scalar(scalar)!); at = from }
-                return String(String.UnicodeScalarView(scalars.reversed()))
-            }
-            for edge in automaton.transitions[state] where !seen.contains(Int(edge.target)) {
-                seen.insert(Int(edge.target))
-                previous[Int(edge.target)] = (state, edge.lo)
-                queue.append(Int(edge.target))
-            }
-            k += 1
+        search(from: Array(states).sorted()) { state, path in
+            automaton.accepting.contains(state) ? path : nil
         }
-        return nil
     }
 
     /// For a DFA: a continuation from `state` that is not accepted — one leading to a state
     /// that does not accept, or to a scalar the state has no edge for — or nil when every
     /// continuation is accepted.
     func witnessOfRejection(from state: Int) -> String? {
-        var previous: [Int: (Int, UInt32)] = [:]
-        var queue = [state]
-        var seen: Set<Int> = [state]
-        var k = 0
-        func path(to end: Int) -> [Unicode.Scalar] {
-            var scalars: [Unicode.Scalar] = []
-            var at = end
-            while let (from, scalar) = previous[at] { scalars.append(Unicode.Scalar(scalar)!); at = from }
-            return scalars.reversed()
+        search(from: [state]) { current, path in
+            if !automaton.accepting.contains(current) { return path }
+            return Self.uncovered(automaton.transitions[current]).map { path + String($0) }
         }
+    }
+
+    /// Breadth-first from `starts` along each edge's first scalar: the first answer `found`
+    /// gives for a state, given the string that reaches it.
+    private func search(from starts: [Int], _ found: (Int, String) -> String?) -> String? {
+        var previous: [Int: (Int, UInt32)] = [:]
+        var queue = starts
+        var seen = Set(starts)
+        var k = 0
         while k < queue.count {
-            let current = queue[k]
-            if !automaton.accepting.contains(current) { return String(String.UnicodeScalarView(path(to: current))) }
-            if let gap = Self.uncovered(automaton.transitions[current]) {
-                return String(String.UnicodeScalarView(path(to: current) + [gap]))
-            }
-            for edge in automaton.transitions[current] where !seen.contains(Int(edge.target)) {
+            let state = queue[k]
+            var scalars: [Unicode.Scalar] = []
+            var at = state
+            while let (from, scalar) = previous[at] { scalars.append(Unicode.Scalar(scalar)!); at = from }
+            if let answer = found(state, String(String.UnicodeScalarView(scalars.reversed()))) { return answer }
+            for edge in automaton.transitions[state] where !seen.contains(Int(edge.target)) {
                 seen.insert(Int(edge.target))
-                previous[Int(edge.target)] = (current, edge.lo)
+                previous[Int(edge.target)] = (state, edge.lo)
                 queue.append(Int(edge.target))
             }
             k += 1
