@@ -110,7 +110,9 @@ import FormularyJSON
                                                                                 : $0.properties.generalCategory.isLetter })
                     for live in [false, true] {
                         var bytes = slots
-                        let engine = bytes.withUTF8 { b in Scratch.withCurrent { choice.selects(b, live: live, scratch: $0) } }
+                        let engine = bytes.withUTF8 { b in
+                            Scratch.withCurrent { choice.selects(b, scalars: slots.unicodeScalars.count, live: live, scratch: $0) }
+                        }
                         #expect(engine == automaton.selects(slots, live: live), "\(name) when #\(index) on \(slots.debugDescription)")
                     }
                 }

@@ -177,34 +177,35 @@ import Testing
         #expect(try reason("0000", when: "[0-9]+") == nil)
     }
 
-    /// A condition is an automaton: choosing among the built-in card's masks agrees, on every
-    /// prefix of some card numbers, with each condition matched as a whole (final) or as a
-    /// possible prefix (live), and a Visa number leaves the Amex and Diners conditions at its
-    /// first digit.
-    @Test func conditionsSelectExactly() throws {
+    /// A condition is an automaton, and the facts that let most values skip it (the bytes it
+    /// can start with, the lengths it accepts) are exact: on every prefix of some card numbers
+    /// and letter strings, a condition selects exactly when its automaton matches (final) or
+    /// is alive (live). And they do skip: a 16-digit Visa number is ruled out of the Amex,
+    /// Diners, 13-digit Visa and UnionPay conditions before any of them runs.
+    @Test func conditionsSelectExactlyAndSkipWhatTheyCan() throws {
         let d = try #require(resolvedField(try String(contentsOf: pluginsFolder.appendingPathComponent("credit-card.field"), encoding: .utf8)))
         let type = try compile(d)
         #expect(type.choices.count == 6)
         let scratch = Scratch()
         for value in ["378282246310005", "36227206271667", "4000000000000000006", "6205500000000000004",
-                      "62000000000000000", "3056930009020004", "30599999999999"] {
+                      "62000000000000000", "3056930009020004", "30599999999999", "4111111111111111", "A37x", "3a"] {
             let bytes = Array(value.utf8)
-            for n in 1...bytes.count {
+            for n in 0...bytes.count {
                 let prefix = Array(bytes[..<n])
                 prefix.withUnsafeBufferPointer { slots in
                     for choice in type.choices {
-                        let matches = choice.condition.matches(slots, scratch: scratch)
-                        #expect(choice.selects(slots, live: false, scratch: scratch) == matches)
-                        if matches { #expect(choice.selects(slots, live: true, scratch: scratch)) }
+                        let end = choice.condition.end(slots, scratch: scratch)
+                        #expect(choice.selects(slots, scalars: n, live: false, scratch: scratch) == end.isAccepting,
+                                "\(value.prefix(n)) \(choice.mask.pattern)")
+                        #expect(choice.selects(slots, scalars: n, live: true, scratch: scratch) == (n == 0 || !end.isDead),
+                                "\(value.prefix(n)) \(choice.mask.pattern) live")
                     }
                 }
             }
         }
-        let visa = Array("4".utf8)
-        visa.withUnsafeBufferPointer { slots in
-            #expect(type.choices[0].condition.end(slots, scratch: scratch).isDead)
-            #expect(type.choices[1].condition.end(slots, scratch: scratch).isDead)
-            #expect(!type.choices[2].condition.end(slots, scratch: scratch).isDead)
-        }
+        let visa = type.choices.filter { $0.firstBytes.0 & (1 << UInt64(UInt8(ascii: "4"))) != 0 }
+        #expect(visa.map(\.mask.pattern) == ["0000 0000 0000 0", "0000 0000 0000 0000 000"])
+        #expect(visa.allSatisfy { !(($0.minimum...$0.maximum).contains(16)) })
+        #expect(type.choices[0].liveMaximum == Int.max && type.choices[2].liveMaximum == 13)
     }
 }

@@ -14,27 +14,60 @@
 /// automaton is not in the dead state), and always when there are no slot characters yet.
 ///
 /// Types with a single unconditional mask have no choices and never reach this code. A
-/// condition costs one automaton step per byte of slot characters and stops at the first
-/// that leaves no match possible (a card number starting with 4 stops `/3[47].*/` at once).
+/// condition costs one automaton step per byte of slot characters, and most values need not
+/// run it: facts read from the automaton at load time, each exact, rule it out first — the
+/// ASCII letters and digits it can start with, and the lengths of the slot strings it accepts
+/// (final) or can still complete (live). A 16-digit card number starting with 4 runs none of
+/// the built-in card's Amex, Diners, 13-digit Visa or UnionPay conditions.
 final class MaskChoice: Sendable {
     let mask: CompiledMask
     let condition: PatternProgram
     let check: CompiledFieldType.MaskCheck?
     /// `check?.severity`, read by the fast path without copying the check.
     let severity: Severity?
+    /// The fewest and most scalars of a string of slot characters (letters and ASCII digits)
+    /// the condition accepts; `minimum > maximum` when it accepts none.
+    let minimum: Int, maximum: Int
+    /// The most scalars of any string the condition accepts (`Int.max`: unbounded): a longer
+    /// prefix has no completion.
+    let liveMaximum: Int
+    /// Bit `b` (of two words) set when the ASCII byte `b` leads somewhere from the start.
+    let firstBytes: (UInt64, UInt64)
+    /// `condition`, reached without reference counting on the hot path.
+    private let conditionRef: Unmanaged<PatternProgram>
 
     init(mask: CompiledMask, condition: PatternProgram, check: CompiledFieldType.MaskCheck?) {
         self.mask = mask
         self.condition = condition
+        conditionRef = Unmanaged.passUnretained(condition)
         self.check = check
         severity = check?.severity
+        let automaton = condition.automaton
+        let lengths = automaton.lengths(over: UnicodeProperty.slotCharacters)
+        (minimum, maximum) = lengths.map { ($0.shortest, $0.longest ?? Int.max) } ?? (1, 0)
+        liveMaximum = automaton.lengths(over: .all).map { $0.longest ?? Int.max } ?? -1
+        var bits: (UInt64, UInt64) = (0, 0)
+        for edge in automaton.start.flatMap({ automaton.transitions[$0] }) where edge.lo < 0x80 {
+            for b in edge.lo...min(edge.hi, 0x7F) {
+                if b < 64 { bits.0 |= 1 << UInt64(b) } else { bits.1 |= 1 << UInt64(b - 64) }
+            }
+        }
+        firstBytes = bits
     }
 
-    /// Whether the condition selects `slots` in `stage`.
+    /// Whether the condition selects `slots` (`scalars` of them) in `stage`.
     @inline(__always)
-    func selects(_ slots: Bytes, live: Bool, scratch: Scratch) -> Bool {
-        if !live { return condition.matches(slots, scratch: scratch) }
-        return slots.isEmpty || !condition.end(slots, scratch: scratch).isDead
+    func selects(_ slots: Bytes, scalars: Int, live: Bool, scratch: Scratch) -> Bool {
+        if slots.isEmpty { return live || conditionRef._withUnsafeGuaranteedRef { $0.matches(slots, scratch: scratch) } }
+        let first = slots[0]
+        if first < 0x80 && (first < 64 ? firstBytes.0 >> UInt64(first) : firstBytes.1 >> UInt64(first - 64)) & 1 == 0 {
+            return false
+        }
+        if live {
+            return scalars <= liveMaximum && !conditionRef._withUnsafeGuaranteedRef { $0.end(slots, scratch: scratch).isDead }
+        }
+        return scalars >= minimum && scalars <= maximum
+            && conditionRef._withUnsafeGuaranteedRef { $0.matches(slots, scratch: scratch) }
     }
 }
 
@@ -45,11 +78,11 @@ extension CompiledFieldType {
     @inline(never)
     func chooseMask(_ value: Bytes, scratch: Scratch, buffer index: Int, stage: Stage) -> Int {
         let dst = scratch.buffer(index, capacity: value.count)
-        var n = 0, i = 0
+        var n = 0, i = 0, scalars = 0
         while i < value.count {
             let c = value[i]
             if c < 0x80 {
-                if c.isASCIIDigit || c.isASCIILetter { dst[n] = c; n += 1 }
+                if c.isASCIIDigit || c.isASCIILetter { dst[n] = c; n += 1; scalars += 1 }
                 i += 1
                 continue
             }
@@ -57,13 +90,18 @@ extension CompiledFieldType {
             if isLetter(s) {
                 for k in 0..<length { dst[n + k] = value[i + k] }
                 n += length
+                scalars += 1
             }
             i += length
         }
         let slots = Bytes(start: dst, count: n)
         let live = stage == .live
-        for k in 0..<choices.count where choices[k].selects(slots, live: live, scratch: scratch) { return k }
-        return -1
+        return choiceRefs.withUnsafeBufferPointer { all in
+            for k in 0..<all.count where all[k]._withUnsafeGuaranteedRef({
+                $0.selects(slots, scalars: scalars, live: live, scratch: scratch)
+            }) { return k }
+            return -1
+        }
     }
 
     /// Whether the type has any mask.

@@ -58,7 +58,7 @@ public final class CompiledFieldType: Sendable {
     // shared object without retaining it keeps threads from contending on its reference count.
     private let checkRefs: [Unmanaged<CompiledCheck>]
     private let maskRef: Unmanaged<CompiledMask>?
-    private let choiceRefs: [Unmanaged<MaskChoice>]
+    let choiceRefs: [Unmanaged<MaskChoice>]
 
     /// The mask check's severity (nil: no fill check), kept apart from `maskCheck` so the
     /// fast path reads it without copying (and retaining) the message template.
