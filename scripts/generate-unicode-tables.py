@@ -140,13 +140,18 @@ def case_folding():
         code, status, mapping = [p.strip() for p in line.split(";")[:3]]
         if status in ("C", "S"):
             pairs.append((int(code, 16), int(mapping, 16)))
-    pairs.sort()
-    body = header(f"Simple case folding of Unicode {version} (statuses C and S).",
+    # Orbits: the scalars that fold to the same one, the folded scalar included.
+    orbits = {}
+    for code, fold in pairs:
+        orbits.setdefault(fold, {fold}).add(code)
+    groups = sorted(sorted(members) for members in orbits.values())
+    body = header(f"Simple case folding of Unicode {version} (statuses C and S), as orbits.",
                   f"Unicode {version} CaseFolding.txt ({debian_package_version()}, {UCD})")
     body += "extension UnicodeTables {\n"
     body += f"    /// The Unicode version of the case folding table.\n    static let caseFoldingVersion = \"{version}\"\n\n"
-    body += "    /// `scalar:folded` pairs in hex, comma-separated, sorted by scalar.\n"
-    body += "    static let simpleCaseFolding = " + string_literal(f"{code:x}:{fold:x}" for code, fold in pairs)
+    body += "    /// The scalars that fold to the same scalar, each group's members in hex, sorted and\n"
+    body += "    /// joined by `:`, the groups comma-separated and sorted by their first member.\n"
+    body += "    static let simpleCaseOrbits = " + string_literal(":".join(f"{m:x}" for m in g) for g in groups)
     return body + "}\n"
 
 

@@ -159,9 +159,7 @@ import Testing
         var differences: [String] = []
         let unassigned = try PCRE2Pattern("\\p{Cn}")
         var candidates: Set<UInt32> = []
-        for item in UnicodeTables.simpleCaseFolding.split(separator: ",") {
-            for part in item.split(separator: ":") { candidates.insert(UInt32(part, radix: 16)!) }
-        }
+        UnicodeTables.scanHex(UnicodeTables.simpleCaseOrbits) { value, _ in candidates.insert(value) }
         let known = candidates.filter { !unassigned.matches(String(Unicode.Scalar($0)!)) }.sorted()
         for value in known {
             let ours = CaseFolding.closed(ScalarSet(scalar: value))

@@ -190,7 +190,7 @@ import Testing
     }
 
     /// Random text over the characters patterns are made of: the parser always ends, with a
-    /// pattern or a problem inside the text.
+    /// pattern or a problem inside the text, and checking alone finds the same.
     @Test func theParserEndsOnAnyText() {
         var rng = SplitMix64(seed: 0xF00D)
         let characters = Array("()[]{}|*+?.^$\\-:<>=!#,0123456789abpPxuQEdDwWsSkzA ").map { Unicode.Scalar(String($0))! } + ["é"]
@@ -198,10 +198,15 @@ import Testing
         for _ in 0..<20_000 {
             let source = rng.scalars(from: characters, maxLength: 16)
             for flags: RegexFlags in [[], [.extended, .caseInsensitive]] {
+                // Checking (what reading a file does, without building sets) finds what parsing finds.
+                var checked: PatternError?
+                do { try PatternParser.check(source, flags: flags) } catch { checked = error }
                 do {
                     _ = try PatternParser.parse(source, flags: flags)
                     parsed += 1
+                    #expect(checked == nil, "\(source.debugDescription): \(String(describing: checked))")
                 } catch {
+                    #expect(checked == error, "\(source.debugDescription)")
                     let count = source.unicodeScalars.count
                     #expect(error.range.lowerBound >= 0 && error.range.upperBound <= max(count, 1) && !error.range.isEmpty,
                             "\(source.debugDescription): \(error)")

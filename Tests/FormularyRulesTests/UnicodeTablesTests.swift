@@ -52,6 +52,10 @@ import Testing
         #expect(orbit("ẞ") == [0xDF, 0x1E9E], "status S: ẞ folds to ß")
         #expect(orbit("İ") == [0x130], "status T only")
         #expect(orbit("1") == [0x31])
+        // One scalar's variants, looked up directly, are its closure.
+        for value in Array(UInt32(0)...0x2FF) + [0x212A, 0x1E9E, 0x3C2, 0x10400, 0x1E900, 0xD800] {
+            #expect(CaseFolding.variants(of: value) == CaseFolding.closed(ScalarSet(scalar: value)), "\(value)")
+        }
         #expect(CaseFolding.closed(ScalarSet([ScalarRange(0x61, 0x63)])) == ScalarSet([ScalarRange(0x41, 0x43), ScalarRange(0x61, 0x63)]))
     }
 

@@ -8,7 +8,7 @@ extension LineParser {
     /// Throws the pattern's first problem as a diagnostic located in `token`, the literal.
     func checkPattern(_ source: String, _ flags: RegexFlags, token: Token, use: PatternUse) throws(Diagnostic) {
         do {
-            _ = try PatternParser.parse(source, flags: flags)
+            try PatternParser.check(source, flags: flags)
         } catch {
             let place = LiteralPlaces(token: token, source: source)
             var replacing = error.replacing.map(place.location)

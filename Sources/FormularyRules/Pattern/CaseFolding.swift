@@ -11,22 +11,25 @@ enum CaseFolding {
     private static let orbits: [[UInt32]] = table.orbits
 
     private static let table: (members: [(scalar: UInt32, orbit: Int32)], orbits: [[UInt32]]) = {
-        var byFolding: [UInt32: [UInt32]] = [:]
-        for item in UnicodeTables.simpleCaseFolding.split(separator: ",") {
-            let parts = item.split(separator: ":")
-            let scalar = UInt32(parts[0], radix: 16)!, folded = UInt32(parts[1], radix: 16)!
-            byFolding[folded, default: [folded]].append(scalar)
-        }
-        var orbits: [[UInt32]] = []
+        var orbits: [[UInt32]] = [[]]
         var members: [(scalar: UInt32, orbit: Int32)] = []
-        for folded in byFolding.keys.sorted() {
-            let orbit = Array(Set(byFolding[folded]!)).sorted()
-            for scalar in orbit { members.append((scalar, Int32(orbits.count))) }
-            orbits.append(orbit)
+        members.reserveCapacity(3_000)
+        UnicodeTables.scanHex(UnicodeTables.simpleCaseOrbits) { value, separator in
+            members.append((value, Int32(orbits.count - 1)))
+            orbits[orbits.count - 1].append(value)
+            if separator != UInt8(ascii: ":") { orbits.append([]) }
         }
+        orbits.removeLast()
         members.sort { $0.scalar < $1.scalar }
         return (members, orbits)
     }()
+
+    /// The scalars that match `scalar` under `i`: its orbit, or itself alone.
+    static func variants(of scalar: UInt32) -> ScalarSet {
+        let k = firstMember(atLeast: scalar)
+        guard k < members.count, members[k].scalar == scalar else { return ScalarSet(scalar: scalar) }
+        return ScalarSet(orbits[Int(members[k].orbit)].map { ScalarRange($0, $0) })
+    }
 
     /// `set` with every member's case variants added.
     static func closed(_ set: ScalarSet) -> ScalarSet {

@@ -8,30 +8,52 @@ extension DFA {
     /// Merges equivalent states: two states are equivalent when both accept or neither does
     /// and every scalar takes them to equivalent states (the dead state included).
     ///
-    /// Hopcroft's algorithm over the *symbol classes*: the scalar ranges between the edges'
-    /// boundaries, within which every state behaves alike. Starting from accepting and
-    /// non-accepting states, a block is split by the states that some class takes into a
-    /// splitter block; the smaller half of each split becomes a splitter in turn, which makes
-    /// it O(k·n·log n) for n states and k classes.
+    /// Hopcroft's algorithm over *symbols*: the scalar ranges between the edges' boundaries,
+    /// within which every state behaves alike, those that take every state to the same place
+    /// merged into one. Starting from accepting and non-accepting states, a block is split by
+    /// the states that some symbol takes into a splitter block; the smaller half of each split
+    /// becomes a splitter in turn, which makes it O(k·n·log n) for n states and k symbols.
     mutating func minimize() {
         guard let start, count > 1 else { return }
         var points: [UInt32] = []
         for list in edges { for edge in list { points.append(edge.lo); points.append(edge.hi &+ 1) } }
         points.sort()
         points = points.reduce(into: []) { if $0.last != $1 { $0.append($1) } }
-        let k = points.count - 1, n = count, dead = Int32(n)
-        guard k > 0, (n + 1) * k <= Self.minimizationCellLimit else { return }
+        let classes = points.count - 1, n = count, dead = Int32(n)
+        guard classes > 0, (n + 1) * classes <= Self.minimizationCellLimit else { return }
 
-        // δ[s·k + c]: the successor of s on class c, `dead` when it has none.
-        var delta = [Int32](repeating: dead, count: (n + 1) * k)
+        // Each class's column: where it takes every state (`dead` when it has no edge).
+        var columns = [Int32](repeating: dead, count: classes * (n + 1))
         for (state, list) in edges.enumerated() {
             for edge in list {
                 var c = Self.classIndex(of: edge.lo, in: points)
-                while c < k && points[c] <= edge.hi {
-                    delta[state * k + c] = edge.target
+                while c < classes && points[c] <= edge.hi {
+                    columns[c * (n + 1) + state] = edge.target
                     c += 1
                 }
             }
+        }
+        // Classes with the same column are one symbol for the partition: `\p{L}` cuts the
+        // scalars into some 1,400 classes that a pattern such as `\p{L}.*` takes alike, and
+        // each symbol fewer saves the partition a pass.
+        var symbolOf = [Int](repeating: 0, count: classes)
+        var byColumn: [ArraySlice<Int32>: Int] = [:]
+        var k = 0
+        for c in 0..<classes {
+            let column = columns[c * (n + 1)..<(c + 1) * (n + 1)]
+            if let known = byColumn[column] {
+                symbolOf[c] = known
+            } else {
+                byColumn[column] = k
+                symbolOf[c] = k
+                k += 1
+            }
+        }
+        // δ[s·k + a]: the successor of s on symbol a.
+        var delta = [Int32](repeating: dead, count: (n + 1) * k)
+        for c in 0..<classes {
+            let a = symbolOf[c]
+            for s in 0...n { delta[s * k + a] = columns[c * (n + 1) + s] }
         }
         // The predecessors of t on class c: sources[offsets[c·(n+1) + t] ..< offsets[… + 1]].
         var offsets = [Int32](repeating: 0, count: k * (n + 1) + 1)
@@ -57,15 +79,18 @@ extension DFA {
             pending[Int(smaller) * k + c] = true
         }
         var splitter: [Int32] = []
+        var splits: [(old: Int32, new: Int32)] = []
         while let (block, symbol) = work.popLast() {
             pending[Int(block) * k + Int(symbol)] = false
+            // Marking reorders the blocks' members, the splitter's too: copy it first.
             splitter.removeAll(keepingCapacity: true)
-            splitter.append(contentsOf: partition.members(of: block))
+            partition.appendMembers(of: block, to: &splitter)
             for target in splitter {
                 let slot = Int(symbol) * (n + 1) + Int(target)
                 for x in Int(offsets[slot])..<Int(offsets[slot + 1]) { partition.mark(sources[x]) }
             }
-            for (old, new) in partition.splitMarked() {
+            partition.splitMarked(into: &splits)
+            for (old, new) in splits {
                 for c in 0..<k {
                     let half = pending[Int(old) * k + c] || partition.size(new) <= partition.size(old) ? new : old
                     if !pending[Int(half) * k + c] {
@@ -176,6 +201,10 @@ private struct Partition {
     func block(of state: Int32) -> Int32 { blockOf[Int(state)] }
     func members(of block: Int32) -> ArraySlice<Int32> { elements[Int(first[Int(block)])..<Int(end[Int(block)])] }
 
+    func appendMembers(of block: Int32, to list: inout [Int32]) {
+        for i in Int(first[Int(block)])..<Int(end[Int(block)]) { list.append(elements[i]) }
+    }
+
     /// Moves `state` into the marked front of its block.
     mutating func mark(_ state: Int32) {
         let block = Int(blockOf[Int(state)])
@@ -192,9 +221,9 @@ private struct Partition {
     }
 
     /// Splits every block with some but not all members marked: the marked ones become a new
-    /// block. Returns each split as (the old block, the new one), and clears the marks.
-    mutating func splitMarked() -> [(Int32, Int32)] {
-        var splits: [(Int32, Int32)] = []
+    /// block. Puts each split in `splits` as (the old block, the new one), and clears the marks.
+    mutating func splitMarked(into splits: inout [(old: Int32, new: Int32)]) {
+        splits.removeAll(keepingCapacity: true)
         for block in touched {
             let b = Int(block)
             let count = marked[b]
@@ -209,6 +238,5 @@ private struct Partition {
             splits.append((block, new))
         }
         touched.removeAll(keepingCapacity: true)
-        return splits
     }
 }

@@ -47,39 +47,45 @@ extension DFA {
         var index: [[Int32]: Int32] = [sets[0]: 0]
         var edges: [[Edge]] = []
         var accepting: [Bool] = []
-        var events: [(at: UInt32, member: Int32, delta: Int32)] = []
+        // Working lists, reused from state to state. An event is `at << 32 | member << 1 |
+        // opens`: a range of member `member` opens or closes at scalar `at`.
+        var members: [Int32] = [], events: [UInt64] = [], counts: [Int32] = [], successors: [Int32] = []
+        // This state's successor lists seen so far and their states: few, searched in order.
+        var targets: [(successors: [Int32], state: Int32)] = []
         var q = 0
         while q < sets.count {
-            let members = sets[q].filter { nfa.kinds[Int($0)] == .scalar }
+            members.removeAll(keepingCapacity: true)
+            for state in sets[q] where nfa.kinds[Int(state)] == .scalar { members.append(state) }
             accepting.append(sets[q].contains(nfa.match))
             events.removeAll(keepingCapacity: true)
             for (j, member) in members.enumerated() {
                 for range in nfa.sets[Int(nfa.a[Int(member)])].ranges {
-                    events.append((range.lo, Int32(j), 1))
-                    events.append((range.hi + 1, Int32(j), -1))
+                    events.append(UInt64(range.lo) << 32 | UInt64(j) << 1 | 1)
+                    events.append(UInt64(range.hi + 1) << 32 | UInt64(j) << 1)
                 }
             }
-            events.sort { $0.at < $1.at }
-            var counts = [Int32](repeating: 0, count: members.count)
-            var targets: [[Int32]: Int32] = [:]
+            events.sort()
+            counts.removeAll(keepingCapacity: true)
+            counts.append(contentsOf: repeatElement(0, count: members.count))
+            targets.removeAll(keepingCapacity: true)
             var stateEdges: [Edge] = []
             var k = 0
             while k < events.count {
-                let position = events[k].at
-                while k < events.count && events[k].at == position {
-                    counts[Int(events[k].member)] += events[k].delta
+                let position = UInt32(events[k] >> 32)
+                while k < events.count && UInt32(events[k] >> 32) == position {
+                    counts[Int(events[k] >> 1 & 0x7FFF_FFFF)] += events[k] & 1 == 1 ? 1 : -1
                     k += 1
                 }
                 guard k < events.count else { break }
-                var successors: [Int32] = []
+                successors.removeAll(keepingCapacity: true)
                 for (j, count) in counts.enumerated() where count > 0 {
                     let next = nfa.b[Int(members[j])]
                     if !successors.contains(next) { successors.append(next) }
                 }
                 guard !successors.isEmpty else { continue }
                 let target: Int32
-                if let known = targets[successors] {
-                    target = known
+                if let known = targets.first(where: { $0.successors == successors }) {
+                    target = known.state
                 } else {
                     let set = closure(successors)
                     if let existing = index[set] {
@@ -90,9 +96,9 @@ extension DFA {
                         index[set] = target
                         sets.append(set)
                     }
-                    targets[successors] = target
+                    targets.append((successors, target))
                 }
-                let hi = events[k].at - 1
+                let hi = UInt32(events[k] >> 32) - 1
                 if let last = stateEdges.last, last.target == target, last.hi &+ 1 == position {
                     stateEdges[stateEdges.count - 1].hi = hi
                 } else {

@@ -47,6 +47,7 @@ extension PatternParser {
                 literals.append(ScalarRange(lo, hi))
             }
         }
+        guard buildsSets else { return .empty }
         var members = ScalarSet(literals)
         if caseless { members = CaseFolding.closed(members) }
         for set in sets { members = members.union(set) }

@@ -25,11 +25,11 @@ extension PatternParser {
         case "v": return .scalar(0x0B)
         case "x", "u": return .scalar(try hexEscape(e, start: start))
         case "d": return .set(UnicodeProperty.digit)
-        case "D": return .set(UnicodeProperty.digit.complement)
-        case "w": return .set(UnicodeProperty.word)
-        case "W": return .set(UnicodeProperty.word.complement)
-        case "s": return .set(UnicodeProperty.space)
-        case "S": return .set(UnicodeProperty.space.complement)
+        case "D": return .set(built(UnicodeProperty.digit.complement))
+        case "w": return .set(built(UnicodeProperty.word))
+        case "W": return .set(built(UnicodeProperty.word.complement))
+        case "s": return .set(built(UnicodeProperty.space))
+        case "S": return .set(built(UnicodeProperty.space.complement))
         case "p", "P": return .set(try property(negated: e == "P", start: start))
         case "A", "z":
             if inClass { throw PatternError(.escapeNotInClass(text(here)), at: here) }
@@ -110,11 +110,12 @@ extension PatternParser {
         if name == "L&" {
             throw PatternError(.unknownProperty(name, suggestion: "LC"), at: here, with: "\\\(letter){LC}")
         }
-        guard let set = UnicodeProperty.named(name) else {
+        guard UnicodeProperty.isKnown(name) else {
             let suggestion = Suggestion.nearest(to: name, in: UnicodeProperty.suggestions)
             throw PatternError(.unknownProperty(name, suggestion: suggestion), at: here,
                                with: suggestion.map { "\\\(letter){\($0)}" })
         }
+        guard buildsSets, let set = UnicodeProperty.named(name) else { return .empty }
         return negated ? set.complement : set
     }
 

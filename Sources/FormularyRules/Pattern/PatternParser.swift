@@ -29,11 +29,24 @@ struct PatternParser {
     var extended: Bool
     var depth = 0
     var groupNames: Set<String> = []
+    /// False when only checking: every set is then left empty, so that reading a file's
+    /// patterns needs no Unicode table (the compiler builds them, for the types it compiles).
+    var buildsSets = true
 
     /// Parses `source` with `flags` (plus any `(?i)`/`(?x)` at its start).
     static func parse(_ source: String, flags: RegexFlags) throws(PatternError) -> PatternNode {
+        try parse(source, flags: flags, buildingSets: true)
+    }
+
+    /// Checks `source` with `flags` as `parse` does, without building its sets.
+    static func check(_ source: String, flags: RegexFlags) throws(PatternError) {
+        _ = try parse(source, flags: flags, buildingSets: false)
+    }
+
+    private static func parse(_ source: String, flags: RegexFlags, buildingSets: Bool) throws(PatternError) -> PatternNode {
         var parser = PatternParser(s: Array(source.unicodeScalars), caseless: flags.contains(.caseInsensitive),
                                    extended: flags.contains(.extended))
+        parser.buildsSets = buildingSets
         parser.leadingFlags()
         let (node, size) = try parser.alternation(topLevel: true)
         if parser.i < parser.s.count {   // only a `)` ends an alternation early
@@ -194,8 +207,11 @@ struct PatternParser {
 
     /// A literal scalar, with its case variants under `i`.
     func literal(_ value: UInt32) -> ScalarSet {
-        caseless ? CaseFolding.closed(ScalarSet(scalar: value)) : ScalarSet(scalar: value)
+        caseless && buildsSets ? CaseFolding.variants(of: value) : ScalarSet(scalar: value)
     }
+
+    /// `make()`, or the empty set when only checking.
+    func built(_ make: @autoclosure () -> ScalarSet) -> ScalarSet { buildsSets ? make() : .empty }
 
     func text(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(s[range])) }
 

@@ -52,8 +52,33 @@ struct ScalarSet: Hashable, Sendable {
         self.ranges = sorted
     }
 
-    /// One scalar.
-    init(scalar: UInt32) { self.init([ScalarRange(scalar, scalar)]) }
+    /// The set of `ranges`, which come in ascending order, none overlapping another (runs of a
+    /// table): adjacent ones are joined and surrogates cut out, in one pass.
+    init(ascending ranges: [ScalarRange]) {
+        var result: [ScalarRange] = []
+        result.reserveCapacity(ranges.count)
+        func append(_ range: ScalarRange) {
+            if let last = result.last, last.hi &+ 1 == range.lo {
+                result[result.count - 1].hi = range.hi
+            } else {
+                result.append(range)
+            }
+        }
+        for range in ranges {
+            if range.hi < Self.surrogates.lo || range.lo > Self.surrogates.hi {
+                append(range)
+                continue
+            }
+            if range.lo < Self.surrogates.lo { append(ScalarRange(range.lo, Self.surrogates.lo - 1)) }
+            if range.hi > Self.surrogates.hi { append(ScalarRange(Self.surrogates.hi + 1, range.hi)) }
+        }
+        self.init(normalized: result)
+    }
+
+    /// One scalar (none, for a surrogate).
+    init(scalar: UInt32) {
+        self.init(normalized: Self.surrogates.lo <= scalar && scalar <= Self.surrogates.hi ? [] : [ScalarRange(scalar, scalar)])
+    }
 
     var isEmpty: Bool { ranges.isEmpty }
 

@@ -13,9 +13,8 @@ struct ThompsonNFA {
     private(set) var kinds: [Kind] = []
     private(set) var a: [Int32] = []
     private(set) var b: [Int32] = []
-    /// The distinct sets the scalar states read.
+    /// The sets the scalar states read (a repeated set's copies share their storage).
     private(set) var sets: [ScalarSet] = []
-    private var setIndex: [ScalarSet: Int32] = [:]
     private(set) var start: Int32 = 0
     private(set) var match: Int32 = 0
 
@@ -34,9 +33,7 @@ struct ThompsonNFA {
     }
 
     private mutating func set(_ set: ScalarSet) -> Int32 {
-        if let index = setIndex[set] { return index }
         sets.append(set)
-        setIndex[set] = Int32(sets.count - 1)
         return Int32(sets.count - 1)
     }
 

@@ -8,22 +8,56 @@ enum UnicodeTables {
     /// Each general category's scalars, in `GeneralCategory.allCases` order.
     static let categorySets: [ScalarSet] = {
         var ranges = [[ScalarRange]](repeating: [], count: GeneralCategory.allCases.count)
-        var runs: [(start: UInt32, category: Int)] = []
-        for item in generalCategoryRuns.split(separator: ",") {
-            let parts = item.split(separator: ":")
-            runs.append((UInt32(parts[0], radix: 16)!, Int(parts[1], radix: 16)!))
+        var numbers: [UInt32] = []
+        numbers.reserveCapacity(8_192)
+        scanHex(generalCategoryRuns) { value, _ in numbers.append(value) }
+        for k in stride(from: 0, to: numbers.count, by: 2) {
+            let end = k + 2 < numbers.count ? numbers[k + 2] - 1 : ScalarSet.maxScalar
+            ranges[Int(numbers[k + 1])].append(ScalarRange(numbers[k], end))
         }
-        for (k, run) in runs.enumerated() {
-            let end = k + 1 < runs.count ? runs[k + 1].start - 1 : ScalarSet.maxScalar
-            ranges[run.category].append(ScalarRange(run.start, end))
-        }
-        return ranges.map(ScalarSet.init)
+        // Runs come in order, and a category's runs never touch (each run is maximal).
+        return ranges.map { ScalarSet(ascending: $0) }
     }()
+
+    /// Calls `body` with each hex number of a table's text and the byte that ends it (`,`,
+    /// `:`, `-`, or 0 at the end). The tables are a few tens of kilobytes, decoded once: one
+    /// pass over the bytes, no substrings.
+    static func scanHex(_ text: String, _ body: (UInt32, UInt8) -> Void) {
+        var text = text
+        text.withUTF8 { bytes in
+            var value: UInt32 = 0
+            var digits = 0
+            for byte in bytes {
+                let digit: UInt32
+                switch byte {
+                case 0x30...0x39: digit = UInt32(byte - 0x30)
+                case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+                case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+                default:
+                    if digits > 0 { body(value, byte) }
+                    value = 0
+                    digits = 0
+                    continue
+                }
+                value = value << 4 | digit
+                digits += 1
+            }
+            if digits > 0 { body(value, 0) }
+        }
+    }
 
     /// The scalars of the categories in `categories`.
     static func categories(_ categories: [GeneralCategory]) -> ScalarSet {
-        ScalarSet(categories.flatMap { categorySets[$0.rawValue].ranges })
+        if categories == letterCategories { return letters }
+        if categories.count == 1 { return categorySets[categories[0].rawValue] }
+        return ScalarSet(categories.flatMap { categorySets[$0.rawValue].ranges })
     }
+
+    private static let letterCategories: [GeneralCategory] = [.lu, .ll, .lt, .lm, .lo]
+
+    /// General category L, which `\p{L}`, `\w`, mask letter slots and slot characters use:
+    /// made once.
+    static let letters = ScalarSet(letterCategories.flatMap { categorySets[$0.rawValue].ranges })
 
     /// The scalars of the script with loose name (or alias) `name`, or nil when there is no
     /// such script. `unknown` (`Zzzz`) is every scalar no other script claims.
@@ -38,10 +72,23 @@ enum UnicodeTables {
 
     /// `lo-hi` or `lo` in hex, comma-separated.
     static func decodeRanges(_ text: String) -> ScalarSet {
-        ScalarSet(text.split(separator: ",").map { item in
-            let bounds = item.split(separator: "-").map { UInt32($0, radix: 16)! }
-            return ScalarRange(bounds[0], bounds.last!)
-        })
+        var ranges: [ScalarRange] = []
+        var low: UInt32?
+        scanHex(text) { value, separator in
+            if separator == UInt8(ascii: "-") {
+                low = value
+            } else {
+                ranges.append(ScalarRange(low ?? value, value))
+                low = nil
+            }
+        }
+        return ScalarSet(ranges)
+    }
+
+    /// Whether `name` (loose) is a script or a script's alias.
+    static func isScript(_ name: String) -> Bool {
+        let key = scriptAliases[name] ?? name
+        return key == "unknown" || scriptRanges[key] != nil
     }
 
     /// Every script's name as Scripts.txt spells it, for suggestions.
@@ -107,6 +154,12 @@ enum UnicodeProperty {
         String(name.unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }.map(Character.init)).lowercased()
     }
 
+    /// Whether `\p{name}` names a category, a group or a script (without building its set).
+    static func isKnown(_ name: String) -> Bool {
+        let key = loose(name)
+        return GeneralCategory.byName[key] != nil || UnicodeTables.isScript(key)
+    }
+
     /// The scalars of `\p{name}`: a general category or group (short or long name), else a
     /// script; nil when the name is neither.
     static func named(_ name: String) -> ScalarSet? {
@@ -119,8 +172,11 @@ enum UnicodeProperty {
     static let digit = ScalarSet([ScalarRange(0x30, 0x39)])
 
     /// `\w` as PCRE2 10.42 reads it in UCP mode: letters, numbers and the underscore.
-    static let word: ScalarSet = UnicodeTables.categories([.lu, .ll, .lt, .lm, .lo, .nd, .nl, .no])
+    static let word: ScalarSet = UnicodeTables.letters.union(UnicodeTables.categories([.nd, .nl, .no]))
         .union(ScalarSet(scalar: 0x5F))
+
+    /// What a mask's slots hold, and so a `when` condition reads: letters and ASCII digits.
+    static let slotCharacters: ScalarSet = UnicodeTables.letters.union(digit)
 
     /// `\s` as PCRE2 reads it in UCP mode: separators (Z), and its horizontal (`\h`) and
     /// vertical (`\v`) spaces, which add the ASCII controls tab to carriage return, U+0085
