@@ -15,7 +15,7 @@
 ///
 /// Types with a single unconditional mask have no choices and never reach this code. A
 /// condition costs one automaton step per byte of slot characters, and most values need not
-/// run it: facts read from the automaton at load time, each exact, rule it out first — the
+/// run it: facts read from the automaton at load time, each sound, rule it out first — the
 /// ASCII letters and digits it can start with, and the lengths of the slot strings it accepts
 /// (final) or can still complete (live). A 16-digit card number starting with 4 runs none of
 /// the built-in card's Amex, Diners, 13-digit Visa or UnionPay conditions.
@@ -25,8 +25,10 @@ final class MaskChoice: Sendable {
     let check: CompiledFieldType.MaskCheck?
     /// `check?.severity`, read by the fast path without copying the check.
     let severity: Severity?
-    /// The fewest and most scalars of a string of slot characters (letters and ASCII digits)
-    /// the condition accepts; `minimum > maximum` when it accepts none.
+    /// At most the fewest and at least the most scalars of a string of slot characters
+    /// (letters and ASCII digits) the condition accepts; `minimum > maximum` when it accepts
+    /// none. Measured over ASCII letters and digits and every non-ASCII scalar (which needs
+    /// no Unicode table): never tighter than the slot characters', so never wrong to skip by.
     let minimum: Int, maximum: Int
     /// The most scalars of any string the condition accepts (`Int.max`: unbounded): a longer
     /// prefix has no completion.
@@ -43,7 +45,7 @@ final class MaskChoice: Sendable {
         self.check = check
         severity = check?.severity
         let automaton = condition.automaton
-        let lengths = automaton.lengths(over: UnicodeProperty.slotCharacters)
+        let lengths = automaton.lengths(over: UnicodeProperty.slotCharactersBound)
         (minimum, maximum) = lengths.map { ($0.shortest, $0.longest ?? Int.max) } ?? (1, 0)
         liveMaximum = automaton.lengths(over: .all).map { $0.longest ?? Int.max } ?? -1
         var bits: (UInt64, UInt64) = (0, 0)

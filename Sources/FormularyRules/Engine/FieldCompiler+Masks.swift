@@ -33,13 +33,12 @@ extension FieldCompilation {
     /// rules the mask out.
     static func unmatchableReason(_ automaton: PatternAutomaton, _ mask: CompiledMask) -> String? {
         let digits = UnicodeProperty.digit
-        let letters = UnicodeTables.letters
         var positions: [ScalarSet] = []
         var onlyDigits = true
         for item in mask.items {
             switch item {
             case .digit: positions.append(digits)
-            case .letter: positions.append(letters); onlyDigits = false
+            case .letter: positions.append(UnicodeTables.letters); onlyDigits = false
             case .alphanumeric: positions.append(UnicodeProperty.slotCharacters); onlyDigits = false
             case .literal(let s):
                 if s.value &- 0x30 < 10 {
@@ -52,7 +51,8 @@ extension FieldCompilation {
         }
         if automaton.acceptsSome(of: positions) { return nil }
         let n = positions.count
-        if let (shortest, longest) = automaton.lengths(over: UnicodeProperty.slotCharacters) {
+        // Bounds that need no letters' table: a true reason whenever they rule the mask out.
+        if let (shortest, longest) = automaton.lengths(over: UnicodeProperty.slotCharactersBound) {
             if shortest > n { return "it needs at least \(shortest) letters or digits, and the mask holds \(n)" }
             if let longest, longest < n { return "it matches at most \(longest) letters or digits, and the mask holds \(n)" }
         } else {

@@ -109,7 +109,9 @@ extension DFA {
             q += 1
         }
         self.init(edges: edges, accepting: accepting, start: 0)
-        trim()
+        // Every reading state of a Thompson NFA leads on to its accepting state unless some
+        // set on the way is empty (`[^\s\S]`): only then can a state of the DFA be dead.
+        if nfa.sets.contains(where: \.isEmpty) { trim() }
     }
 
     /// Removes the states from which no accepting state can be reached, and the edges into

@@ -86,15 +86,21 @@ package final class PatternProgram: @unchecked Sendable {
     /// Marks `row` for skipping when at most three ASCII bytes leave it.
     private static func accelerate(_ row: Int, ascii: UnsafeMutablePointer<UInt32>, into table: UnsafeMutablePointer<UInt64>) {
         let own = UInt32(row << 7)
-        var leaving: [UInt64] = []
-        for byte in 0..<128 where ascii[row << 7 | byte] != own {
-            leaving.append(UInt64(byte))
-            if leaving.count > 3 { return }
-        }
         // No byte of an ASCII word is 0x80: a word of it is a byte that never leaves.
-        while leaving.count < 3 { leaving.append(leaving.first ?? 0x80) }
+        var leaving: (UInt64, UInt64, UInt64) = (0x80, 0x80, 0x80)
+        var count = 0
+        for byte in 0..<128 where ascii[row << 7 | byte] != own {
+            switch count {
+            case 0: leaving = (UInt64(byte), UInt64(byte), UInt64(byte))
+            case 1: leaving.1 = UInt64(byte); leaving.2 = UInt64(byte)
+            case 2: leaving.2 = UInt64(byte)
+            default: return
+            }
+            count += 1
+        }
+        let repeated: UInt64 = 0x0101_0101_0101_0101
         table[row * 4] = 1
-        for k in 0..<3 { table[row * 4 + 1 + k] = leaving[k] &* 0x0101_0101_0101_0101 }
+        (table[row * 4 + 1], table[row * 4 + 2], table[row * 4 + 3]) = (leaving.0 &* repeated, leaving.1 &* repeated, leaving.2 &* repeated)
     }
 
     /// Compiles `source` with `flags`, bypassing the process's cache (for measuring), or nil

@@ -178,6 +178,12 @@ enum UnicodeProperty {
     /// What a mask's slots hold, and so a `when` condition reads: letters and ASCII digits.
     static let slotCharacters: ScalarSet = UnicodeTables.letters.union(digit)
 
+    /// `slotCharacters` widened to every scalar above ASCII: lengths measured over it bound
+    /// those over the slot characters (never tighter), without the letters' table.
+    static let slotCharactersBound = ScalarSet([
+        ScalarRange(0x30, 0x39), ScalarRange(0x41, 0x5A), ScalarRange(0x61, 0x7A), ScalarRange(0x80, ScalarSet.maxScalar),
+    ])
+
     /// `\s` as PCRE2 reads it in UCP mode: separators (Z), and its horizontal (`\h`) and
     /// vertical (`\v`) spaces, which add the ASCII controls tab to carriage return, U+0085
     /// and U+180E.
