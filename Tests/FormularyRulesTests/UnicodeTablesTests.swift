@@ -39,6 +39,11 @@ import Testing
         #expect(UnicodeProperty.named("Old_Italic") == UnicodeProperty.named("old italic"))
         #expect(UnicodeProperty.named("Cased_Letter") == UnicodeTables.categories([.lu, .ll, .lt]))
         #expect(UnicodeTables.scriptsVersion == "15.0.0" && UnicodeTables.caseFoldingVersion == "15.0.0")
+        // The category names are written loose in the table: each spelling finds its entry.
+        for name in GeneralCategory.displayNames {
+            #expect(GeneralCategory.byName[UnicodeProperty.loose(name)] != nil, "\(name)")
+        }
+        #expect(GeneralCategory.byName.count == GeneralCategory.displayNames.count + 1, "and Combining_Mark")
     }
 
     /// Simple case folding: orbits with three members, the status S mappings, and no full

@@ -110,11 +110,12 @@ struct PatternParser {
         var size = 0
         while true {
             let (branch, branchSize) = try sequence(topLevel: topLevel)
-            branches.append(branch)
+            if buildsSets { branches.append(branch) }
             size = Self.add(size, branchSize)
             guard peek == "|" else { break }
             i += 1
         }
+        if !buildsSets { return (Self.checked, size) }
         if branches.count == 1 { return (branches[0], size) }
         return (.alternation(branches), Self.add(size, branches.count - 1))
     }
@@ -123,6 +124,7 @@ struct PatternParser {
     /// every item and `$`/`\z` after every one.
     mutating func sequence(topLevel: Bool) throws(PatternError) -> (PatternNode, Int) {
         var items: [PatternNode] = []
+        var itemCount = 0   // also when checking, which keeps no items
         var size = 0
         var endAnchor: Range<Int>? = nil
         while true {
@@ -131,7 +133,7 @@ struct PatternParser {
             let start = i
             switch try atom() {
             case .startAnchor(let text):
-                if !topLevel || !items.isEmpty || endAnchor != nil {
+                if !topLevel || itemCount > 0 || endAnchor != nil {
                     throw PatternError(.anchorNotAtStart(text), at: start..<i,
                                        with: text == "^" ? "\\^" : nil)
                 }
@@ -148,10 +150,12 @@ struct PatternParser {
                     throw PatternError(.anchorNotAtEnd(text), at: endAnchor, with: text == "$" ? "\\$" : nil)
                 }
                 let (repeated, repeatedSize) = try quantified(node, size: nodeSize, atomStart: start)
-                items.append(repeated)
+                if buildsSets { items.append(repeated) }
+                itemCount += 1
                 size = Self.add(size, repeatedSize)
             }
         }
+        if !buildsSets { return (Self.checked, size) }
         return (items.count == 1 ? items[0] : .sequence(items), size)
     }
 
@@ -176,8 +180,8 @@ struct PatternParser {
             return .node(.set(Self.dot), size: 1)
         case "\\":
             switch try escape(inClass: false) {
-            case .scalar(let value): return .node(.set(literal(value)), size: 1)
-            case .set(let set): return .node(.set(set), size: 1)
+            case .scalar(let value): return .node(buildsSets ? .set(literal(value)) : Self.checked, size: 1)
+            case .set(let set): return .node(buildsSets ? .set(set) : Self.checked, size: 1)
             case .startAnchor: return .startAnchor("\\A")
             case .endAnchor: return .endAnchor("\\z")
             }
@@ -198,9 +202,12 @@ struct PatternParser {
             throw PatternError(.loneBracket(Character(c)), at: start..<start + 1, with: "\\" + String(c))
         default:
             i += 1
-            return .node(.set(literal(c.value)), size: 1)
+            return .node(buildsSets ? .set(literal(c.value)) : Self.checked, size: 1)
         }
     }
+
+    /// What checking gives for every part of a pattern: no tree is built, only sizes counted.
+    static let checked = PatternNode.sequence([])
 
     /// `.`: any scalar but a line feed.
     static let dot = ScalarSet.all.subtracting(ScalarSet(scalar: 0x0A))
@@ -265,6 +272,7 @@ struct PatternParser {
             throw PatternError(.tooLarge(states: total, limit: Self.maxStates), at: atomStart..<quantifierEnd)
         }
         if bounds.min == 1 && bounds.max == 1 { return (node, size) }
+        if !buildsSets { return (Self.checked, total) }
         return (.repetition(node, min: bounds.min, max: bounds.max), total)
     }
 

@@ -102,35 +102,48 @@ enum GeneralCategory: Int, CaseIterable, Sendable {
 
     /// The short and long names of every category and group, by loose name (UAX #44 LM3:
     /// case, spaces, hyphens and underscores do not count): `lu` and `uppercaseletter`, `l` and
-    /// `letter`, `lc` and `casedletter`.
-    static let byName: [String: [GeneralCategory]] = {
-        let named: [(String, String, [GeneralCategory])] = [
-            ("Lu", "Uppercase_Letter", [.lu]), ("Ll", "Lowercase_Letter", [.ll]),
-            ("Lt", "Titlecase_Letter", [.lt]), ("Lm", "Modifier_Letter", [.lm]), ("Lo", "Other_Letter", [.lo]),
-            ("LC", "Cased_Letter", [.lu, .ll, .lt]), ("L", "Letter", [.lu, .ll, .lt, .lm, .lo]),
-            ("Mn", "Nonspacing_Mark", [.mn]), ("Mc", "Spacing_Mark", [.mc]), ("Me", "Enclosing_Mark", [.me]),
-            ("M", "Mark", [.mn, .mc, .me]),
-            ("Nd", "Decimal_Number", [.nd]), ("Nl", "Letter_Number", [.nl]), ("No", "Other_Number", [.no]),
-            ("N", "Number", [.nd, .nl, .no]),
-            ("Pc", "Connector_Punctuation", [.pc]), ("Pd", "Dash_Punctuation", [.pd]),
-            ("Ps", "Open_Punctuation", [.ps]), ("Pe", "Close_Punctuation", [.pe]),
-            ("Pi", "Initial_Punctuation", [.pi]), ("Pf", "Final_Punctuation", [.pf]),
-            ("Po", "Other_Punctuation", [.po]), ("P", "Punctuation", [.pc, .pd, .ps, .pe, .pi, .pf, .po]),
-            ("Sm", "Math_Symbol", [.sm]), ("Sc", "Currency_Symbol", [.sc]), ("Sk", "Modifier_Symbol", [.sk]),
-            ("So", "Other_Symbol", [.so]), ("S", "Symbol", [.sm, .sc, .sk, .so]),
-            ("Zs", "Space_Separator", [.zs]), ("Zl", "Line_Separator", [.zl]),
-            ("Zp", "Paragraph_Separator", [.zp]), ("Z", "Separator", [.zs, .zl, .zp]),
-            ("Cc", "Control", [.cc]), ("Cf", "Format", [.cf]), ("Cs", "Surrogate", [.cs]),
-            ("Co", "Private_Use", [.co]), ("Cn", "Unassigned", [.cn]),
-            ("C", "Other", [.cc, .cf, .cs, .co, .cn]),
-        ]
-        var table: [String: [GeneralCategory]] = ["combiningmark": [.mn, .mc, .me]]
-        for (short, long, categories) in named {
-            table[UnicodeProperty.loose(short)] = categories
-            table[UnicodeProperty.loose(long)] = categories
-        }
-        return table
-    }()
+    /// `letter`, `lc` and `casedletter`. Written loose, so that no name is worked out at run time.
+    static let byName: [String: [GeneralCategory]] = [
+        "lu": [.lu], "uppercaseletter": [.lu],
+        "ll": [.ll], "lowercaseletter": [.ll],
+        "lt": [.lt], "titlecaseletter": [.lt],
+        "lm": [.lm], "modifierletter": [.lm],
+        "lo": [.lo], "otherletter": [.lo],
+        "lc": [.lu, .ll, .lt], "casedletter": [.lu, .ll, .lt],
+        "l": [.lu, .ll, .lt, .lm, .lo], "letter": [.lu, .ll, .lt, .lm, .lo],
+        "mn": [.mn], "nonspacingmark": [.mn],
+        "mc": [.mc], "spacingmark": [.mc],
+        "me": [.me], "enclosingmark": [.me],
+        "m": [.mn, .mc, .me], "mark": [.mn, .mc, .me],
+        "nd": [.nd], "decimalnumber": [.nd],
+        "nl": [.nl], "letternumber": [.nl],
+        "no": [.no], "othernumber": [.no],
+        "n": [.nd, .nl, .no], "number": [.nd, .nl, .no],
+        "pc": [.pc], "connectorpunctuation": [.pc],
+        "pd": [.pd], "dashpunctuation": [.pd],
+        "ps": [.ps], "openpunctuation": [.ps],
+        "pe": [.pe], "closepunctuation": [.pe],
+        "pi": [.pi], "initialpunctuation": [.pi],
+        "pf": [.pf], "finalpunctuation": [.pf],
+        "po": [.po], "otherpunctuation": [.po],
+        "p": [.pc, .pd, .ps, .pe, .pi, .pf, .po], "punctuation": [.pc, .pd, .ps, .pe, .pi, .pf, .po],
+        "sm": [.sm], "mathsymbol": [.sm],
+        "sc": [.sc], "currencysymbol": [.sc],
+        "sk": [.sk], "modifiersymbol": [.sk],
+        "so": [.so], "othersymbol": [.so],
+        "s": [.sm, .sc, .sk, .so], "symbol": [.sm, .sc, .sk, .so],
+        "zs": [.zs], "spaceseparator": [.zs],
+        "zl": [.zl], "lineseparator": [.zl],
+        "zp": [.zp], "paragraphseparator": [.zp],
+        "z": [.zs, .zl, .zp], "separator": [.zs, .zl, .zp],
+        "cc": [.cc], "control": [.cc],
+        "cf": [.cf], "format": [.cf],
+        "cs": [.cs], "surrogate": [.cs],
+        "co": [.co], "privateuse": [.co],
+        "cn": [.cn], "unassigned": [.cn],
+        "c": [.cc, .cf, .cs, .co, .cn], "other": [.cc, .cf, .cs, .co, .cn],
+        "combiningmark": [.mn, .mc, .me],
+    ]
 
     /// The names suggestions are made from: the short and long spellings.
     static let displayNames: [String] = [
