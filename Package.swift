@@ -4,8 +4,9 @@ import PackageDescription
 // Layers, each depending only on the ones above it (docs/architecture.md has the rules):
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
-//                     compiled field types (PCRE2). No SQLite, no libcrypto, no Foundation;
-//                     files and the clock only where an app asks (adding(folder:), localToday()).
+//                     compiled field types, Formulary's own pattern automata. Pure Swift: no
+//                     C library, no SQLite, no libcrypto, no Foundation; files and the clock
+//                     only where an app asks (adding(folder:), localToday()).
 //                     A library product: its public API is what docs/library.md shows.
 //   FormularyStore  — SQLite, migrations, SHA-256 (libcrypto), the audit log, and the
 //                     StoreBackend seam; it stores the rules' domain values (one Severity), so
@@ -49,7 +50,10 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "FormularyJSON"),
-        .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
+        .target(name: "FormularyRules"),
+        // PCRE2 as the tests' oracle and the benchmarks' speed reference for patterns: no
+        // product links it.
+        .target(name: "PCRE2Oracle", dependencies: ["CPCRE2"], path: "Tests/PCRE2Oracle"),
         .target(name: "FormularyStore",
                 dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
         // The PostgreSQL backend: libpq is linked by this module alone. A program that wants
@@ -74,11 +78,12 @@ let package = Package(
                           swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
-                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON"],
+                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON",
+                                        "PCRE2Oracle"],
                           path: "bench/FormularyBench"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
-        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
+        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules", "PCRE2Oracle"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore", "FormularyPostgres"]),
         .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres"]),
         // The commands run in-process (FormularyCLI) unless a test needs a process (exit

@@ -1,19 +1,16 @@
 /// The catalogue of the compiler domain: the load-time checks `FieldCompiler` makes of a
 /// resolved type with its arguments, beyond what reading the file found.
 ///
-/// The compiler also re-checks arguments and parameter uses; those problems are the
+/// The compiler also re-checks arguments, parameter uses and patterns; those problems are the
 /// language's (`LanguageDiagnostic.unknownParameter`, `.argumentKind`, `.parameterKind`,
-/// `.invalidNumber`, `.invalidDate`, `.invalidMask`, `.invalidDateFormat`) and keep their
-/// ids, built by the typed builders here so that every compiler message is written once.
+/// `.invalidNumber`, `.invalidDate`, `.invalidMask`, `.invalidDateFormat`, `.invalidRegex`,
+/// `.unsupportedRegex`) and keep their ids, built by the typed builders here so that every
+/// compiler message is written once.
 package enum CompilerDiagnostic: String, DiagnosticCatalog {
     /// A length, number or date range no value can satisfy (`length 5...2`).
     case emptyRange = "empty-range"
     /// `places` below zero.
     case negativePlaces = "negative-places"
-    /// A regex PCRE2 does not compile.
-    case invalidRegex = "invalid-regex"
-    /// A regex prone to catastrophic backtracking, such as `(a+)+` (a warning).
-    case regexBacktracking = "regex-backtracking"
     /// `one-of` without options.
     case emptyOneOf = "empty-one-of"
     /// A mask whose filled length no `length` rule of the type allows.
@@ -30,11 +27,11 @@ package enum CompilerDiagnostic: String, DiagnosticCatalog {
     /// `.compiler`.
     package static var domain: DiagnosticDomain { .compiler }
 
-    /// `.warning` for `regex-backtracking`, `unreachable-mask` and
-    /// `mask-condition-unmatchable` (the type still works), `.error` otherwise.
+    /// `.warning` for `unreachable-mask` and `mask-condition-unmatchable` (the type still
+    /// works), `.error` otherwise.
     package var defaultSeverity: Diagnostic.Severity {
         switch self {
-        case .regexBacktracking, .unreachableMask, .maskConditionUnmatchable: .warning
+        case .unreachableMask, .maskConditionUnmatchable: .warning
         default: .error
         }
     }
@@ -63,17 +60,6 @@ extension CompilerDiagnostic {
     /// `places must not be negative (-1)`.
     package static func negativePlaces(_ places: Int) -> DiagnosticMessage {
         CompilerDiagnostic.negativePlaces.message("places must not be negative (\(places))")
-    }
-
-    /// PCRE2's complaint and where in the pattern it arose.
-    package static func invalidRegex(_ reason: String, offset: Int) -> DiagnosticMessage {
-        CompilerDiagnostic.invalidRegex.message("the pattern does not compile: \(reason) at offset \(offset)")
-    }
-
-    /// The nested-quantifier warning.
-    package static func regexBacktracking() -> DiagnosticMessage {
-        CompilerDiagnostic.regexBacktracking.message(
-            "the pattern repeats a group that holds a repetition (as in '(a+)+'): matching may backtrack catastrophically and hit the match budget")
     }
 
     /// `one-of needs at least one option`.
@@ -156,6 +142,15 @@ extension CompilerDiagnostic {
     /// A mask ending in a lone backslash.
     package static func maskEndsInBackslash(_ pattern: String) -> DiagnosticMessage {
         LanguageDiagnostic.invalidMask.message("the mask \"\(pattern)\" ends in a lone '\\'")
+    }
+
+    /// A pattern that does not compile, in a definition that did not come from a file (a file's
+    /// are read, and located inside the literal, by the parser): the language's message, and
+    /// where in the pattern (counted in Unicode scalars) the problem is.
+    static func invalidPattern(_ error: PatternError) -> DiagnosticMessage {
+        var message = LanguageDiagnostic.patternProblem(error.problem)
+        message.notes.append(Diagnostic.Note("at offset \(error.range.lowerBound) of the pattern"))
+        return message
     }
 
     /// A date format the compiler cannot use, and why.

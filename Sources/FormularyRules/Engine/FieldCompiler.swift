@@ -11,9 +11,9 @@
 ///   (`invalid-date`) and date formats (`invalid-date-format`);
 /// - an `accept` example (not `live`) that its own mask cannot format to a filled mask
 ///   (`accept-unformattable`);
-/// - regexes that do not compile (`invalid-regex`, with PCRE2's message and offset), and
-///   as a warning, nested quantifiers prone to catastrophic backtracking such as `(a+)+`
-///   (`regex-backtracking`).
+/// - patterns that do not compile (`invalid-regex`, `unsupported-regex`: the parser reports a
+///   file's, located in the literal; the compiler those of definitions built in code, and a
+///   pattern whose NFA would be too big to keep).
 package enum FieldCompiler: Sendable {
     /// Load-time checks and compilation. The diagnostics include warnings; `compiled` is
     /// nil when any of them is an error.

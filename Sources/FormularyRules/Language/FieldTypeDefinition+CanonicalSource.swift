@@ -74,8 +74,8 @@ extension FieldTypeDefinition {
             return places.map { "decimal places " + Canonical.arg($0) { String($0) } } ?? "decimal"
         case .range(let range):
             return "range " + Canonical.range(range) { $0.text }
-        case .pattern(let source, let flags):
-            return "pattern " + Canonical.regex(source, flags)
+        case .pattern(let source, let flags, let negated):
+            return (negated ? "pattern not " : "pattern ") + Canonical.regex(source, flags)
         case .charset(let classes):
             return "charset " + classes.map { charsetClass -> String in
                 switch charsetClass {

@@ -324,7 +324,9 @@ package enum CheckKind: Sendable, Hashable {
     case integer
     case decimal(places: Arg<Int>?)
     case range(RangeSpec<DecimalLiteral>)
-    case pattern(source: String, flags: RegexFlags)
+    /// `pattern /RE/flags`, the value must match as a whole; `pattern not /RE/flags`
+    /// (`negated`), it must not.
+    case pattern(source: String, flags: RegexFlags, negated: Bool = false)
     case charset([CharsetClass])
     case oneOf([String], ignoreCase: Bool)
     case date(format: String, range: RangeSpec<DateBound>?)
