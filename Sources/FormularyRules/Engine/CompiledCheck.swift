@@ -14,6 +14,9 @@ final class CompiledCheck: Sendable {
         case oneOf(OneOfMatcher)
         case date(DateCheck)
         case checksum(ChecksumAlgorithm)
+        /// The names of the masks the value may take (`mask-one-of`); judged by the type,
+        /// which knows the mask chosen (``CompiledFieldType/maskOneOfPasses``).
+        case maskOneOf(Set<String>)
     }
 
     enum Outcome { case pass, fail, budgetExceeded }
@@ -28,7 +31,7 @@ final class CompiledCheck: Sendable {
     // `kind` unpacked into plain stored properties for `evaluate`: binding an enum's
     // payload copies it (retaining the arrays and objects inside), which was a fifth of
     // batch validation's time; reading a constant property of a final class borrows it.
-    private enum Tag: UInt8 { case length, integer, decimal, range, pattern, charset, oneOf, date, checksum }
+    private enum Tag: UInt8 { case length, integer, decimal, range, pattern, charset, oneOf, date, checksum, maskOneOf }
     private let tag: Tag
     private let lengthLower: Int
     private let lengthUpper: Int?
@@ -41,6 +44,8 @@ final class CompiledCheck: Sendable {
     private let oneOf: OneOfMatcher?
     private let date: DateCheck?
     private let algorithm: ChecksumAlgorithm
+    /// `mask-one-of`'s names (nil for every other kind), read by the type before `evaluate`.
+    let maskNames: Set<String>?
 
     init(kind: Kind, rule: String, severity: Severity, finalOnly: Bool, message: MessageTemplate) {
         self.kind = kind
@@ -50,6 +55,7 @@ final class CompiledCheck: Sendable {
         self.message = message
         var (lower, upper, unit, places) = (0, Int?.none, LengthUnit.graphemes, Int?.none)
         var algorithm = ChecksumAlgorithm.luhn
+        var maskNames: Set<String>? = nil
         var (range, program, charset, oneOf, date): (DecimalRange?, RegexProgram?, CharsetMatcher?, OneOfMatcher?, DateCheck?)
         switch kind {
         case let .length(l, u, n): (tag, lower, upper, unit) = (.length, l, u, n)
@@ -61,7 +67,9 @@ final class CompiledCheck: Sendable {
         case .oneOf(let o): (tag, oneOf) = (.oneOf, o)
         case .date(let d): (tag, date) = (.date, d)
         case .checksum(let a): (tag, algorithm) = (.checksum, a)
+        case .maskOneOf(let names): (tag, maskNames) = (.maskOneOf, names)
         }
+        self.maskNames = maskNames
         (lengthLower, lengthUpper, lengthUnit, self.places) = (lower, upper, unit, places)
         (self.range, self.program, self.charset, self.oneOf, self.date) = (range, program, charset, oneOf, date)
         programRef = program.map { Unmanaged.passUnretained($0) }
@@ -109,6 +117,8 @@ final class CompiledCheck: Sendable {
             return (live ? date.unsafelyUnwrapped.passesLive(b) : date.unsafelyUnwrapped.passesFinal(b)) ? .pass : .fail
         case .checksum:
             return Checksum.passes(b, algorithm) ? .pass : .fail
+        case .maskOneOf:
+            return .pass   // the type judges it: it needs the mask chosen
         }
     }
 }

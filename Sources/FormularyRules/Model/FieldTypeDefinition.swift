@@ -206,15 +206,19 @@ public struct RuleOptions: Sendable, Hashable {
     public var message: String?
     /// Runs only in the final stage.
     public var finalOnly: Bool
+    /// `if $NAME = "VALUE"`: the check applies only when a string parameter has that value
+    /// (nil: always). Checks only.
+    public var condition: RuleCondition?
     /// Where the rule line stands.
     public var location: SourceLocation
     /// Makes the options of a rule line.
     public init(name: String, severity: Severity = .error, message: String? = nil,
-                finalOnly: Bool = false, location: SourceLocation) {
+                finalOnly: Bool = false, condition: RuleCondition? = nil, location: SourceLocation) {
         self.name = name
         self.severity = severity
         self.message = message
         self.finalOnly = finalOnly
+        self.condition = condition
         self.location = location
     }
 }
@@ -329,6 +333,10 @@ public enum CheckKind: Sendable, Hashable {
     case oneOf([String], ignoreCase: Bool)
     case date(format: String, range: RangeSpec<DateBound>?)
     case checksum(ChecksumAlgorithm)
+    /// `mask-one-of "visa" "mastercard"` or `mask-one-of $brands` (a string parameter
+    /// holding names separated by spaces): the mask chosen for the value must be one of the
+    /// named ones (by their `as NAME`).
+    case maskOneOf(Arg<[String]>)
 
     /// The keyword that introduces the check, which is also its default rule name.
     public var keyword: String {
@@ -342,6 +350,7 @@ public enum CheckKind: Sendable, Hashable {
         case .oneOf: "one-of"
         case .date: "date"
         case .checksum(let a): a.rawValue   // `checksum luhn` fails as rule `luhn`
+        case .maskOneOf: "mask-one-of"
         }
     }
 }
