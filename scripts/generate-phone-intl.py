@@ -117,35 +117,27 @@ def code_trie(codes):
     return build(sorted(codes))
 
 
-def length_regex(lengths):
-    """{7, 9, 10} -> '[0-9]{7}|[0-9]{9,10}' as runs."""
-    runs, start = [], None
+def runs(lengths):
+    """[7, 9, 10] -> [(7, 7), (9, 10)]: the sorted lengths as runs of consecutive ones."""
+    out = []
     for n in lengths:
-        if start is not None and n == prev + 1:
-            prev = n
-            continue
-        if start is not None:
-            runs.append((start, prev))
-        start = prev = n
-    if start is not None:
-        runs.append((start, prev))
-    parts = [f"[0-9]{{{a}}}" if a == b else f"[0-9]{{{a},{b}}}" for a, b in runs]
+        if out and n == out[-1][1] + 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
+
+
+def length_regex(lengths):
+    """[7, 9, 10] -> '(?:[0-9]{7}|[0-9]{9,10})'."""
+    parts = [f"[0-9]{{{a}}}" if a == b else f"[0-9]{{{a},{b}}}" for a, b in runs(lengths)]
     return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
 
 def lengths_text(lengths):
     """[7, 9, 10] -> '7, 9 or 10'; [5, 6, 7, 8, 12] -> '5 to 8 or 12'."""
-    runs, start = [], None
-    for n in lengths:
-        if start is not None and n == prev + 1:
-            prev = n
-            continue
-        if start is not None:
-            runs.append((start, prev))
-        start = prev = n
-    runs.append((start, prev))
     words = []
-    for a, b in runs:
+    for a, b in runs(lengths):
         words += [f"{a} to {b}"] if b >= a + 2 else [str(n) for n in range(a, b + 1)]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 

@@ -162,10 +162,12 @@ import Testing
     @Test func theConditionFiltersAreSound() throws {
         let d = try #require(resolvedField(try String(contentsOf: pluginsFolder.appendingPathComponent("credit-card.field"), encoding: .utf8)))
         let type = try compile(d)
-        #expect(type.choices.count == 6)
+        #expect(type.choices.count == 43)
         let scratch = RegexScratch()
         for value in ["378282246310005", "36227206271667", "4000000000000000006", "6205500000000000004",
-                      "62000000000000000", "3056930009020004", "A37", "3a", "30599999999999"] {
+                      "62000000000000000", "3056930009020004", "A37", "3a", "30599999999999",
+                      "5066991111111118", "6799990100000000019", "501800000009", "2204000000000000006",
+                      "9792100000000001", "8100513433325374"] {
             let bytes = Array(value.utf8)
             for n in 1...bytes.count {
                 let prefix = Array(bytes[..<n])
@@ -179,9 +181,14 @@ import Testing
                 }
             }
         }
-        // And they do skip: a Visa number runs no condition of the Amex or Diners masks.
-        #expect(!type.choices[0].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
-        #expect(!type.choices[2].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
+        // And they do skip: a Visa number runs no condition of the Amex or Diners masks, and a
+        // 16-digit one none of a 19-digit mask.
+        for choice in type.choices where ["amex", "diners"].contains(choice.check?.rule) {
+            #expect(!choice.mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false), "\(choice.mask.pattern)")
+        }
+        let visa19 = try #require(type.choices.first { $0.check?.rule == "visa" && $0.mask.slotCount == 19 })
+        #expect(!visa19.mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
+        #expect(visa19.mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: true))
     }
 
     @Test func maximumLengthReadsCommonShapes() {
