@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes plugins/phone-intl.field from libphonenumber's numbering-plan metadata
 (resources/PhoneNumberMetadata.xml of github.com/google/libphonenumber), and the test vectors
-of Tests/FormularyKitTests/Fixtures/phone-intl-examples.txt (the metadata's own example
+of Tests/Fixtures/phone-intl-examples.txt (the metadata's own example
 numbers, which the tests judge with and without a region).
 
 Usage:
@@ -145,8 +145,8 @@ def lengths_text(lengths):
 def main():
     args = sys.argv[1:]
     release = None
-    examples_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "FormularyKitTests",
-                                 "Fixtures", "phone-intl-examples.txt")
+    examples_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures",
+                                 "phone-intl-examples.txt")
     regions_on = True
     while args and args[0].startswith("--"):
         flag = args.pop(0)

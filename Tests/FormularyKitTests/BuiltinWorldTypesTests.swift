@@ -311,7 +311,8 @@ import FormularyRules
     /// libphonenumber's example numbers, one per region and type of number (generated with
     /// the plugin by scripts/generate-phone-intl.py).
     static func phoneExamples() throws -> [(region: String, kind: String, number: String)] {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        // Outside the test target's folder, so that SwiftPM does not take it for a resource.
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/phone-intl-examples.txt").path
         return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
             .filter { !$0.hasPrefix("#") }
