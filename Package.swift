@@ -66,6 +66,11 @@ let package = Package(
         .executableTarget(name: "FormularyBench",
                          dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON"],
                           path: "bench/FormularyBench"),
+        // The conformance vectors of formulary.js (runtime/js), written from this engine
+        // (runtime/conformance/README.md; `make conformance`, which `make test` runs).
+        .executableTarget(name: "FormularyConformance",
+                          dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"],
+                          path: "runtime/conformance/generator"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
