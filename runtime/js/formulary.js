@@ -218,7 +218,7 @@ class Automaton {
 // MARK: Exact decimals
 // Numbers stay digit strings: never a double (0.1 + 0.2), linear in their length.
 
-/** `-?[0-9]+(\.[0-9]+)?` as {negative, integer without leading zeros, fraction without trailing zeros}, or null. */
+/** `-?[0-9]+(\.[0-9]+)?` as {negative, integer, fraction} without outer zeros, or null. */
 function decimalParts(s) {
   const negative = s.charCodeAt(0) === 0x2D;
   let i = negative ? 1 : 0;
@@ -254,7 +254,7 @@ function compareDecimals(a, b) {
   }
   return sa * m;
 }
-/** One unit added in the last place of `digits`, of which the last `fractionDigits` are the fraction (BigInt). */
+/** `digits` plus one unit in the last place (the last `fractionDigits` are the fraction), by BigInt. */
 function incremented(digits, fractionDigits) {
   const d = (BigInt(digits || "0") + 1n).toString().padStart(digits.length, "0"), split = d.length - fractionDigits;
   return parts(false, d.slice(0, split), d.slice(split));
@@ -288,7 +288,7 @@ class DecimalRange {
       if (i !== b.length) return false;
       fraction = b.slice(intStart + integer.length + 1);
     }
-    // A leading `-` mirrors the prefix and the range: x is in the mirror when -x is in the range.
+    // A leading `-` mirrors the prefix and the range.
     const range = negative
       ? { lower: this.upper && [this.upper, true], lowerExclusive: !this.upperInclusive, upper: this.lower && [this.lower, true], upperInclusive: !this.lowerExclusive }
       : { lower: this.lower && [this.lower, false], lowerExclusive: this.lowerExclusive, upper: this.upper && [this.upper, false], upperInclusive: this.upperInclusive };
@@ -347,12 +347,10 @@ const pad = (n, width) => "0".repeat(Math.max(0, width - String(n).length)) + n;
 const dateText = d => `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}`;
 /** `YYYY-MM-DD` naming a real day, or null. */
 function parseISODate(text) {
-  if (typeof text !== "string" || text.length !== 10 || text[4] !== "-" || text[7] !== "-") return null;
-  const num = (a, b) => { let n = 0; for (let i = a; i < b; i++) { if (!isDigit(text.charCodeAt(i))) return NaN; n = n * 10 + text.charCodeAt(i) - 48; } return n; };
-  const year = num(0, 4), month = num(5, 7), day = num(8, 10);
+  const [, year, month, day] = (/^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text) || []).map(Number);
   return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month, year) ? { year, month, day } : null;
 }
-/** `YYYY-MM-DD`, `today`, `today+12y`, `today-30d`, `today+6m`: {date} or {offset, unit}; null otherwise. */
+/** `YYYY-MM-DD`, `today`, `today+12y`, `today-30d`, `today+6m`: {date} or {offset, unit}, or null. */
 function parseDateBound(text) {
   const date = parseISODate(text);
   if (date) return { date };
@@ -368,7 +366,7 @@ function swiftInt(text) {
   return v > 9223372036854775807n || v < -9223372036854775808n ? null : Number(v);
 }
 
-/** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a literal byte. */
+/** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a byte. */
 function parseDateFormat(format) {
   const cps = codePoints(format), items = [], seen = new Set();
   let twoDigitYear = false;
@@ -395,20 +393,20 @@ class DateCheck {
     Object.assign(this, { format, first, last, todayYear, firstDate: first === null ? null : dateOfDay(first), lastDate: last === null ? null : dateOfDay(last) });
   }
   overlaps([start, end]) { return !(this.first !== null && end < this.first) && !(this.last !== null && start > this.last); }
-  /** The day numbers a complete value spans (month or day null: the whole year or month), or null when no real date. */
+  /** The day numbers a value spans (no month or day: the year or month), or null: no real date. */
   span(year, month, day) {
     if (month === null) return [dayNumber(year, 1, 1), dayNumber(year, 12, 31)];
     if (month < 1 || month > 12) return null;
     if (day === null) return [dayNumber(year, month, 1), dayNumber(year, month, daysIn(month, year))];
     return day >= 1 && day <= daysIn(month, year) ? [dayNumber(year, month, day), dayNumber(year, month, day)] : null;
   }
-  /** The digits the value gives each field, or null when it does not fit the format so far (live: a prefix). */
+  /** Each field's digits, or null when the value does not fit the format (live: so far). */
   digits(b, live) {
-    const items = this.format.items, bytes = isASCII(b) ? b : utf8(b), at = typeof bytes === "string" ? i => bytes.charCodeAt(i) : i => bytes[i];
+    const items = this.format.items, bytes = utf8(b);
     if (live ? bytes.length > items.length : bytes.length !== items.length) return null;
     const typed = [[], [], []];
     for (let i = 0; i < bytes.length; i++) {
-      const c = at(i), item = items[i];
+      const c = bytes[i], item = items[i];
       if (item >= 256 ? c !== item - 256 : !isDigit(c)) return null;
       if (item < 256) typed[item].push(c - 0x30);
     }
@@ -439,7 +437,7 @@ class DateCheck {
     if (!months.length || !days.length) return false;
     if (this.format.twoDigitYear) return candidates(typed[0], 0, 99).some(v => exists(windowYear(v, this.todayYear)));
     const scale = 10 ** (4 - typed[0].length), prefix = typed[0].reduce((n, d) => n * 10 + d, 0) * scale;
-    // Years strictly inside differ only by being leap years: the ends and nine more will do.
+    // Years inside differ only in leapness: the ends and nine more will do.
     const low = Math.max(prefix, this.firstDate ? this.firstDate.year : prefix);
     const high = Math.min(prefix + scale - 1, this.lastDate ? this.lastDate.year : prefix + scale - 1);
     if (low > high) return false;
@@ -459,7 +457,7 @@ class DateCheck {
 
 const VERHOEFF_D = "0123456789123406789523401789563401289567401239567859876043216598710432765982104387659321049876543210";
 const VERHOEFF_P = "01234567891576283094580379614289160435279453126870428657390127938064157046913258";
-/** Calls `f(digit, k)` for each ASCII digit of `b`, from the right (k = 0, 1, …); the number of digits. */
+/** Calls `f(digit, k)` for `b`'s ASCII digits from the right (k = 0, 1…); returns their number. */
 function digitsFromRight(b, f) {
   let k = 0;
   for (let i = b.length - 1; i >= 0; i--) { const c = b.charCodeAt(i); if (isDigit(c)) f(c - 0x30, k++); }
@@ -509,7 +507,7 @@ const checksums = {
 
 const DIGIT = 0, ALPHA = 1, ALNUM = 2, LITERAL = 3;
 
-/** `{LOW-HIGH}` at `cps[k]` (both 2 to 9 digits, as many each, LOW <= HIGH) as a number group and its length; else null. */
+/** `{LOW-HIGH}` at `cps[k]` (2 to 9 digits each, as many, LOW <= HIGH): a number group and its length, or null. */
 function numberGroup(cps, k, item) {
   const digits = from => { let j = from, value = 0; while (j < cps.length && isDigit(cps[j]) && j - from < 9) value = value * 10 + cps[j++] - 0x30; return { value, count: j - from }; };
   const low = digits(k + 1), dash = k + 1 + low.count;
@@ -519,7 +517,7 @@ function numberGroup(cps, k, item) {
   return { group: { start: item, width: low.count, low: low.value, high: high.value }, length: close - k + 1 };
 }
 
-/** A mask: slots `0` (ASCII digit), `A` (letter), `*` (either), number groups `{01-12}` (digit slots), `\x` and other literals. */
+/** A mask: slots `0` (digit), `A` (letter), `*` (either), number groups (`{01-12}`), literals (`\x` too). */
 class Mask {
   /** The mask of `pattern`, or null when it ends in a lone backslash. */
   static parse(pattern) {
@@ -562,7 +560,7 @@ class Mask {
     if (!broken && i === src.length && i > 0 && m >= this.trailingLiteralsStart) while (m < n && kinds[m] === LITERAL) out += this.literalText[m++];
     return { text: out + src.slice(i), fit: broken || i < src.length ? "broken" : m === n ? "filled" : "partial" };
   }
-  /** `format`'s walk over code points, with where each went and which the mask took as its literal. */
+  /** `format`'s walk over code points: where each went, which the mask took as its literal. */
   layout(value) {
     const kinds = this.kinds, n = kinds.length, output = [], ends = value.map(() => 0), taken = value.map(() => false);
     let i = 0, m = 0, broken = false;
@@ -579,7 +577,7 @@ class Mask {
     while (i < value.length) { output.push(value[i]); ends[i++] = output.length; }
     return { output, ends, takenAsLiteral: taken, filled };
   }
-  /** The kind of slot the first misfit of `value` stands at; null when no slot is left; undefined when it fits so far. */
+  /** The slot kind of `value`'s first misfit; null: no slot left; undefined: it fits so far. */
   misfit(value) {
     for (let i = 0, m = 0; i < value.length; m++) {
       if (m >= this.kinds.length) return null;
@@ -589,7 +587,7 @@ class Mask {
     }
     return undefined;
   }
-  /** `value` with the number group that the code point at `typed` lands in padded, and the caret; null when nothing pads. */
+  /** `value` with the number group the code point at `typed` lands in padded, and the caret; or null. */
   padded(value, typed) {
     if (!this.numbers.length || typed >= value.length) return null;
     for (let i = 0, m = 0; m < this.kinds.length && i <= typed; m++) {
@@ -628,7 +626,7 @@ class Mask {
 // MARK: Messages
 
 const SECURE = "•••";
-/** A message template parsed once: `{value}` filled per value (never for a secure type), the rest now, other `{…}` as written. */
+/** A message template: `{value}` per value (`•••` when secure), parameters now, other `{…}` as written. */
 function messageTemplate(template, substitutions, secure) {
   const segments = [];
   let text = "", rest = template;
@@ -779,7 +777,7 @@ function normalizeStep(step, s) {
 const STEPS = ["trim", "collapse-spaces", "strip-spaces", "strip", "uppercase", "lowercase", "capitalize"];
 const NO_AUTOMATON = name => fail(`type '${name}' has a pattern without its automaton (export version 1): export with a newer formulary`, "pattern-without-automaton");
 
-/** Compiles an exported type with parameter values (name → {kind, text}) for `today`, as the Swift compiler does. */
+/** Compiles an exported type with parameter values (name → {kind, text}) for `today`, as Swift does. */
 function compileType(def, values, today, label) {
   const problems = [];
   const report = (message, code) => { problems.push({ message, code }); return null; };
@@ -907,7 +905,7 @@ function compileType(def, values, today, label) {
     }
     checks.push(new Check(rule.kind, rule.rule, rule.severity, rule.final_only === true, template(rule.message ?? fallback, min, max), payload));
   }
-  // A mask fills to a known length: a `length` rule of error severity it can never satisfy is a contradiction.
+  // A mask fills to a known length: an error's `length` it never satisfies is a contradiction.
   for (const m of masks) {
     for (const { kind, severity, payload: p } of checks) {
       if (kind !== "length" || severity !== "error") continue;
@@ -926,7 +924,7 @@ function compileType(def, values, today, label) {
 
 // MARK: Field types
 
-/** One judged value: its verdict, the normalized and formatted value, every failed rule in order (the mask first). */
+/** One judged value: verdict, formatted value, failed rules in order (the mask first). */
 export class FieldResult {
   constructor(formatted, verdict, violations, absent) {
     /** The normalized, mask-formatted value (the raw value when absent). */
@@ -957,7 +955,7 @@ export class FieldType {
     Object.assign(this, { def, steps, mask, maskCheck, choices, checks, hasMask: mask !== null || choices.length > 0 });
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
-    /** What an app shows and how: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing, version, parameters. */
+    /** How to show the field: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing… */
     this.definition = Object.freeze({
       name: def.name, label: def.label ?? null, help: def.help ?? null, placeholder: def.placeholder ?? null,
       keyboard: def.keyboard ?? null, autocapitalize: def.autocapitalize ?? null, autocomplete: def.autocomplete ?? null,
@@ -969,7 +967,7 @@ export class FieldType {
   get timing() { return this.definition.timing; }
   normalize(s) { for (const step of this.steps) s = normalizeStep(step, s); return s; }
   normalizedCodePoints(s) { return codePoints(this.normalize(s)); }
-  /** The index of the choice whose condition takes the normalized value's slot characters (ASCII digits, letters), or -1. */
+  /** The choice whose condition takes the value's slot characters (digits, letters), or -1. */
   chooseMask(value, live) {
     let slots = "";
     for (const ch of value) if (isDigit(ch.codePointAt(0)) || isLetter(ch.codePointAt(0))) slots += ch;
@@ -1014,7 +1012,7 @@ export class FieldType {
     value = wellFormed(value);
     return isBlank(value) ? value : this.prepared(value, isLive(options)).b;
   }
-  /** The value without what the mask inserted, after normalization: `format(unformat(format(v))) == format(v)`. */
+  /** The value without what the mask inserted: `format(unformat(format(v))) == format(v)`. */
   unformat(text) {
     text = wellFormed(text);
     if (isBlank(text)) return text;
@@ -1025,7 +1023,7 @@ export class FieldType {
     if (!layout.filled) while (kept > 0 && layout.takenAsLiteral[kept - 1]) kept--;   // a literal typed at the end stays
     return stringOf(value.filter((c, i) => !layout.takenAsLiteral[i] || i >= kept));
   }
-  /** The mask (and its fill check) chosen for normalized code points in the stage; null when none applies. */
+  /** The mask (and fill check) chosen for normalized code points, or null. */
   chosenMaskAndCheck(cps, live) {
     const choice = this.choices.length ? this.chooseMask(stringOf(cps), live) : -1;
     if (choice >= 0) return this.choices[choice];
@@ -1037,7 +1035,7 @@ export class FieldType {
     const all = this.checks.filter(c => c.kind === "length").map(c => ({ min: c.payload.lower, max: c.payload.upper, unit: c.payload.unit, rule: c.rule, severity: c.severity }));
     return all.find(l => l.max !== null && l.severity === "error") ?? all.find(l => l.max !== null) ?? all[0] ?? null;
   }
-  /** The text's length as the length limit counts it, after normalization and the mask; 0 when absent. */
+  /** The text's length as the length limit counts it (normalized, masked); 0 when absent. */
   length(text) {
     text = wellFormed(text);
     return isBlank(text) ? 0 : lengthIn(this.prepared(text, false).b, this.lengthLimit?.unit ?? "graphemes");
@@ -1082,7 +1080,7 @@ function parseReference(text) {
 }
 const referenceKey = ref => ref.arguments.length ? `${ref.name}(${ref.arguments.map(a => `${a.name}: ${a.kind === "string" ? JSON.stringify(a.text) : a.text}`).join(", ")})` : ref.name;
 
-/** "; did you mean 'x'?" for the candidate within 2 edits (1 for short words; a swap counts one), or "". */
+/** "; did you mean 'x'?" for a candidate within 2 edits (1 for short words; a swap is one), or "". */
 function didYouMean(word, candidates) {
   const x = codePoints(lowercase(word));
   let best = null, bestDistance = Infinity;
@@ -1100,7 +1098,7 @@ function didYouMean(word, candidates) {
   return best ? `; did you mean '${best}'?` : "";
 }
 
-/** A reference's arguments bound to a type's parameters: name → {kind, text}, defaults for the rest. */
+/** A reference's arguments bound to a type's parameters (name → {kind, text}), defaults for the rest. */
 function bindArguments(def, args) {
   const parameters = def.parameters || [], values = {}, given = new Set(), problems = [];
   for (const p of parameters) values[p.name] = { kind: p.kind, text: p.default_text ?? String(p.default) };
@@ -1273,7 +1271,7 @@ export class Form {
   }
 }
 
-/** -1, 0 or 1 comparing two present values as `reading` says; null when either cannot be read so. */
+/** -1, 0 or 1 comparing two present values as `reading` says, or null. */
 function compareValues(x, a, y, b, reading) {
   if (reading === "date") {
     const day = (value, type) => { const check = type.checks.find(c => c.kind === "date"); return check ? check.payload.firstDay(type.prepared(value, false).b) : null; };
@@ -1307,7 +1305,7 @@ export class FormResult {
 const POLICIES = ["refuse-invalid", "accept-all"];
 const policyOf = policy => POLICIES.includes(policy) ? policy : fail(`the policy is "refuse-invalid" or "accept-all", not ${JSON.stringify(policy)}`, "bad-argument");
 
-/** A text's code points, where its graphemes start (null: one code point each), and their count. */
+/** A text's code points, where its graphemes start (null: one code point each), their count. */
 function characterMap(text) {
   const scalars = codePoints(text);
   let starts = null;
@@ -1323,7 +1321,7 @@ function characterMap(text) {
     holding: s => starts ? starts.findLastIndex(x => x <= s) : s,
   };
 }
-/** The number of graphemes of `text` that end at or before `scalars` code points (inside one: after it). */
+/** The graphemes of `text` ending at or before `scalars` code points (inside one: after it). */
 function characterOffset(text, scalars) {
   let seen = 0, count = 0;
   for (const g of graphemes(text)) { if (seen >= scalars) break; seen += codePoints(g).length; count++; }
@@ -1342,9 +1340,9 @@ export class FieldEditor {
     this.type = type;
     /** `refuse-invalid` (the default: an insertion whose result is invalid is refused) or `accept-all`. */
     this.policy = policyOf(options.policy ?? "refuse-invalid");
-    /** When `visibleMessage` shows a message: the type's `timing` unless given (a form field's overrides its type's). */
+    /** When `visibleMessage` shows a message: the type's `timing` unless given. */
     this.timing = options.timing ?? type.timing;
-    /** A message from outside the type (the app's server: "Email already in use"), shown until an edit changes the text. */
+    /** A message from the app's server ("Email already in use"), shown until an edit changes the text. */
     this.externalError = null;
     this._setText(wellFormed(options.text ?? ""));
     const caret = this._at(options.caret ?? this._text.length, false);
@@ -1367,7 +1365,7 @@ export class FieldEditor {
   _setText(text) { this._text = text; this._boundsCache = null; }
   _bounds() { return this._boundsCache ??= graphemeBounds(this._text); }
   get _count() { return this._bounds().length - 1; }
-  /** The grapheme at UTF-16 offset `unit` (clamped), rounded down or (`up`) up inside a cluster. */
+  /** The grapheme at UTF-16 `unit` (clamped), rounded down or (`up`) up inside a cluster. */
   _at(unit, up) {
     const bounds = this._bounds(), u = Math.min(Math.max(Number.isFinite(unit) ? Math.trunc(unit) : 0, 0), this._text.length);
     const g = bounds.findLastIndex(b => b <= u);
@@ -1378,7 +1376,7 @@ export class FieldEditor {
   replace(from, to, text) { return this._replace(...this._range(from, to), wellFormed(text)); }
   /** Types `text` at the caret, replacing the selection. */
   insert(text) { return this._replace(...this._selection, wellFormed(text)); }
-  /** Removes the selection, or the character before the caret (over a mask's literal: the typed character before it). */
+  /** Removes the selection, or the character before the caret (past a mask's literals). */
   deleteBackward() { const [a, b] = this._selection; return a !== b ? this._replace(a, b, "") : b === 0 ? this._unchanged() : this._replace(b - 1, b, ""); }
   /** Removes the selection, or the character after the caret. */
   deleteForward() { const [a, b] = this._selection; return a !== b ? this._replace(a, b, "") : b >= this._count ? this._unchanged() : this._replace(b, b + 1, ""); }
@@ -1386,9 +1384,9 @@ export class FieldEditor {
   setText(value) { return this._replace(0, this._count, wellFormed(value)); }
   /** Moves the caret (UTF-16, clamped, rounded down to a grapheme's start) and clears the selection. */
   moveCaret(position) { const g = this._at(position, false); this._selection = [g, g]; }
-  /** Selects the UTF-16 range `from..<to` (clamped, widened to whole graphemes); the caret goes to its end. */
+  /** Selects `from..<to` (UTF-16, widened to whole graphemes); the caret goes to its end. */
   select(from, to) { this._selection = this._range(from, to); }
-  /** Formats the text as a whole, dropping white space kept at the end while typing: what to do when the field loses focus. */
+  /** Formats the text as a whole (drops white space kept while typing): the field lost focus. */
   commit() {
     const formatted = this.type.format(this._text);
     if (formatted !== this._text) { this._setText(formatted); this._judged = this.type.validate(formatted, LIVE); }
@@ -1420,7 +1418,7 @@ export class FieldEditor {
     this._selection = [c.caret, c.caret];
     this._judged = c.result;
   }
-  /** One edit: its candidate (text, caret in graphemes, live result) and whether the policy takes it. */
+  /** One edit's candidate (text, caret in graphemes, live result), and whether the policy takes it. */
   _attempt(lowerG, upperG, replacement) {
     const map = characterMap(this._text), lower = Math.min(Math.max(lowerG, 0), map.count), upper = Math.min(Math.max(upperG, lower), map.count);
     const range = [map.offset(lower), map.offset(upper)], typing = graphemeCount(replacement) === 1;
@@ -1435,7 +1433,7 @@ export class FieldEditor {
         ?? { text: this._text, caret: lower, result: this._judged };
     }
     if (!replacement || this.policy !== "refuse-invalid" || candidate.result.verdict !== "invalid") return { applied: true, candidate };
-    // White space kept at the end of an unmasked text would make this and every later keystroke a refusal: the keystroke replaces it.
+    // White space kept at the end of an unmasked text would refuse every later key: the key replaces it.
     const s = map.scalars;
     if (!this.type.hasMask && range[1] === s.length && range[0] > 0 && isWhiteSpace(s[range[0] - 1]) && !allWhiteSpace(codePoints(replacement))) {
       let start = range[0];
@@ -1456,7 +1454,7 @@ export class FieldEditor {
       const raw = stringOf(typed.concat(rest));
       return { text: raw, caret: graphemeCount(stringOf(typed)), result: type.validate(raw, LIVE) };
     }
-    // U+E000, a private-use scalar no step removes or maps, marks the caret through normalization.
+    // U+E000 (private use: no step removes or maps it) marks the caret through normalization.
     let normalized = type.normalizedCodePoints(stringOf(typed) + "\uE000" + stringOf(rest));
     const mark = normalized.indexOf(0xE000);
     if (mark >= 0) normalized.splice(mark, 1);
@@ -1493,7 +1491,7 @@ export class FieldEditor {
     const text = stringOf(output);
     return { text, caret: output.some(c => c >= 0x80 || c === 13) ? characterOffset(text, caret) : caret, result: type.validate(text, LIVE) };
   }
-  /** Why a refused edit's text is invalid (for a mask, what its slot takes), and whether for want of room. */
+  /** Why a refused edit's text is invalid (a mask: what its slot takes), and whether for want of room. */
   _refusal(candidate) {
     const vs = candidate.result.violations, first = vs.find(v => v.severity === "error") ?? vs[0];
     const label = this.type.definition.label ?? this.type.name;
@@ -1506,7 +1504,7 @@ export class FieldEditor {
       : only ? `${label} takes ${["digits", "letters", "letters and digits"][misfit]} only` : `${label} takes ${["a digit", "a letter", "a letter or a digit"][misfit]} here`;
     return { violation: { rule: first.rule, severity: first.severity, message }, noRoom: misfit === null };
   }
-  /** A paste typed one character after another, refused ones dropped (runs tried whole; bounded); null when none is kept. */
+  /** A paste typed a character at a time, refused ones dropped (runs tried whole; bounded); null: none kept. */
   _filteredPaste(lower, upper, replacement) {
     const field = Object.assign(Object.create(FieldEditor.prototype), this), count = field._count, a = Math.min(Math.max(lower, 0), count);
     field._selection = [a, Math.min(Math.max(upper, a), count)];
@@ -1530,7 +1528,7 @@ export class FieldEditor {
 const INPUT_MODES = { "number-pad": "numeric", "decimal-pad": "decimal", phone: "tel", email: "email", url: "url", default: "text" };
 const CAPITALIZE = { never: "none", words: "words", sentences: "sentences", all: "characters" };
 
-/** The UTF-16 range a word deletion removes at `caret`: over white space and punctuation, then over letters, marks and digits. */
+/** The UTF-16 range a word deletion removes: over spaces and punctuation, then letters, marks and digits. */
 function wordRange(text, caret, forward) {
   const word = c => isDigit(c) || (categoryOf(c) & (LETTER | MARK)) !== 0, at = j => cpAt(text, forward ? j : j - 1 - (j > 1 && cpAt(text, j - 2) > 0xFFFF));
   let j = caret;
@@ -1604,7 +1602,7 @@ export function attach(input, type, options = {}) {
     },
     input() {
       if (composing !== null || input.value === editor.text) return;
-      // A change no beforeinput announced (autofill in some browsers): the edit is what differs.
+      // A change no beforeinput announced (some autofills): the edit is what differs.
       const old = editor.text, now = input.value;
       let start = 0, end = 0;
       while (start < Math.min(old.length, now.length) && old[start] === now[start]) start++;

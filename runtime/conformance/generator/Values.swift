@@ -67,7 +67,7 @@ struct ValuePool {
     /// A value: random characters, an example, a prefix or a mutation of one, or a number,
     /// a date-like string or a huge value.
     func value(_ random: inout SeededRandom) -> String {
-        switch random.weighted([30, examples.isEmpty ? 0 : 12, examples.isEmpty ? 0 : 12, examples.isEmpty ? 0 : 12, 10, 8, 3, 1]) {
+        switch random.weighted([300, examples.isEmpty ? 0 : 120, examples.isEmpty ? 0 : 120, examples.isEmpty ? 0 : 120, 100, 80, 30, 3]) {
         case 0: return string(&random, length: random.int(0...22))
         case 1: return random.pick(examples)
         case 2:
@@ -99,7 +99,7 @@ struct ValuePool {
         default:
             // A huge value: thousands of characters of one kind.
             let unit = random.pick(["9", "a", "👍", " ", "1."])
-            return String(repeating: unit, count: random.int(2_000...6_000))
+            return String(repeating: unit, count: random.int(1_000...3_000))
         }
     }
 
