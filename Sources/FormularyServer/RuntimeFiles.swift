@@ -408,11 +408,11 @@ class DateCheck {
   }
   /** Each field's digits, or null when the value does not fit the format (live: so far). */
   digits(b, live) {
-    const items = this.format.items, bytes = utf8(b);
+    const items = this.format.items, ascii = isASCII(b), bytes = ascii ? b : utf8(b);
     if (live ? bytes.length > items.length : bytes.length !== items.length) return null;
     const typed = [[], [], []];
     for (let i = 0; i < bytes.length; i++) {
-      const c = bytes[i], item = items[i];
+      const c = ascii ? b.charCodeAt(i) : bytes[i], item = items[i];
       if (item >= 256 ? c !== item - 256 : !isDigit(c)) return null;
       if (item < 256) typed[item].push(c - 0x30);
     }
@@ -432,9 +432,9 @@ class DateCheck {
   passesLive(b) {
     const typed = this.digits(b, true);
     if (!typed) return false;
-    const candidates = (digits, from, to) => {
-      const out = [];
-      for (let v = from; v <= to; v++) if (digits.every((d, k) => div(v, k === 0 ? 10 : 1) % 10 === d)) out.push(v);
+    const candidates = (digits, from, to) => {   // two-digit values from..to starting with the digits typed
+      const out = [], low = digits.length ? digits[0] * 10 + (digits[1] ?? 0) : 0, high = digits.length ? low + (digits.length > 1 ? 0 : 9) : 99;
+      for (let v = Math.max(from, low); v <= Math.min(to, high); v++) out.push(v);
       return out;
     };
     const months = this.format.hasMonth ? candidates(typed[1], 1, 12) : [null];
