@@ -721,11 +721,9 @@ class Check {
       case "integer": return isInteger(b, live);
       case "decimal": return isDecimal(b, p.places, live);
       case "range": { if (live) return p.liveAllows(b); const v = decimalParts(b); return v !== null && p.contains(v); }
-      case "pattern": {
-        if (live && !b) return true;
+      case "pattern": {   // live: fails only once no continuation matches (not: once every one does, known for a dfa)
         const { outcome, universal } = p.automaton.run(b);
-        if (!p.negate) return live ? outcome > 0 : outcome === 2;
-        return live ? !(p.automaton.dfa && outcome > 0 && universal) : outcome !== 2;
+        return p.negate ? (live ? !universal : outcome !== 2) : live ? outcome > 0 : outcome === 2;
       }
       case "charset": return p.accepts(b);
       case "one-of": {

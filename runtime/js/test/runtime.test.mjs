@@ -109,6 +109,19 @@ test("the automaton executor: whole-value matches, live prefixes, `pattern not` 
   assert.deepEqual(["x", "xy", "xx"].map(v => xz.validate(v, { stage: "live" }).verdict), ["incomplete", "incomplete", "invalid"]);
 });
 
+test("a value normalization empties meets the automaton's start: live it fails only if nothing can match", () => {
+  const nothing = { kind: "dfa", start: [], accepting: [], universal: [], transitions: [] };
+  const everything = { kind: "dfa", start: [0], accepting: [0], universal: [0], transitions: [[[0, 0xD7FF, 0], [0xE000, 0x10FFFF, 0]]] };
+  const c = Catalog.fromExport(doc([
+    type("digits", { normalize: [{ step: "strip", characters: "-" }], checks: [check("pattern", "pattern", { regex: "[0-9]{3}", flags: "", negate: false, automaton: threeDigits })] }),
+    type("never", { normalize: [{ step: "strip", characters: "-" }], checks: [check("pattern", "pattern", { regex: "[^\\s\\S]", flags: "", negate: false, automaton: nothing })] }),
+    type("not-all", { normalize: [{ step: "strip", characters: "-" }], checks: [check("pattern", "pattern", { regex: ".*", flags: "", negate: true, automaton: everything })] }),
+  ]));
+  assert.deepEqual(["digits", "never", "not-all"].map(t => c.fieldType(t).validate("--", { stage: "live" }).verdict), ["incomplete", "invalid", "invalid"]);
+  assert.deepEqual(["digits", "never", "not-all"].map(t => c.fieldType(t).validate("--").verdict), ["invalid", "invalid", "invalid"]);
+  assert.equal(c.fieldType("never").validate("--", { stage: "live" }).formatted, "");
+});
+
 test("masks chosen by an automaton over the slot characters", () => {
   const brand = catalog.fieldType("brand");
   assert.equal(brand.format("378282246310005"), "3782 822463 10005");
