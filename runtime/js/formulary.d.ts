@@ -216,11 +216,27 @@ export class FormResult {
   readonly violations: FormViolation[];
 }
 
+/** One field of a form. */
+export interface FormField {
+  /** The entry's field name. */
+  readonly key: string;
+  /** The type's name (`age`); `type` is compiled with the form's arguments (`age(min: 18)`). */
+  readonly typeName: string;
+  readonly type: FieldType;
+  readonly required: boolean;
+  /** The form's label for the field, or null (then the type's). */
+  readonly label: string | null;
+  /** The field's own timing, which overrides its type's (pass it to `attach`), or null. */
+  readonly timing: Timing | null;
+}
+
 /** A form of the registry. */
 export class Form {
   private constructor();
   readonly name: string;
   readonly label: string | null;
+  /** The fields, in form order. */
+  readonly fields: ReadonlyArray<FormField>;
   /** The field keys, in form order. */
   readonly fieldKeys: string[];
   /** The compiled type of one field, with the form's arguments; throws `undeclared-field`. */

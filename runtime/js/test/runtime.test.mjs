@@ -221,6 +221,7 @@ test("a secure type's value is never in a message", () => {
 test("forms: compare reads numbers exactly, arguments keep their text, required and unknown keys", () => {
   const form = catalog.form("pair");
   assert.deepEqual(form.fieldKeys, ["a", "b"]);
+  assert.deepEqual(form.fields.map(f => [f.key, f.typeName, f.required, f.timing, f.type.name]), [["a", "amount", true, null, "amount"], ["b", "amount", false, null, "amount"]]);
   assert.equal(form.fieldType("b").arguments.max, "9");
   const r = form.judge({ a: "1.5", b: "1.50", c: "x" });
   assert.equal(r.verdict, "invalid");

@@ -34,6 +34,7 @@ const formVerdict: "valid" | "warnings" | "invalid" | "incomplete" = judged.verd
 const age: FieldResult | undefined = judged.fields.age;
 const across: string[] = judged.formViolations.map(v => `${v.rule} ${v.fields.join()} ${v.severity} ${v.message}`);
 const unknown: string[] = live.unknownFields;
+const timings: (string | null)[] = signup.fields.map(f => f.required ? f.timing : f.type.timing);
 
 declare const input: HTMLInputElement;
 declare const messageElement: HTMLElement;
@@ -43,4 +44,4 @@ binding.detach();
 
 try { catalog.fieldType("emial"); } catch (error) { if (error instanceof FormularyError) { const code: string = error.code; void code; } }
 const versions: readonly number[] = EXPORT_VERSIONS;
-void [loaded, names, verdict, valid, message, rules, text, secure, state, accepted, shown, formVerdict, age, across, unknown, value, versions];
+void [timings, loaded, names, verdict, valid, message, rules, text, secure, state, accepted, shown, formVerdict, age, across, unknown, value, versions];
