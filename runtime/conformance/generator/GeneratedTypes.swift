@@ -283,6 +283,8 @@ enum GeneratedTypes {
         mask "0000 0000 0000 0000"
         pattern /(?:4|5[1-5]|3[47]|[a-c]).*/i as brand
         checksum luhn
+        accept "378282246310005"
+        accept "4111111111111111"
         """##,
         ##"""
         field p-words
@@ -294,12 +296,15 @@ enum GeneratedTypes {
         ##"""
         field p-hex
         pattern /\# [0-9a-f]{3} (?:[0-9a-f]{3})?/xi
+        accept "#fff"
+        accept "#1E90FF"
         """##,
         ##"""
         field p-every
         pattern /(?:ab|cd)*e?/ as every
         pattern /.*/ as anything
         pattern /[^x]*/ as no-x final
+        accept "abcde"
         """##,
         ##"""
         field p-unicode
@@ -308,10 +313,49 @@ enum GeneratedTypes {
         length ...12
         """##,
         ##"""
+        field p-login
+        timing typing
+        normalize trim
+        pattern /[a-z0-9]{3,20}/i   message "3 to 20 letters or digits"
+        pattern not /admin|root|guest[0-9]*/i as reserved   message "{value} is reserved"
+        accept "ada"
+        accept "administrator"
+        accept live "guest4"
+        reject "Admin" reserved
+        """##,
+        ##"""
+        field p-emptied
+        normalize strip "-"
+        pattern /[0-9]{3}/ as three
+        pattern not /.*/ as anything warning
+        pattern /[^\s\S]/ as never warning
+        accept "123"
+        accept "1-2-3"
+        """##,
+        ##"""
+        field p-scripts
+        normalize trim
+        pattern /\p{Greek}+|k+|\p{Han}{2}/i
+        accept "αβγ"
+        accept "KkK"
+        accept "日本"
+        """##,
+        ##"""
+        field p-nfa
+        timing typing
+        pattern /[ab]*a[ab]{13}/   message "An a, then 13 more a's or b's at the end"
+        pattern not /[ab]*b[ab]{13}/ as no-late-b
+        accept "aaaaaaaaaaaaaa"
+        accept "babababababaaaaaaaaaaaaa"
+        reject "ab" pattern
+        """##,
+        ##"""
         field p-only-when
         normalize strip-spaces
         mask "00-00" when /1.*/
         mask "000.000" when /[2-9].*/
+        accept "12-34"
+        accept "234.567"
         """##,
     ]
 
