@@ -875,7 +875,7 @@ function compileType(def, values, today, label) {
       case "pattern":
         if (a.automaton === undefined) NO_AUTOMATON(def.name);
         payload = { automaton: new Automaton(a.automaton, `type '${def.name}''s rule '${rule.rule}'`), negate: a.negate === true };
-        fallback = "Is not in the expected format";
+        fallback = a.negate ? "Is in a format that is not allowed" : "Is not in the expected format";
         break;
       case "charset":
         payload = new Charset(a.classes || []);
