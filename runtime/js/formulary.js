@@ -81,7 +81,11 @@ function cpAt(s, i) {
   }
   return c;
 }
-const codePoints = s => Array.from(s, ch => ch.codePointAt(0));
+function codePoints(s) {
+  const out = [];
+  for (let i = 0; i < s.length; i++) { const c = cpAt(s, i); out.push(c); if (c > 0xFFFF) i++; }
+  return out;
+}
 const charOf = c => c < 0x10000 ? String.fromCharCode(c) : String.fromCharCode(0xD7C0 + (c >> 10), 0xDC00 + (c & 0x3FF));
 /** The string of `cps[from..<to]`. */
 function stringOf(cps, from = 0, to = cps.length) { let s = ""; for (let k = from; k < to; k++) s += charOf(cps[k]); return s; }
@@ -185,18 +189,17 @@ class Automaton {
     }
     return -1;
   }
-  /** Over `s`: outcome 2 matches, 1 a continuation could, 0 none can; `universal` (dfa): every continuation does. */
+  /** Over `s`: 2 matches, 1 a continuation could, 0 none can; plus 4 (a dfa) when every continuation does. */
   run(s) {
-    const none = { outcome: 0, universal: false };
     if (this.dfa) {
-      if (!this.start.length) return none;
+      if (!this.start.length) return 0;
       let state = this.start[0];
       for (let i = 0; i < s.length; i++) {
-        const c = cpAt(s, i);
+        const c = s.charCodeAt(i) < 128 ? s.charCodeAt(i) : cpAt(s, i);
         if (c > 0xFFFF) i++;
-        if ((state = this.step(state, c)) < 0) return none;
+        if ((state = this.step(state, c)) < 0) return 0;
       }
-      return { outcome: this.accepting[state] ? 2 : 1, universal: this.universal[state] === 1 };
+      return (this.accepting[state] ? 2 : 1) + this.universal[state] * 4;
     }
     let current = this.start.slice();
     const seen = new Int32Array(this.states).fill(-1);
@@ -211,7 +214,7 @@ class Automaton {
       }
       current = next;
     }
-    return current.length ? { outcome: current.some(s => this.accepting[s]) ? 2 : 1, universal: false } : none;
+    return current.length ? current.some(s => this.accepting[s]) ? 2 : 1 : 0;
   }
 }
 
@@ -722,8 +725,8 @@ class Check {
       case "decimal": return isDecimal(b, p.places, live);
       case "range": { if (live) return p.liveAllows(b); const v = decimalParts(b); return v !== null && p.contains(v); }
       case "pattern": {   // live: fails only once no continuation matches (not: once every one does, known for a dfa)
-        const { outcome, universal } = p.automaton.run(b);
-        return p.negate ? (live ? !universal : outcome !== 2) : live ? outcome > 0 : outcome === 2;
+        const r = p.automaton.run(b), outcome = r & 3;
+        return p.negate ? (live ? r < 4 : outcome !== 2) : live ? outcome > 0 : outcome === 2;
       }
       case "charset": return p.accepts(b);
       case "one-of": {
@@ -761,7 +764,9 @@ function normalizeStep(step, s) {
     case "lowercase": return lowercase(s);
     default: {   // capitalize: the first letter of a word (after only punctuation) title-cased; words part at white space and hyphens
       let out = "", looking = true;
-      for (const c of codePoints(s)) {
+      for (let i = 0; i < s.length; i++) {
+        const c = cpAt(s, i);
+        if (c > 0xFFFF) i++;
         let mapped = null;
         if (isWhiteSpace(c) || c === 0x2D || c === 0x2010 || c === 0x2011) looking = true;
         else if (looking && isLetter(c)) { looking = false; mapped = titlecase(c); }
@@ -967,11 +972,14 @@ export class FieldType {
   normalizedCodePoints(s) { return codePoints(this.normalize(s)); }
   /** The choice whose condition takes the value's slot characters (digits, letters), or -1. */
   chooseMask(value, live) {
-    let slots = "";
-    for (const ch of value) if (isDigit(ch.codePointAt(0)) || isLetter(ch.codePointAt(0))) slots += ch;
+    let slots = value;   // the value itself when every character is an ASCII letter or digit
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80 || !(isDigit(c) || isLetter(c))) { slots = ""; for (const ch of value) if (isDigit(ch.codePointAt(0)) || isLetter(ch.codePointAt(0))) slots += ch; break; }
+    }
     for (let k = 0; k < this.choices.length; k++) {
       if (live && !slots) return k;
-      const outcome = this.choices[k].condition.run(slots).outcome;
+      const outcome = this.choices[k].condition.run(slots) & 3;
       if (outcome === 2 || (live && outcome === 1)) return k;
     }
     return -1;
