@@ -1598,9 +1598,9 @@ export function attach(input, type, options = {}) {
     beforeinput(event) {
       const kind = event.inputType || "";
       if (composing !== null || event.isComposing || kind === "insertCompositionText") return;   // judged at compositionend
-      if (!kind.startsWith("insert") && !kind.startsWith("delete")) { if (/^(history|format)/.test(kind)) event.preventDefault(); return; }
+      // Enter (a line break, which an <input> never inserts) is left to submit the form.
+      if (!/^(insert|delete)/.test(kind) || kind === "insertLineBreak" || kind === "insertParagraph") { if (/^(history|format)/.test(kind)) event.preventDefault(); return; }
       event.preventDefault();
-      if (kind === "insertLineBreak" || kind === "insertParagraph") return;
       sync();
       const a = editor.selectionStart, b = editor.selectionEnd, data = event.data ?? event.dataTransfer?.getData("text/plain") ?? "";
       apply(() => {

@@ -276,6 +276,10 @@ test("attach: edits through beforeinput, the field's attributes, a polite messag
   assert.equal(writes, before + 2);
   input.fire("beforeinput", { inputType: "deleteContentBackward" });
   assert.equal(input.value, "12/3");
+  // Enter is left alone, so that it submits the input's form; undo cannot undo the editor's edits.
+  assert.equal(input.fire("beforeinput", { inputType: "insertLineBreak" }), false);
+  assert.equal(input.fire("beforeinput", { inputType: "historyUndo" }), true);
+  assert.equal(input.value, "12/3");
   input.fire("blur");                         // timing leaving: the final verdict now shows
   assert.equal(input.getAttribute("aria-invalid"), "true");
   assert.equal(message.textContent, "Expected the format 00/00");
