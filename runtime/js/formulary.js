@@ -193,13 +193,15 @@ class Automaton {
   run(s) {
     if (this.dfa) {
       if (!this.start.length) return 0;
+      const ascii = this.ascii, universal = this.universal;
       let state = this.start[0];
-      for (let i = 0; i < s.length; i++) {
-        const c = s.charCodeAt(i) < 128 ? s.charCodeAt(i) : cpAt(s, i);
-        if (c > 0xFFFF) i++;
-        if ((state = this.step(state, c)) < 0) return 0;
+      for (let i = 0; i < s.length && !universal[state]; i++) {   // from a universal state every rest matches
+        const c = s.charCodeAt(i);
+        if (c < 128 && ascii) state = ascii[state * 128 + c];
+        else { const cp = cpAt(s, i); if (cp > 0xFFFF) i++; state = this.step(state, cp); }
+        if (state < 0) return 0;
       }
-      return (this.accepting[state] ? 2 : 1) + this.universal[state] * 4;
+      return (this.accepting[state] ? 2 : 1) + universal[state] * 4;
     }
     let current = this.start.slice();
     const seen = new Int32Array(this.states).fill(-1);
@@ -759,7 +761,15 @@ function normalizeStep(step, s) {
       }
       return out;
     }
-    case "strip": { let out = ""; for (const ch of s) if (!step.set.has(ch.codePointAt(0))) out += ch; return out; }
+    case "strip": {   // the runs between removed characters, sliced
+      let out = "", from = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = cpAt(s, i), width = c > 0xFFFF ? 2 : 1;
+        if (c < 128 ? step.ascii[c] : step.set.has(c)) { out += s.slice(from, i); from = i + width; }
+        i += width - 1;
+      }
+      return from ? out + s.slice(from) : s;
+    }
     case "uppercase": return s.toUpperCase();
     case "lowercase": return lowercase(s);
     default: {   // capitalize: the first letter of a word (after only punctuation) title-cased; words part at white space and hyphens
@@ -817,7 +827,9 @@ function compileType(def, values, today, label) {
 
   const steps = (def.normalize || []).map(step => {
     if (!STEPS.includes(step.step)) fail(`type '${def.name}' has an unknown normalization step ${JSON.stringify(step.step)}`, "bad-export");
-    return step.step === "strip" ? { step: "strip", set: new Set(codePoints(step.characters || "")) } : step;
+    if (step.step !== "strip") return step;
+    const set = new Set(codePoints(step.characters || ""));
+    return { step: "strip", set, ascii: Uint8Array.from({ length: 128 }, (_, c) => set.has(c)) };
   });
   // The masks with a condition up to the first without one, which is the default.
   let mask = null, maskCheck = null;
@@ -968,7 +980,7 @@ export class FieldType {
   }
   /** When the type's messages are shown: `typing`, `leaving` (the default) or `submit`. */
   get timing() { return this.definition.timing; }
-  normalize(s) { for (const step of this.steps) s = normalizeStep(step, s); return s; }
+  normalize(s) { for (let k = 0; k < this.steps.length; k++) s = normalizeStep(this.steps[k], s); return s; }
   normalizedCodePoints(s) { return codePoints(this.normalize(s)); }
   /** The choice whose condition takes the value's slot characters (digits, letters), or -1. */
   chooseMask(value, live) {
