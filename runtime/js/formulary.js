@@ -104,9 +104,7 @@ const utf8 = s => (encoder ??= new TextEncoder()).encode(s);
 /** A string as Swift holds it: lone surrogates replaced by U+FFFD. */
 function wellFormed(s) {
   if (typeof s !== "string") s = s === null || s === undefined ? "" : String(s);
-  if (s.isWellFormed) return s.isWellFormed() ? s : s.toWellFormed();
-  const cps = codePoints(s), lone = c => c >= 0xD800 && c <= 0xDFFF;
-  return cps.some(lone) ? stringOf(cps.map(c => lone(c) ? 0xFFFD : c)) : s;
+  return s.isWellFormed() ? s : s.toWellFormed();
 }
 /** Lower-casing scalar by scalar, as Swift does (Σ is σ even at a word's end). */
 const lowercase = s => s.indexOf("Σ") < 0 ? s.toLowerCase() : s.split("Σ").map(p => p.toLowerCase()).join("σ");
@@ -174,14 +172,13 @@ class Automaton {
       });
       return flat;
     });
-    if (dfa && n <= 4096) {   // a dfa's ASCII moves as one table: the common case, at a lookup each
+    if (dfa && n <= 4096) {   // a dfa's ASCII moves as one table
       this.ascii = new Int32Array(n * 128).fill(-1);
       this.ranges.forEach((f, s) => { for (let k = 0; k < f.length; k += 3) for (let c = f[k]; c <= f[k + 1] && c < 128; c++) this.ascii[s * 128 + c] = f[k + 2]; });
     }
   }
   /** The dfa state after `c` from `s`, or -1. */
   step(s, c) {
-    if (c < 128 && this.ascii) return this.ascii[s * 128 + c];
     const f = this.ranges[s];
     for (let low = 0, high = f.length / 3 - 1; low <= high;) {
       const mid = (low + high) >> 1;
@@ -198,7 +195,7 @@ class Automaton {
       for (let i = 0; i < s.length && !universal[state]; i++) {   // from a universal state every rest matches
         const c = s.charCodeAt(i);
         if (c < 128 && ascii) state = ascii[state * 128 + c];
-        else { const cp = cpAt(s, i); if (cp > 0xFFFF) i++; state = this.step(state, cp); }
+        else { const cp = c < 128 ? c : cpAt(s, i); if (cp > 0xFFFF) i++; state = this.step(state, cp); }
         if (state < 0) return 0;
       }
       return (this.accepting[state] ? 2 : 1) + universal[state] * 4;
@@ -269,11 +266,6 @@ const decimalConstant = text => { const p = decimalParts(text); return p && { te
 /** A compiled `range`: bounds {text, parts} or null. */
 class DecimalRange {
   constructor(lower, lowerExclusive, upper, upperInclusive) { Object.assign(this, { lower, lowerExclusive, upper, upperInclusive }); }
-  get isEmpty() {
-    if (!this.lower || !this.upper) return false;
-    const c = compareDecimals(this.lower.parts, this.upper.parts);
-    return c > 0 || (c === 0 && (this.lowerExclusive || !this.upperInclusive));
-  }
   contains(v) {
     const l = this.lower && compareDecimals(v, this.lower.parts), u = this.upper && compareDecimals(v, this.upper.parts);
     return !(this.lower && (l < 0 || (l === 0 && this.lowerExclusive))) && !(this.upper && (u > 0 || (u === 0 && !this.upperInclusive)));
@@ -371,7 +363,7 @@ function swiftInt(text) {
   return v > 9223372036854775807n || v < -9223372036854775808n ? null : Number(v);
 }
 
-/** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a byte. */
+/** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a byte; null if unusable. */
 function parseDateFormat(format) {
   const cps = codePoints(format), items = [], seen = new Set();
   let twoDigitYear = false;
@@ -380,15 +372,13 @@ function parseDateFormat(format) {
     const token = run(0x79, 4) ? "yyyy" : run(0x79, 2) ? "yy" : run(0x4D, 2) ? "MM" : run(0x64, 2) ? "dd" : null;
     if (!token) { for (const byte of utf8(charOf(cps[i++]))) items.push(256 + byte); continue; }
     const key = token[0] === "y" ? "year" : token;
-    if (seen.has(key)) return { error: `'${token}' (or another year) appears twice` };
+    if (seen.has(key)) return null;
     seen.add(key);
     twoDigitYear ||= token === "yy";
     items.push(...Array(token.length).fill(token[0] === "y" ? 0 : token === "MM" ? 1 : 2));
     i += token.length;
   }
-  if (!seen.has("year")) return { error: "it needs a year, 'yyyy' or 'yy'" };
-  if (seen.has("dd") && !seen.has("MM")) return { error: "'dd' needs 'MM'" };
-  return { items, twoDigitYear, hasMonth: seen.has("MM"), hasDay: seen.has("dd") };
+  return seen.has("year") && (seen.has("MM") || !seen.has("dd")) ? { items, twoDigitYear, hasMonth: seen.has("MM"), hasDay: seen.has("dd") } : null;
 }
 const windowYear = (yy, todayYear) => todayYear - 50 + ((((yy - todayYear + 50) % 100) + 100) % 100);
 
@@ -423,11 +413,9 @@ class DateCheck {
     const [year, month, day] = typed.map(ds => ds.reduce((n, d) => n * 10 + d, 0));
     return { year: this.format.twoDigitYear ? windowYear(year, this.todayYear) : year, month, day };
   }
-  passesFinal(b) {
-    const f = this.fields(b);
-    const span = f && this.span(f.year, this.format.hasMonth ? f.month : null, this.format.hasDay ? f.day : null);
-    return span !== null && this.overlaps(span);
-  }
+  /** The days a complete value spans, or null. */
+  spanOf(b) { const f = this.fields(b); return f && this.span(f.year, this.format.hasMonth ? f.month : null, this.format.hasDay ? f.day : null); }
+  passesFinal(b) { const span = this.spanOf(b); return span !== null && this.overlaps(span); }
   passesLive(b) {
     const typed = this.digits(b, true);
     if (!typed) return false;
@@ -451,11 +439,7 @@ class DateCheck {
     return false;
   }
   /** The first day a complete value denotes, ignoring the range; null when none. */
-  firstDay(b) {
-    const f = this.fields(b);
-    const span = f && this.span(f.year, this.format.hasMonth ? f.month : null, this.format.hasDay ? f.day : null);
-    return span && span[0];
-  }
+  firstDay(b) { const span = this.spanOf(b); return span && span[0]; }
 }
 
 // MARK: Checksums (over the ASCII digits; other characters are skipped)
@@ -648,7 +632,6 @@ function messageTemplate(template, substitutions, secure) {
   return value => segments.map(s => s === null ? (secure ? SECURE : value) : s).join("");
 }
 const NOUNS = { graphemes: "characters", scalars: "Unicode scalars", utf16: "UTF-16 code units", bytes: "bytes" };
-const CHARSET_NAMES = { digits: "digits", letters: "letters", marks: "marks", spaces: "spaces", punctuation: "punctuation", alphanumerics: "letters and digits" };
 const CHECKSUM_MESSAGES = {
   luhn: "Fails the Luhn check digit test", mod97: "Fails the MOD 97-10 check", gtin: "Fails the GTIN check digit test",
   isbn10: "Is not a valid ISBN-10", isbn: "Is not a valid ISBN-10 or ISBN-13", verhoeff: "Fails the Verhoeff check digit test",
@@ -788,6 +771,8 @@ function normalizeStep(step, s) {
   }
 }
 const STEPS = ["trim", "collapse-spaces", "strip-spaces", "strip", "uppercase", "lowercase", "capitalize"];
+/** What no export of a type that compiled can hold (a broken mask, date format, …). */
+const BROKEN = name => fail(`type '${name}' is broken in the export`, "bad-export");
 const NO_AUTOMATON = name => fail(`type '${name}' has a pattern without its automaton (export version 1): export with a newer formulary`, "pattern-without-automaton");
 
 /** Compiles an exported type with parameter values (name → {kind, text}) for `today`, as Swift does. */
@@ -820,7 +805,7 @@ function compileType(def, values, today, label) {
       return bound.date ?? offsetDate(today, bound.offset, bound.unit);
     }
     const bound = parseDateBound(arg);
-    return bound ? bound.date ?? offsetDate(today, bound.offset, bound.unit) : report(`${arg} is not a real date`, "invalid-date");
+    return bound ? bound.date ?? offsetDate(today, bound.offset, bound.unit) : BROKEN(def.name);
   };
   const texts = Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v.text]));
   const template = (text, min, max) => messageTemplate(text, { ...texts, min, max }, def.secure === true);
@@ -836,7 +821,7 @@ function compileType(def, values, today, label) {
   const choices = [], masks = [];
   for (const rule of def.masks || []) {
     const compiled = Mask.parse(rule.typing_pattern ?? rule.pattern);
-    if (!compiled) { report(`the mask "${rule.pattern}" ends in a lone '\\'`, "invalid-mask"); continue; }
+    if (!compiled) BROKEN(def.name);
     masks.push(compiled);
     const slots = String(compiled.slotCount);
     const check = rule.checks_fill ? { rule: rule.rule, severity: rule.severity, finalOnly: rule.final_only === true,
@@ -878,7 +863,8 @@ function compileType(def, values, today, label) {
         const lower = r.lower === null ? null : decimal(r.lower), upper = r.upper === null ? null : decimal(r.upper);
         if ((r.lower !== null && !lower) || (r.upper !== null && !upper)) continue;
         payload = new DecimalRange(lower, r.lower_exclusive, upper, r.upper_inclusive);
-        if (payload.isEmpty) { report("the range is empty: no number can satisfy it", "empty-range"); continue; }
+        const c = lower && upper && compareDecimals(lower.parts, upper.parts);
+        if (c > 0 || (c === 0 && (r.lower_exclusive || !r.upper_inclusive))) { report("the range is empty: no number can satisfy it", "empty-range"); continue; }
         min = lower ? lower.text : ""; max = upper ? upper.text : "";
         fallback = rangeMessage(payload);
         break;
@@ -890,16 +876,16 @@ function compileType(def, values, today, label) {
         break;
       case "charset":
         payload = new Charset(a.classes || []);
-        fallback = "May only contain " + (a.classes || []).map(c => c.class === "literal" ? `"${c.characters}"` : CHARSET_NAMES[c.class]).join(", ");
+        fallback = "May only contain " + (a.classes || []).map(c => c.class === "literal" ? `"${c.characters}"` : c.class === "alphanumerics" ? "letters and digits" : c.class).join(", ");
         break;
       case "one-of":
-        if (!a.options || !a.options.length) { report("one-of needs at least one option", "empty-one-of"); continue; }
+        if (!a.options || !a.options.length) BROKEN(def.name);
         payload = { options: a.options.map(o => a.ignore_case ? lowercase(o) : o), ignoreCase: a.ignore_case === true };
         fallback = "Must be one of: " + a.options.join(", ");
         break;
       case "date": {
         const format = parseDateFormat(a.format);
-        if (format.error) { report(`the date format "${a.format}" cannot be used: ${format.error}`, "invalid-date-format"); continue; }
+        if (!format) BROKEN(def.name);
         const from = r && r.lower !== null ? date(r.lower) : null, to = r && r.upper !== null ? date(r.upper) : null;
         if ((r && r.lower !== null && !from) || (r && r.upper !== null && !to)) continue;
         const first = from && dayNumber(from.year, from.month, from.day) + (r.lower_exclusive ? 1 : 0);
@@ -920,7 +906,7 @@ function compileType(def, values, today, label) {
     }
     checks.push(new Check(rule.kind, rule.rule, rule.severity, rule.final_only === true, template(rule.message ?? fallback, min, max), payload));
   }
-  // A mask fills to a known length: an error's `length` it never satisfies is a contradiction.
+  // A mask fills to a known length: an error's `length` it never meets is a contradiction.
   for (const m of masks) {
     for (const { kind, severity, payload: p } of checks) {
       if (kind !== "length" || severity !== "error") continue;
@@ -1215,8 +1201,7 @@ export class Form {
     });
     this.index = new Map();
     this.fields.forEach((f, i) => { if (!this.index.has(f.key)) this.index.set(f.key, i); });
-    // Rules naming undeclared fields (a form never linted) cannot be judged and are left out;
-    // `unique` needs other entries: batch validation judges it, never one record.
+    // Rules naming undeclared fields are left out; `unique` needs other entries (batch validation).
     this.rules = [];
     for (const rule of def.rules || []) {
       const at = key => this.index.get(key), [a, b] = rule.fields.map(at), options = { rule: rule.rule, severity: rule.severity, message: rule.message ?? null, fields: rule.fields };
@@ -1443,7 +1428,7 @@ export class FieldEditor {
     const mask = this.type.chosenMask(map.scalars, true), literals = mask ? mask.layout(map.scalars).takenAsLiteral : map.scalars.map(() => false);
     let candidate = this._apply(map, literals, range, replacement, typing);
     if (!replacement && lower < upper && candidate.text === this._text) {
-      // It removed only literals the mask puts back: remove the typed character next to them.
+      // It removed only literals the mask puts back: remove the typed character beside them.
       const forward = lower === this._selection[1] && this._selection[0] === this._selection[1], s = map.scalars;
       let k = forward ? range[1] : range[0] - 1;
       while (k >= 0 && k < s.length && literals[k]) k += forward ? 1 : -1;
@@ -1451,7 +1436,7 @@ export class FieldEditor {
         ?? { text: this._text, caret: lower, result: this._judged };
     }
     if (!replacement || this.policy !== "refuse-invalid" || candidate.result.verdict !== "invalid") return { applied: true, candidate };
-    // White space kept at the end of an unmasked text would refuse every later key: the key replaces it.
+    // White space kept at the end of an unmasked text would refuse every key: the key replaces it.
     const s = map.scalars;
     if (!this.type.hasMask && range[1] === s.length && range[0] > 0 && isWhiteSpace(s[range[0] - 1]) && !allWhiteSpace(codePoints(replacement))) {
       let start = range[0];
