@@ -1,16 +1,18 @@
 # Formulary — the two commands a newcomer needs are `make demo` and `make test`.
 SWIFT        ?= swift
 BIN          := .build/release/formulary
-# Build: PCRE2, SQLite, libcrypto, libmicrohttpd (formulary serve) and libpq (the PostgreSQL
-# client library). Tests: the PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh;
-# Node and TypeScript's compiler, for formulary.js (runtime/js) and its declarations.
+# Build: SQLite, libcrypto, libmicrohttpd (formulary serve) and libpq (the PostgreSQL client
+# library). Tests and benchmarks only: PCRE2 (the pattern engine's oracle and speed reference;
+# no product links it), the PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh,
+# and Node and TypeScript's compiler, for formulary.js (runtime/js) and its declarations.
 DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libpq-dev pkg-config sqlite3 postgresql \
                 nodejs node-typescript
 CONTRACT     := ../shared/tools/contract-check
 # Where `make conformance` writes the vectors formulary.js is tested against.
 CONFORMANCE  := .build/conformance
 
-.PHONY: deps build release test demo bench embed man contract release-check clean browser-deps conformance js-test bench-js
+.PHONY: deps build release test demo bench embed man contract release-check clean browser-deps unicode-tables \
+        conformance js-test bench-js
 
 # Installs the Debian packages the build needs, only those that are missing.
 deps:
@@ -36,6 +38,13 @@ release: deps
 # Regenerates the embedded copies of plugins/ and migrations/ (tests fail when they are stale).
 embed:
 	scripts/embed.sh
+
+# Regenerates the pattern engine's Unicode tables (Sources/FormularyRules/Pattern/UnicodeTables+*.swift)
+# from Debian's unicode-data (/usr/share/unicode) and the toolchain's standard library; needed
+# only when either moves to a newer Unicode (a test fails when the general categories differ).
+unicode-tables:
+	@test -f /usr/share/unicode/Scripts.txt || apt-get install -y unicode-data
+	scripts/generate-unicode-tables.py
 
 # Regenerates docs/formulary.1 from the command specs (a test fails when it is stale).
 man: deps

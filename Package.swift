@@ -1,20 +1,26 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, each depending only on the ones above it:
+// Layers, each depending only on the ones above it (docs/architecture.md has the rules):
 //   FormularyJSON   — JSON values, a strict reader and a canonical writer (no dependencies)
 //   FormularyRules  — the rule language and engine: lexer, parser, diagnostics, resolver,
-//                     compiled field types (PCRE2). No file system, no SQLite.
-//   FormularyStore  — SQLite, migrations, SHA-256, the audit log, and the StoreBackend seam;
-//                     it stores the rules' domain values (one Severity), so it depends on
-//                     FormularyRules. A server backend is installed by the program.
+//                     compiled field types, Formulary's own pattern automata. Pure Swift: no
+//                     C library, no SQLite, no libcrypto, no Foundation; files and the clock
+//                     only where an app asks (adding(folder:), localToday()).
+//                     A library product: its public API is what docs/library.md shows.
+//   FormularyStore  — SQLite, migrations, SHA-256 (libcrypto), the audit log, and the
+//                     StoreBackend seam; it stores the rules' domain values (one Severity), so
+//                     it depends on FormularyRules. A server backend is installed by the
+//                     program. `package` access throughout: no app sees the store.
 //   FormularyPostgres — the PostgreSQL backend and its migrations (libpq): the only module
 //                     that links libpq; `PostgresBackend.install()` makes postgres:// URLs work.
 //   FormularyKit    — the application layer: a Workspace (the database and plugin folders)
-//                     and one service per area (schema, registry and admission, entries,
-//                     history, audit, import, validation, reports) with plain result values.
+//                     and one service per area (schema, registry, check, judge, import,
+//                     entries, history, validation, impact, canonicalize, runs, reports,
+//                     audit, tokens, copy) with plain result values of its own. A library product.
 //   FormularyServer — `formulary serve`: the registry over HTTP (libmicrohttpd), on Kit's services.
-//   formulary       — the thin command-line executable: parse, one Kit call, render.
+//   FormularyCLI    — the commands, a library the tests run in-process: parse, one Kit call, render.
+//   formulary       — the executable: main.swift, what belongs to the process, around FormularyCLI.
 
 // The process-level test hooks (FORMULARY_TEST_FAULT, FORMULARY_TEST_WAIT_LOG,
 // FORMULARY_TEST_CHUNK_PAUSE) exist in debug builds only, which `swift build --build-tests`
@@ -29,7 +35,7 @@ let package = Package(
         .library(name: "FormularyKit", targets: ["FormularyKit"]),
         // For an app that wants postgres:// databases: link it and call PostgresBackend.install().
         .library(name: "FormularyPostgres", targets: ["FormularyPostgres"]),
-        .executable(name: "formulary", targets: ["FormularyCLI"]),
+        .executable(name: "formulary", targets: ["formulary"]),
     ],
     targets: [
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8",
@@ -44,7 +50,10 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "FormularyJSON"),
-        .target(name: "FormularyRules", dependencies: ["CPCRE2"]),
+        .target(name: "FormularyRules"),
+        // PCRE2 as the tests' oracle and the benchmarks' speed reference for patterns: no
+        // product links it.
+        .target(name: "PCRE2Oracle", dependencies: ["CPCRE2"], path: "Tests/PCRE2Oracle"),
         .target(name: "FormularyStore",
                 dependencies: ["CSQLite", "CCrypto", "FormularyJSON", "FormularyRules"]),
         // The PostgreSQL backend: libpq is linked by this module alone. A program that wants
@@ -58,13 +67,19 @@ let package = Package(
         .target(name: "FormularyServer",
                 dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON", "CMicroHTTPD"],
                 swiftSettings: testHooks),
-        // The CLI reaches the database only through FormularyKit's application services
-        // (LayeringTests keeps it so).
-        .executableTarget(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres", "FormularyRules", "FormularyJSON"],
+        // The commands, a library so that the tests run them in-process: parse, one
+        // FormularyKit call, render. They reach the database only through FormularyKit's
+        // application services (LayeringTests keeps it so).
+        .target(name: "FormularyCLI", dependencies: ["FormularyKit", "FormularyServer", "FormularyRules", "FormularyJSON"]),
+        // The `formulary` executable: what belongs to a process (the PostgreSQL backend
+        // installed, SIGPIPE, argv checked for UTF-8, the exit status, the test hooks) around
+        // FormularyCLI's runner.
+        .executableTarget(name: "formulary", dependencies: ["FormularyCLI", "FormularyKit", "FormularyPostgres"],
                           swiftSettings: testHooks),
 
         .executableTarget(name: "FormularyBench",
-                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON"],
+                         dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON",
+                                        "PCRE2Oracle"],
                           path: "bench/FormularyBench"),
         // The conformance vectors of formulary.js (runtime/js), written from this engine
         // (runtime/conformance/README.md; `make conformance`, which `make test` runs).
@@ -73,11 +88,14 @@ let package = Package(
                           path: "runtime/conformance/generator"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
-        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules"]),
+        .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules", "PCRE2Oracle"]),
         .testTarget(name: "FormularyStoreTests", dependencies: ["FormularyStore", "FormularyPostgres"]),
         .testTarget(name: "FormularyKitTests", dependencies: ["FormularyKit", "FormularyServer", "FormularyPostgres"]),
-        // FormularyStore only for the PostgreSQL sandboxes (a scratch database per test); the
-        // commands are always run as the `formulary` executable.
-        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyKit", "FormularyStore", "FormularyPostgres"], exclude: ["Golden"]),
+        // The commands run in-process (FormularyCLI) unless a test needs a process (exit
+        // statuses end to end, signals, terminals, several processes), then as the
+        // `formulary` executable. FormularyStore only for the PostgreSQL sandboxes (a scratch
+        // database per test).
+        .testTarget(name: "FormularyCLITests", dependencies: ["FormularyCLI", "FormularyKit", "FormularyStore", "FormularyPostgres"],
+                    exclude: ["Golden"]),
     ]
 )

@@ -19,7 +19,7 @@ embed() {
     if [ -n "$import" ]; then echo "import $import"; echo ""; fi
     echo "extension Migration {"
     echo "    /// $description"
-    echo "    public static let $property: [Migration] = ["
+    echo "    package static let $property: [Migration] = ["
     for file in "$folder"/[0-9]*.sql; do
       name=$(basename "$file")
       if ! [[ $name =~ ^([0-9]+)_[A-Za-z0-9_]+\.sql$ ]]; then

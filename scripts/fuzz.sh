@@ -25,8 +25,8 @@ TARGETS=(plugin csv jsonl)
 # -O with assertions kept in the fuzzed code: a precondition failure is a finding.
 # One package name for every module, so the fuzzers reach the `package` hot path as SwiftPM's targets do.
 FLAGS=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name formulary
-       -I "$BUILD" -I Sources/CPCRE2 -I Sources/CSQLite -I Sources/CCrypto)
-LIBS=(-lpcre2-8 -lsqlite3 -lcrypto)
+       -I "$BUILD" -I Sources/CSQLite -I Sources/CCrypto)
+LIBS=(-lsqlite3 -lcrypto)
 MODULES=(FormularyJSON FormularyRules FormularyStore FormularyKit)
 
 # The linker (gold) warns about every ASan helper it cannot export; nothing else is printed.

@@ -84,7 +84,7 @@ struct ArgumentParser {
         case .group(let group):
             // `formulary types` alone: show the group's help.
             result.commandPath = [group]
-            result.flags.insert("help")
+            result.flags.insert(GlobalOption.help.spec.name)
             return (nil, result)
         case .command(let spec):
             command = spec
@@ -92,7 +92,7 @@ struct ArgumentParser {
         result.commandPath = command.path
         result.spec = command
         try parseTokens(argv, for: command, into: &result)
-        if !result.flag("help"), !result.flag("version") {
+        if !result[GlobalOption.help], !result[GlobalOption.version] {
             try checkComplete(result, for: command)
         }
         return (command, result)

@@ -1,7 +1,7 @@
 import FormularyKit
 
 /// The process's exit statuses, as the CLI contract defines them.
-enum ExitStatus: Int32 {
+package enum ExitStatus: Int32, Sendable {
     /// Success; for `check` and `validate`: no error-severity violation.
     case success = 0
     /// Violations found.
@@ -13,7 +13,7 @@ enum ExitStatus: Int32 {
 }
 
 /// One `formulary` subcommand: a spec for the parser and help, and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     init(arguments: ParsedArguments, context: CommandContext) throws
     func run() throws -> ExitStatus

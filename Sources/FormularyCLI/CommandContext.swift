@@ -12,6 +12,8 @@ enum OutputFormat: String, CaseIterable, Sendable {
 final class CommandContext {
     let arguments: ParsedArguments
     let environment: [String: String]
+    /// The descriptor standard input is read from (`import -`, `try`): 0 in the process.
+    let stdin: Int32
     let stdout: OutputStream
     let stderr: OutputStream
     /// The progress line of long work on standard error (drawn only on a capable terminal).
@@ -20,10 +22,11 @@ final class CommandContext {
     /// services of FormularyKit (opened when a service first needs the database).
     private(set) lazy var workspace = Workspace(settings: workspaceSettings)
 
-    init(arguments: ParsedArguments, environment: [String: String],
+    init(arguments: ParsedArguments, environment: [String: String], stdin: Int32,
          stdout: OutputStream, stderr: OutputStream, progress: ProgressLine) {
         self.arguments = arguments
         self.environment = environment
+        self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
         self.progress = progress
@@ -35,7 +38,7 @@ final class CommandContext {
 
     /// The `--format` value, checked against what the command offers.
     func format(offered: [OutputFormat]) throws -> OutputFormat {
-        guard let text = arguments.value("format") else { return .text }
+        guard let text = arguments[GlobalOption.format] else { return .text }
         guard let f = OutputFormat(rawValue: text), offered.contains(f) else {
             let list = offered.map(\.rawValue).joined(separator: ", ")
             throw UsageError(message: "this command does not offer --format \(text); use one of: \(list)",
@@ -46,7 +49,7 @@ final class CommandContext {
 
     func today() throws -> CivilDate {
         do {
-            return try Today.resolve(option: arguments.value("today"), environment: environment["FORMULARY_TODAY"])
+            return try Today.resolve(option: arguments[GlobalOption.today], environment: environment["FORMULARY_TODAY"])
         } catch {
             throw UsageError(message: error.description, helpCommand: nil)
         }
@@ -57,16 +60,16 @@ final class CommandContext {
         let fromEnvironment = (environment["FORMULARY_PATH"] ?? "")
             .split(separator: ":", omittingEmptySubsequences: true)
             .map { PluginFolder(path: String($0), origin: .environment) }
-        let fromOptions = arguments.all("plugins").map { PluginFolder(path: $0, origin: .option) }
+        let fromOptions = arguments.all(GlobalOption.plugins).map { PluginFolder(path: $0, origin: .option) }
         return fromEnvironment + fromOptions
     }
 
     var databasePath: String {
-        arguments.value("db") ?? environment["FORMULARY_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "formulary.db"
+        arguments[GlobalOption.db] ?? environment["FORMULARY_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "formulary.db"
     }
 
     var actor: String {
-        if let a = arguments.value("actor") { return a }
+        if let a = arguments[GlobalOption.actor] { return a }
         if let a = environment["FORMULARY_ACTOR"], !a.isEmpty { return a }
         if let a = environment["USER"], !a.isEmpty { return a }
         return "unknown"

@@ -21,6 +21,20 @@ struct CommandSpec: Sendable {
     /// of the man page itself); `--help` still works for it.
     var isHidden = false
 
+    /// A command's spec, its options and arguments given as the keys it reads them with.
+    init(path: [String], abstract: String, discussion: String = "", options: [any OptionKey] = [],
+         arguments: [any ArgumentKey] = [], formats: [OutputFormat] = [.text, .json], examples: [String] = [],
+         isHidden: Bool = false) {
+        self.path = path
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options.map(\.spec)
+        self.arguments = arguments.map(\.spec)
+        self.formats = formats
+        self.examples = examples
+        self.isHidden = isHidden
+    }
+
     var name: String { path.joined(separator: " ") }
 
     /// The usage line after `formulary`: the name, the options (required ones bare, the
@@ -147,9 +161,10 @@ struct OptionSpec: Sendable, Hashable {
     /// An option whose value is of `type`: when the type lists its values (an enum), the
     /// usage line shows them (`--by rule|field|type|entry`) and the shells offer them.
     static func option<Value: ExpressibleByArgument>(_ name: String, _ valueName: String, of type: Value.Type,
-                                                     help: String, required: Bool = false) -> OptionSpec {
+                                                     help: String, required: Bool = false,
+                                                     completion: CompletionKind = .none) -> OptionSpec {
         let values = Value.allValueStrings
-        return option(name, valueName, help: help, required: required, completion: values.isEmpty ? .none : .values(values))
+        return option(name, valueName, help: help, required: required, completion: values.isEmpty ? completion : .values(values))
     }
 
     /// What the usage line shows for the value: its choices when there are few, else its name.
@@ -167,17 +182,6 @@ struct OptionSpec: Sendable, Hashable {
 }
 
 extension OptionSpec {
-    /// Options every command accepts, before or after its name.
-    static let globals: [OptionSpec] = [
-        .option("db", "PATH", help: "The database: SQLite file or postgres:// URL (env FORMULARY_DB; default ./formulary.db).", completion: .files),
-        .option("plugins", "DIR", help: "A folder of .field and .form files; repeatable (env FORMULARY_PATH, ':'-separated).",
-                repeatable: true, completion: .directories),
-        .option("actor", "NAME", help: "Who is acting, for the audit log (env FORMULARY_ACTOR; default $USER)."),
-        .option("today", "YYYY-MM-DD", help: "Fixes \"today\" for date checks (env FORMULARY_TODAY; default the local date)."),
-        // The values offered depend on the command (its spec's `formats`).
-        .option("format", "FORMAT", help: "Output format: text or json, and csv or html where a command offers them.",
-                completion: .values(OutputFormat.allValueStrings)),
-        .flag("help", short: "h", help: "Shows help for the command."),
-        .flag("version", help: "Shows the version."),
-    ]
+    /// Options every command accepts, before or after its name (``GlobalOption``).
+    static let globals: [OptionSpec] = GlobalOption.all.map(\.spec)
 }

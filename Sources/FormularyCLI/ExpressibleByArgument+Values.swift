@@ -3,6 +3,13 @@ import FormularyRules
 
 // The kinds of values formulary's commands take, each with the words of its refusal.
 
+/// Text as typed: every option and positional that is not read as anything else.
+extension String: ExpressibleByArgument {
+    init?(argument: String) { self = argument }
+    static var noun: String { "a text" }
+    static var expectation: String { "write any text" }
+}
+
 extension OutputFormat: ExpressibleByArgument {
     static var noun: String { "a format" }
 }

@@ -6,7 +6,12 @@ import FormularyRules
 
 /// The root command: finds the subcommand, runs it, and turns every error into the
 /// contract's message and exit status.
-enum Formulary {
+///
+/// The `formulary` executable calls ``main(arguments:environment:)`` with its process's
+/// streams; the tests call ``run(arguments:environment:standardInput:standardOutput:standardError:)``
+/// in-process with captured ones. Nothing here belongs to the process as a whole (signals,
+/// `exit`, the test hooks): main.swift does that.
+package enum Formulary {
     static let version = "0.1.0"
 
     static let commandTypes: [any Command.Type] = [
@@ -27,9 +32,18 @@ enum Formulary {
 
     static var specs: [CommandSpec] { commandTypes.map { $0.spec } }
 
-    static func main(arguments: [String], environment: [String: String]) -> ExitStatus {
-        let stdout = OutputStream(fd: 1)
-        let stderr = OutputStream(fd: 2)
+    /// Runs the command line `arguments` (without the program's name) with the process's
+    /// standard input, output and error.
+    package static func main(arguments: [String], environment: [String: String]) -> ExitStatus {
+        run(arguments: arguments, environment: environment, standardInput: 0,
+            standardOutput: OutputStream(fd: 1), standardError: OutputStream(fd: 2))
+    }
+
+    /// Runs the command line `arguments` with exactly `environment` (nothing is read from
+    /// the process's), reading standard input from the descriptor `standardInput` and
+    /// writing to the two streams, which are flushed before it returns.
+    package static func run(arguments: [String], environment: [String: String], standardInput: Int32,
+                            standardOutput stdout: OutputStream, standardError stderr: OutputStream) -> ExitStatus {
         let progress = ProgressLine(stdout: stdout, stderr: stderr, environment: environment)
         defer {
             progress.clear()
@@ -48,8 +62,8 @@ enum Formulary {
                 stderr.write(text.hasSuffix("\n") ? text : text + "\n")
             }
         }
-        let status = run(arguments: arguments, environment: environment, stdout: stdout, stderr: stderr,
-                         progress: progress, fail: fail)
+        let status = run(arguments: arguments, environment: environment, stdin: standardInput, stdout: stdout,
+                         stderr: stderr, progress: progress, fail: fail)
         // The progress line goes before anything else reaches the terminal.
         progress.clear()
         stdout.flush()
@@ -65,7 +79,7 @@ enum Formulary {
         return status
     }
 
-    private static func run(arguments: [String], environment: [String: String], stdout: OutputStream,
+    private static func run(arguments: [String], environment: [String: String], stdin: Int32, stdout: OutputStream,
                             stderr: OutputStream, progress: ProgressLine,
                             fail report: (String, String) -> Void) -> ExitStatus {
         func fail(_ message: String, details: String = "") { report(message, details) }
@@ -85,7 +99,7 @@ enum Formulary {
             stderr.line("See 'formulary \(error.helpCommand.map { $0 + " " } ?? "")--help'.")
             return .badInput
         }
-        if parsed.flag("version") {
+        if parsed[GlobalOption.version] {
             stdout.line("formulary \(version)")
             return .success
         }
@@ -93,17 +107,12 @@ enum Formulary {
             stdout.write(Help.root(specs: specs, group: parsed.commandPath.first))
             return .success
         }
-        if parsed.flag("help") {
+        if parsed[GlobalOption.help] {
             stdout.write(Help.command(command))
             return .success
         }
-        let context = CommandContext(arguments: parsed, environment: environment, stdout: stdout, stderr: stderr,
-                                     progress: progress)
-        #if FORMULARY_TEST_HOOKS
-        TestFault.install(from: environment)
-        TestWaitLog.install(from: environment)
-        TestChunkPause.install(from: environment)
-        #endif
+        let context = CommandContext(arguments: parsed, environment: environment, stdin: stdin, stdout: stdout,
+                                     stderr: stderr, progress: progress)
         do {
             // A bad --today or FORMULARY_TODAY is a mistake whether or not this command checks
             // dates: said at once, never silently ignored. `help` is `--help` by another
@@ -145,7 +154,8 @@ enum Formulary {
         }
     }
 
-    static func processEnvironment() -> [String: String] {
+    /// The process's environment, read once at start.
+    package static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

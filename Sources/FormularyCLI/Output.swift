@@ -11,9 +11,15 @@ import FormularyKit
 ///
 /// Anything written while a ``ProgressLine`` is on the screen erases it first, so that no
 /// output — a summary, a warning, an error — lands on the end of a progress line.
-final class OutputStream {
-    private let fd: Int32
+///
+/// A stream made by ``capturing()`` keeps what is written instead (in-process tests read it
+/// from ``captured``); it is no terminal.
+package final class OutputStream {
+    /// Nil for a capturing stream.
+    private let fd: Int32?
     private var buffer: [UInt8] = []
+    /// Everything flushed so far, for a capturing stream.
+    package private(set) var captured: [UInt8] = []
     let isTerminal: Bool
     /// The progress line to erase before writing (both streams share one).
     weak var progress: ProgressLine?
@@ -27,6 +33,14 @@ final class OutputStream {
         self.isTerminal = isatty(fd) == 1
         buffer.reserveCapacity(1 << 16)
     }
+
+    private init() {
+        fd = nil
+        isTerminal = false
+    }
+
+    /// A stream that keeps what is written, in ``captured``.
+    package static func capturing() -> OutputStream { OutputStream() }
 
     func write(_ text: String) {
         progress?.clear()
@@ -54,6 +68,11 @@ final class OutputStream {
     }
 
     func flush() {
+        guard let fd else {
+            captured.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         var offset = 0
         while offset < buffer.count && failure == nil {
             let n = buffer.withUnsafeBytes { raw in

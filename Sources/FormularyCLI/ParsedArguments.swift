@@ -1,12 +1,14 @@
 /// The command line after parsing: which command, its options and its positionals.
 ///
-/// The accessors take the names the command's spec declares: `value("limit", as: Count.self)`,
-/// `positional("TYPE")`, `positionals("VALUE")`. A typed value that does not convert is a
-/// usage error naming the option (or argument), the value and what to write instead.
+/// Read through the keys the command's spec declares (``OptionKey``): `arguments[Self.live]`,
+/// `arguments[Self.form]`, `try arguments.value(Self.run)`, `try arguments.value(Self.type)`,
+/// `arguments.values(Self.value)`. A typed value that does not convert is a usage error
+/// naming the option (or argument), the value and what to write instead.
 struct ParsedArguments: Sendable {
     var commandPath: [String] = []
     /// The command's spec; nil for the root or a group (`formulary types`).
     var spec: CommandSpec?
+    /// What the parser found, by the names the specs declare.
     var flags: Set<String> = []
     var values: [String: [String]] = [:]
     var positionals: [String] = []
@@ -14,64 +16,57 @@ struct ParsedArguments: Sendable {
     /// The command's name, for "See 'formulary NAME --help'".
     private var helpCommand: String { commandPath.joined(separator: " ") }
 
-    func flag(_ name: String) -> Bool {
-        assertDeclared(option: name)
-        return flags.contains(name)
+    /// Whether the flag was given.
+    subscript(flag: Flag) -> Bool {
+        assertDeclared(flag.spec)
+        return flags.contains(flag.spec.name)
     }
 
     /// The option's value as typed (the last one, for a global option given twice).
-    func value(_ name: String) -> String? {
-        assertDeclared(option: name)
-        return values[name]?.last
+    subscript(option: Option<String>) -> String? {
+        assertDeclared(option.spec)
+        return values[option.spec.name]?.last
+    }
+
+    /// Every value of a repeatable option, in order.
+    func all(_ option: Option<String>) -> [String] {
+        assertDeclared(option.spec)
+        return values[option.spec.name] ?? []
+    }
+
+    /// The option's value converted to its type, or nil when the option was not given.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        assertDeclared(option.spec)
+        guard let text = values[option.spec.name]?.last else { return nil }
+        return try convert(text, as: Value.self, shown: "--\(option.spec.name) '\(text)'", expecting: option.expecting)
     }
 
     /// The value of an option the spec declares required; a usage error when it is missing
     /// (which the parser has already ruled out).
-    func required(_ name: String) throws(UsageError) -> String {
-        guard let text = value(name) else {
-            let valueName = spec?.options.first { $0.name == name }?.valueName.map { " " + $0 } ?? ""
-            throw UsageError(message: "missing --\(name)\(valueName)" + (spec.map { "; usage: formulary \($0.usage)" } ?? ""),
+    func required<Value>(_ option: Option<Value>) throws(UsageError) -> Value {
+        guard let value = try value(option) else {
+            let valueName = option.spec.valueName.map { " " + $0 } ?? ""
+            throw UsageError(message: "missing --\(option.spec.name)\(valueName)" + (spec.map { "; usage: formulary \($0.usage)" } ?? ""),
                              helpCommand: helpCommand)
         }
-        return text
+        return value
     }
 
-    /// Every value of a repeatable option, in order.
-    func all(_ name: String) -> [String] {
-        assertDeclared(option: name)
-        return values[name] ?? []
-    }
-
-    /// The option's value converted to `type`, or nil when the option was not given.
-    /// `expecting` replaces the type's usual advice where the option means more
-    /// (`--limit`: "0 for all").
-    func value<Value: ExpressibleByArgument>(_ name: String, as type: Value.Type,
-                                             expecting: String? = nil) throws(UsageError) -> Value? {
-        guard let text = value(name) else { return nil }
-        return try convert(text, as: type, shown: "--\(name) '\(text)'", expecting: expecting)
-    }
-
-    /// The positional the spec calls `name`; a usage error when it is missing (which the
+    /// The positional, converted to its type; a usage error when it is missing (which the
     /// parser has already ruled out for required ones).
-    func positional(_ name: String) throws(UsageError) -> String {
-        guard let text = positionals(name).first else {
-            throw UsageError(message: "missing \(name)" + (spec.map { "; usage: formulary \($0.usage)" } ?? ""),
+    func value<Value>(_ argument: Argument<Value>) throws(UsageError) -> Value {
+        guard let text = values(argument).first else {
+            throw UsageError(message: "missing \(argument.spec.name)" + (spec.map { "; usage: formulary \($0.usage)" } ?? ""),
                              helpCommand: helpCommand)
         }
-        return text
+        return try convert(text, as: Value.self, shown: "'\(text)'", expecting: nil)
     }
 
-    /// The positional the spec calls `name`, converted to `type`.
-    func positional<Value: ExpressibleByArgument>(_ name: String, as type: Value.Type) throws(UsageError) -> Value {
-        let text = try positional(name)
-        return try convert(text, as: type, shown: "'\(text)'", expecting: nil)
-    }
-
-    /// Every positional the spec's `name` takes: one (or none, when optional and not
+    /// Every positional the argument takes, as typed: one (or none, when optional and not
     /// given), or all from its place on when it repeats.
-    func positionals(_ name: String) -> [String] {
-        guard let spec, let index = spec.arguments.firstIndex(where: { $0.name == name }) else {
-            assertionFailure("'\(name)' is no argument of '\(helpCommand)'")
+    func values<Value>(_ argument: Argument<Value>) -> [String] {
+        guard let spec, let index = spec.arguments.firstIndex(of: argument.spec) else {
+            assertionFailure("'\(argument.spec.name)' is no argument of '\(helpCommand)'")
             return []
         }
         guard index < positionals.count else { return [] }
@@ -87,11 +82,11 @@ struct ParsedArguments: Sendable {
         }
     }
 
-    /// A name the spec does not declare is a mistake in the command's code: the option
-    /// could never be given, so the code reading it would never run.
-    private func assertDeclared(option name: String) {
-        assert(OptionSpec.globals.contains { $0.name == name } || spec == nil
-               || spec!.options.contains { $0.name == name }, "--\(name) is no option of '\(helpCommand)'")
+    /// A key the spec does not list is a mistake in the command's code (another command's
+    /// key): the option could never be given, so the code reading it would never run.
+    private func assertDeclared(_ option: OptionSpec) {
+        assert(OptionSpec.globals.contains(option) || spec == nil || spec!.options.contains(option),
+               "--\(option.name) is no option of '\(helpCommand)'")
     }
 }
 

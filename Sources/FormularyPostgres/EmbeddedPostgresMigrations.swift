@@ -4,7 +4,7 @@ import FormularyStore
 
 extension Migration {
     /// The PostgreSQL migrations of migrations/postgres/, in order, as compiled into this executable.
-    public static let embeddedPostgres: [Migration] = [
+    package static let embeddedPostgres: [Migration] = [
         Migration(id: 1, name: "0001_initial.sql", sql: #"""
 -- 0001 (PostgreSQL): field types, forms, entries and the audit log.
 -- The PostgreSQL dialect of migrations/0001_initial.sql: the same tables, columns and rules.

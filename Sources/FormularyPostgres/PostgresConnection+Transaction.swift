@@ -2,7 +2,7 @@ import FormularyStore
 import CLibPQ
 
 /// What a PostgreSQL transaction is for.
-public enum PostgresTransactionKind: Sendable {
+package enum PostgresTransactionKind: Sendable {
     /// Reads and writes, `READ COMMITTED` (PostgreSQL's default): writers that must not
     /// interleave take a lock of their own (a row lock, an advisory lock).
     case readWrite
@@ -20,7 +20,7 @@ extension PostgresConnection {
     /// `ROLLBACK` — without an error. A body that caught such an error and went on would
     /// otherwise "commit" nothing, silently; here it is an error.
     @discardableResult
-    public func transaction<T>(_ kind: PostgresTransactionKind = .readWrite,
+    package func transaction<T>(_ kind: PostgresTransactionKind = .readWrite,
                                _ body: () throws -> T) throws -> T {
         if isInTransaction { return try inSavepoint(body) }
         switch kind {

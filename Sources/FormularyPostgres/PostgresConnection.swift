@@ -13,10 +13,10 @@ import CLibPQ
 /// prints them on standard error otherwise, e.g. "relation … already exists, skipping").
 /// Like ``Database``, a connection belongs to one thread at a time: it is not `Sendable`; open
 /// one per thread instead.
-public final class PostgresConnection {
+package final class PostgresConnection {
     let handle: OpaquePointer
     /// The URL the connection was opened with, without its password: for messages.
-    public let location: String
+    package let location: String
     /// Prepared statements by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
     var savepointDepth = 0
@@ -33,7 +33,7 @@ public final class PostgresConnection {
     /// Connects to the database `url` names. The password, if any, comes from the URL, from
     /// `PGPASSWORD` or from `~/.pgpass`, as libpq reads them; it is never part of an error
     /// or of ``location``.
-    public init(url: String) throws(PostgresError) {
+    package init(url: String) throws(PostgresError) {
         let shown = StoreLocation.redacted(url)
         guard StoreLocation.isServerURL(url) else {
             throw PostgresError(kind: .misuse,
@@ -109,7 +109,7 @@ public final class PostgresConnection {
     /// rows come in binary format (integers, reals, booleans, text and `bytea` read alike;
     /// `numeric` does not).
     @discardableResult
-    public func execute(_ sql: String, _ arguments: [PostgresValue] = [],
+    package func execute(_ sql: String, _ arguments: [PostgresValue] = [],
                         binaryResults: Bool = false) throws(PostgresError) -> PostgresResult {
         try flushPending()
         let parameters = try Parameters(arguments, sql: sql)
@@ -132,7 +132,7 @@ public final class PostgresConnection {
     /// Runs one statement with `arguments` without preparing it for later (`PQexecParams`):
     /// for statements that run once.
     @discardableResult
-    public func executeOnce(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+    package func executeOnce(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
         try flushPending()
         let parameters = try Parameters(arguments, sql: sql)
         let result = parameters.withPointers { values, lengths, formats in
@@ -144,7 +144,7 @@ public final class PostgresConnection {
     /// Runs every statement of `script` in order (simple protocol, no parameters, not
     /// prepared): migrations, `BEGIN`, `SET`. Outside a transaction the statements of one
     /// script commit together (the server runs a multi-statement string as one transaction).
-    public func executeScript(_ script: String) throws(PostgresError) {
+    package func executeScript(_ script: String) throws(PostgresError) {
         try flushPending()
         _ = try check(PQexec(handle, script), sql: Self.firstLine(script))
     }
@@ -202,30 +202,30 @@ public final class PostgresConnection {
     // MARK: Convenience reads
 
     /// The first column of the first row as an integer, nil without a row or for NULL.
-    public func scalarInt64(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> Int64? {
+    package func scalarInt64(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> Int64? {
         let result = try execute(sql, arguments)
         guard let row = result.first else { return nil }
         return try row.optionalInt64(0)
     }
 
     /// The first column of the first row as text, nil without a row or for NULL.
-    public func scalarString(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> String? {
+    package func scalarString(_ sql: String, _ arguments: [PostgresValue] = []) throws(PostgresError) -> String? {
         let result = try execute(sql, arguments)
         guard let row = result.first else { return nil }
         return try row.optionalString(0)
     }
 
     /// True while a transaction is open, also one a failed statement aborted.
-    public var isInTransaction: Bool {
+    package var isInTransaction: Bool {
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
     /// True while a statement of the open transaction failed: it can only be rolled back.
-    public var isTransactionAborted: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+    package var isTransactionAborted: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
 
     /// True while the connection to the server is up (as libpq last saw it).
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
 }
 
 /// The values of one statement in the form libpq takes them: type OIDs, C strings (text

@@ -10,9 +10,9 @@ import Foundation
 /// again once it holds the lock, so each migration is applied exactly once. PostgreSQL's DDL is
 /// transactional, so a failure leaves the schema as it was, never between two versions. The
 /// lock is released by the commit or rollback, also when the process dies.
-public struct PostgresMigrator: Sendable {
+package struct PostgresMigrator: Sendable {
     /// The migrations this executable knows, in order.
-    public let migrations: [Migration]
+    package let migrations: [Migration]
     /// The same checks as SQLite's (order of the list, checksums of the applied ones).
     private let checker: Migrator
 
@@ -21,7 +21,7 @@ public struct PostgresMigrator: Sendable {
     static let lockKey: Int64 = 0x464F_524D_554C_4152
 
     /// - Parameter migrations: defaults to the PostgreSQL migrations embedded in the executable.
-    public init(migrations: [Migration] = Migration.embeddedPostgres) throws(MigrationError) {
+    package init(migrations: [Migration] = Migration.embeddedPostgres) throws(MigrationError) {
         checker = try Migrator(migrations: migrations)
         self.migrations = migrations
     }
@@ -40,7 +40,7 @@ public struct PostgresMigrator: Sendable {
     /// - Throws: ``MigrationError/foreignDatabase(tables:)`` when the schema Formulary works
     ///   in (the connection's `current_schema()`) has tables but no bookkeeping table: it
     ///   belongs to another application, and the pending migrations must not be applied to it.
-    public func applied(in db: PostgresConnection) throws -> [AppliedMigration] {
+    package func applied(in db: PostgresConnection) throws -> [AppliedMigration] {
         let tables = try Self.tables(in: db)
         guard tables.contains("schema_migrations") else {
             if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
@@ -65,17 +65,17 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// Throws when an applied migration is unknown to this executable or differs from its copy.
-    public func check(_ applied: [AppliedMigration]) throws(MigrationError) {
+    package func check(_ applied: [AppliedMigration]) throws(MigrationError) {
         try checker.check(applied)
     }
 
     /// Applied and pending migrations, after checking the applied ones.
-    public func status(of db: PostgresConnection) throws -> [MigrationStatus] {
+    package func status(of db: PostgresConnection) throws -> [MigrationStatus] {
         try checker.status(applied: try applied(in: db))
     }
 
     /// True when every known migration is applied (and the applied ones check out).
-    public func isUpToDate(_ db: PostgresConnection) throws -> Bool {
+    package func isUpToDate(_ db: PostgresConnection) throws -> Bool {
         try status(of: db).allSatisfy { if case .applied = $0 { true } else { false } }
     }
 
@@ -85,7 +85,7 @@ public struct PostgresMigrator: Sendable {
     /// `afterApplying` runs in the same transaction once the pending ones are applied, with
     /// those applied: for data steps that belong to a schema change.
     @discardableResult
-    public func migrate(_ db: PostgresConnection, now: () -> Date = Date.init,
+    package func migrate(_ db: PostgresConnection, now: () -> Date = Date.init,
                         afterApplying: ([AppliedMigration]) throws -> Void = { _ in }) throws -> [AppliedMigration] {
         let known = try applied(in: db)
         try check(known)

@@ -8,7 +8,7 @@ import CLibPQ
 /// A collection of ``PostgresRow``; each row reads its columns by the column's type: asking a
 /// `bigint` column for a string, or a `text` column for an integer, is an error naming the
 /// column and its type, never its value.
-public final class PostgresResult: RandomAccessCollection {
+package final class PostgresResult: RandomAccessCollection {
     let handle: OpaquePointer
     /// The SQL that produced the rows, for errors.
     let sql: String
@@ -24,42 +24,42 @@ public final class PostgresResult: RandomAccessCollection {
     deinit { PQclear(handle) }
 
     /// The index of the first row (0).
-    public var startIndex: Int { 0 }
+    package var startIndex: Int { 0 }
     /// The number of rows.
-    public var endIndex: Int { Int(PQntuples(handle)) }
+    package var endIndex: Int { Int(PQntuples(handle)) }
     /// The row at `position`.
-    public subscript(position: Int) -> PostgresRow { PostgresRow(result: self, index: Int32(position)) }
+    package subscript(position: Int) -> PostgresRow { PostgresRow(result: self, index: Int32(position)) }
 
     /// The number of columns.
-    public var columnCount: Int { Int(PQnfields(handle)) }
+    package var columnCount: Int { Int(PQnfields(handle)) }
 
     /// The name of a column as the server gave it.
-    public func columnName(_ column: Int) -> String {
+    package func columnName(_ column: Int) -> String {
         PQfname(handle, Int32(column)).map { String(cString: $0) } ?? "?"
     }
 
     /// Rows an INSERT, UPDATE, DELETE (or COPY) changed, from the command tag.
-    public var affectedRows: Int {
+    package var affectedRows: Int {
         guard let text = PQcmdTuples(handle) else { return 0 }
         return Int(String(cString: text)) ?? 0
     }
 
     /// The command tag (`INSERT 0 1`, `COMMIT`, `ROLLBACK`…).
-    public var commandTag: String { PQcmdStatus(handle).map { String(cString: $0) } ?? "" }
+    package var commandTag: String { PQcmdStatus(handle).map { String(cString: $0) } ?? "" }
 
     func type(of column: Int32) -> UInt32 { PQftype(handle, column) }
 }
 
 /// One row of a ``PostgresResult``. It keeps its result alive.
-public struct PostgresRow {
+package struct PostgresRow {
     let result: PostgresResult
     let index: Int32
 
     /// The number of columns.
-    public var columnCount: Int { result.columnCount }
+    package var columnCount: Int { result.columnCount }
 
     /// True when the column holds SQL NULL.
-    public func isNull(_ column: Int) -> Bool { PQgetisnull(result.handle, index, Int32(column)) == 1 }
+    package func isNull(_ column: Int) -> Bool { PQgetisnull(result.handle, index, Int32(column)) == 1 }
 
     /// The column's text as sent by the server, or nil for NULL.
     private func raw(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
@@ -85,13 +85,13 @@ public struct PostgresRow {
 
     /// The column as an integer (`smallint`, `integer`, `bigint`, `oid`, or an integral
     /// `numeric` such as `sum(bigint)`); NULL or another type is an error.
-    public func int64(_ column: Int) throws(PostgresError) -> Int64 {
+    package func int64(_ column: Int) throws(PostgresError) -> Int64 {
         guard let value = try optionalInt64(column) else { throw mismatch(column, "an integer") }
         return value
     }
 
     /// The column as an integer, nil for NULL.
-    public func optionalInt64(_ column: Int) throws(PostgresError) -> Int64? {
+    package func optionalInt64(_ column: Int) throws(PostgresError) -> Int64? {
         guard column >= 0, column < columnCount else { throw mismatch(column, "an integer") }
         guard let bytes = raw(column) else { return nil }
         let type = result.type(of: Int32(column))
@@ -106,16 +106,16 @@ public struct PostgresRow {
     }
 
     /// The column as an `Int`.
-    public func int(_ column: Int) throws(PostgresError) -> Int { Int(try int64(column)) }
+    package func int(_ column: Int) throws(PostgresError) -> Int { Int(try int64(column)) }
 
     /// The column as text (`text`, `varchar`, `char`, `name`); NULL or another type is an error.
-    public func string(_ column: Int) throws(PostgresError) -> String {
+    package func string(_ column: Int) throws(PostgresError) -> String {
         guard let value = try optionalString(column) else { throw mismatch(column, "text") }
         return value
     }
 
     /// The column as text, nil for NULL.
-    public func optionalString(_ column: Int) throws(PostgresError) -> String? {
+    package func optionalString(_ column: Int) throws(PostgresError) -> String? {
         guard column >= 0, column < columnCount else { throw mismatch(column, "text") }
         guard let bytes = raw(column) else { return nil }
         guard PostgresType.texts.contains(result.type(of: Int32(column))) else { throw mismatch(column, "text") }
@@ -123,13 +123,13 @@ public struct PostgresRow {
     }
 
     /// The column as bytes (`bytea`); NULL or another type is an error.
-    public func bytes(_ column: Int) throws(PostgresError) -> [UInt8] {
+    package func bytes(_ column: Int) throws(PostgresError) -> [UInt8] {
         guard let value = try optionalBytes(column) else { throw mismatch(column, "bytes") }
         return value
     }
 
     /// The column as bytes, nil for NULL.
-    public func optionalBytes(_ column: Int) throws(PostgresError) -> [UInt8]? {
+    package func optionalBytes(_ column: Int) throws(PostgresError) -> [UInt8]? {
         guard column >= 0, column < columnCount else { throw mismatch(column, "bytes") }
         guard let text = raw(column) else { return nil }
         guard result.type(of: Int32(column)) == PostgresType.bytea else { throw mismatch(column, "bytes") }
@@ -140,7 +140,7 @@ public struct PostgresRow {
 
     /// Calls `body` with a `bytea` column's bytes — in binary format without copying them
     /// (valid only during the call). NULL or another type is an error.
-    public func withUnsafeBytes<R>(at column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+    package func withUnsafeBytes<R>(at column: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         guard column >= 0, column < columnCount, let bytes = raw(column),
               result.type(of: Int32(column)) == PostgresType.bytea else { throw mismatch(column, "bytes") }
         if result.binary { return try body(UnsafeRawBufferPointer(bytes)) }
@@ -149,7 +149,7 @@ public struct PostgresRow {
     }
 
     /// The column as a `boolean`; NULL or another type is an error.
-    public func bool(_ column: Int) throws(PostgresError) -> Bool {
+    package func bool(_ column: Int) throws(PostgresError) -> Bool {
         guard column >= 0, column < columnCount, let text = raw(column),
               result.type(of: Int32(column)) == PostgresType.bool, text.count == 1 else {
             throw mismatch(column, "a boolean")
@@ -158,7 +158,7 @@ public struct PostgresRow {
     }
 
     /// The column as a `double precision`, `real` or `numeric`; NULL or another type is an error.
-    public func double(_ column: Int) throws(PostgresError) -> Double {
+    package func double(_ column: Int) throws(PostgresError) -> Double {
         if result.binary, column >= 0, column < columnCount, let bytes = raw(column) {
             switch (result.type(of: Int32(column)), bytes.count) {
             case (PostgresType.float8, 8):
@@ -179,7 +179,7 @@ public struct PostgresRow {
 
     /// The column decoded by its type: integers, reals, text, bytes, booleans; a type the
     /// wrapper does not decode (dates, JSON…) comes as its text.
-    public func value(_ column: Int) throws(PostgresError) -> PostgresValue {
+    package func value(_ column: Int) throws(PostgresError) -> PostgresValue {
         guard column >= 0, column < columnCount else { throw mismatch(column, "a value") }
         if isNull(column) { return .null }
         let type = result.type(of: Int32(column))

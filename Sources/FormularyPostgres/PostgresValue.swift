@@ -4,7 +4,7 @@ import FormularyStore
 /// Bound values travel as parameters of the extended protocol (`PQexecParams`,
 /// `PQexecPrepared`), never inside the SQL text, each with its type's OID so that the server
 /// does not guess: `bigint`, `double precision`, `text`, `bytea` (sent as binary) and `boolean`.
-public enum PostgresValue: Sendable, Hashable {
+package enum PostgresValue: Sendable, Hashable {
     case null
     /// `bigint` (int8).
     case integer(Int64)
@@ -22,24 +22,24 @@ extension PostgresValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
                          ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
                          ExpressibleByBooleanLiteral {
     /// `.null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// `.integer(value)`.
-    public init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
     /// `.real(value)`.
-    public init(floatLiteral value: Double) { self = .real(value) }
+    package init(floatLiteral value: Double) { self = .real(value) }
     /// `.text(value)`.
-    public init(stringLiteral value: String) { self = .text(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
     /// `.bool(value)`.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension PostgresValue {
     /// `.text(value)`, or `.null` when `value` is nil.
-    public static func text(_ value: String?) -> PostgresValue { value.map(PostgresValue.text) ?? .null }
+    package static func text(_ value: String?) -> PostgresValue { value.map(PostgresValue.text) ?? .null }
     /// `.integer(value)`, or `.null` when `value` is nil.
-    public static func integer(_ value: Int64?) -> PostgresValue { value.map(PostgresValue.integer) ?? .null }
+    package static func integer(_ value: Int64?) -> PostgresValue { value.map(PostgresValue.integer) ?? .null }
     /// `.integer(Int64(value))`.
-    public static func int(_ value: Int) -> PostgresValue { .integer(Int64(value)) }
+    package static func int(_ value: Int) -> PostgresValue { .integer(Int64(value)) }
 }
 
 /// The OIDs of the built-in types the wrapper binds and decodes (`pg_type.oid`, fixed since

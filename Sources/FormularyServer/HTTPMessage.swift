@@ -3,20 +3,20 @@ import FormularyJSON
 
 /// One HTTP request as the registry's API sees it: plain values, so that handlers are
 /// functions from request to response that tests call without a socket.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// The method, upper case (`GET`, `POST`…).
-    public var method: String
+    package var method: String
     /// The path without the query (`/v1/types/email`).
-    public var path: String
+    package var path: String
     /// The query's arguments, decoded (`by=rule` → `["by": "rule"]`).
-    public var query: [String: String]
+    package var query: [String: String]
     /// The headers, with lower-case names.
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The body's bytes (empty for most `GET`s).
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// A request; header names are lower-cased.
-    public init(method: String, path: String, query: [String: String] = [:],
+    package init(method: String, path: String, query: [String: String] = [:],
                 headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
         self.path = path
@@ -36,7 +36,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The value of header `name` (any case), if sent.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         // Names are stored lower case, so a name found as given is the answer; the server's
         // own lookups pass lower-case names and skip lower-casing.
         headers[name] ?? headers[name.lowercased()]
@@ -44,36 +44,36 @@ public struct HTTPRequest: Sendable {
 }
 
 /// One HTTP response: status, headers and body bytes.
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
     /// The status code (200, 404…).
-    public var status: Int
+    package var status: Int
     /// The headers to send, in order.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body's bytes.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The name of the token that was accepted, for the access log (never the token).
-    public var tokenName: String?
+    package var tokenName: String?
 
     /// A response with `status`, `headers` and `body`.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A JSON document (`Content-Type: application/json`), newline-terminated.
-    public static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
+    package static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: bytes)
     }
 
     /// A JSON document written from a model.
-    public static func json(_ status: Int, _ model: some JSONRepresentable) -> HTTPResponse {
+    package static func json(_ status: Int, _ model: some JSONRepresentable) -> HTTPResponse {
         json(status, model.jsonDocument)
     }
 
     /// An error answer: `{"error": {"code", "message"}}`, `code` a stable word
     /// (`not_found`, `bad_request`…) and `message` plain text saying what to do.
-    public static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
+    package static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
         var writer = JSONWriter()
         writer.object { o in
             o.object("error") { e in
@@ -85,13 +85,13 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// Statuses and headers compare; bodies too.
-    public static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
+    package static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
         a.status == b.status && a.body == b.body && a.tokenName == b.tokenName
             && a.headers.map { "\($0.name): \($0.value)" } == b.headers.map { "\($0.name): \($0.value)" }
     }
 
     /// The value of header `name` (any case), if set.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 }

@@ -8,17 +8,17 @@ extension HTTPServer {
     /// The method, path and token name come from the client (the path decoded, so `%1b`
     /// is an escape character and `%0a` a new line): ``text`` writes them percent-encoded,
     /// so that no byte of theirs can move the operator's terminal or start a line of its own.
-    public struct AccessLogLine: Sendable {
+    package struct AccessLogLine: Sendable {
         /// When the request ended.
-        public var at: Date
+        package var at: Date
         /// The method and path (without the query).
-        public var method: String, path: String
+        package var method: String, path: String
         /// The status answered.
-        public var status: Int
+        package var status: Int
         /// How long it took, in milliseconds.
-        public var milliseconds: Double
+        package var milliseconds: Double
         /// The accepted token's name, or nil.
-        public var tokenName: String?
+        package var tokenName: String?
 
         /// `2026-12-02T01:02:03.456Z POST /v1/check 200 0.41 ms token-name` (`-` without a token).
         ///
@@ -26,7 +26,7 @@ extension HTTPServer {
         /// `-._~!$&'()*+,;=:@/` is written `%XX` (upper-case hex): controls, space, `%`
         /// itself and each byte of a non-ASCII character (a path that was not UTF-8 reads
         /// as the router saw it, U+FFFD: `%EF%BF%BD`). The usual line needs no escape.
-        public var text: String {
+        package var text: String {
             var line: [UInt8] = []
             line.reserveCapacity(64 + method.utf8.count + path.utf8.count + (tokenName?.utf8.count ?? 1))
             Self.appendUTC(at, to: &line)

@@ -10,7 +10,7 @@ extension HTTPServer {
     ///
     /// libmicrohttpd reads a head into the connection's pool (``poolBytes``); one too large
     /// for even that gets the library's own answer (docs/http.md, "Errors").
-    public static let headLimit = 16 * 1024
+    package static let headLimit = 16 * 1024
     /// The memory libmicrohttpd reads one connection into: room for a head over
     /// ``headLimit``, so that such a head reaches the check here and gets a JSON answer.
     static let poolBytes = 32 * 1024

@@ -19,9 +19,9 @@ import FormularyRules
 /// body is still arriving the timeout after its first line (clients trickling a byte at
 /// a time). A head over ``headLimit`` is answered 431; one framed two ways
 /// (`Content-Length` twice, or with `Transfer-Encoding`) 400, and the connection closed.
-public final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: @unchecked Sendable {
     /// The port listened on (the one the system chose when 0 was asked for).
-    public private(set) var port: UInt16 = 0
+    package private(set) var port: UInt16 = 0
     private var daemon: OpaquePointer?
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let log: (@Sendable (AccessLogLine) -> Void)?
@@ -33,10 +33,10 @@ public final class HTTPServer: @unchecked Sendable {
     let watch = ConnectionWatch()
 
     /// Most connections open at once; more are refused until some close.
-    public static let connectionLimit = 4_096
+    package static let connectionLimit = 4_096
     /// Most connections open at once from one IP address: an eighth of
     /// ``connectionLimit`` (and the 64 a benchmark or a proxy's pool needs, twice over).
-    public static let perAddressLimit = 128
+    package static let perAddressLimit = 128
 
     /// Starts listening on `host` (an IPv4 address, such as `127.0.0.1`) and `port` (0: any
     /// free port), with `threads` worker threads; a connection idle for `timeoutSeconds`,
@@ -46,7 +46,7 @@ public final class HTTPServer: @unchecked Sendable {
     ///
     /// - Throws: a ``ServiceError`` (environment) when the address is not an IPv4 address or
     ///   the port cannot be bound.
-    public init(host: String, port: UInt16, threads: Int, maxBodyBytes: Int = RegistryAPI.maxBodyBytes,
+    package init(host: String, port: UInt16, threads: Int, maxBodyBytes: Int = RegistryAPI.maxBodyBytes,
                 timeoutSeconds: Int = 30, hosts: HostPolicy? = nil, log: (@Sendable (AccessLogLine) -> Void)? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         self.handler = handler
@@ -81,7 +81,7 @@ public final class HTTPServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Stops listening, lets the requests in flight finish, and closes every connection.
-    public func stop() {
+    package func stop() {
         guard let daemon else { return }
         self.daemon = nil
         _ = MHD_quiesce_daemon(daemon)

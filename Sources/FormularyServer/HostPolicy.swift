@@ -12,7 +12,7 @@ import Glibc
 /// always names the attacker's site in `Host`; refusing names the server does not know
 /// stops it. An IPv4 address in `Host` cannot be rebound, but the server still answers
 /// only for its own (any, when it listens on `0.0.0.0`).
-public struct HostPolicy: Sendable {
+package struct HostPolicy: Sendable {
     /// The outcome for one request.
     enum Verdict {
         case allowed
@@ -23,9 +23,9 @@ public struct HostPolicy: Sendable {
     }
 
     /// The names and addresses answered for, lower case, in the order the error lists them.
-    public let names: [String]
+    package let names: [String]
     /// Whether any IPv4 address is answered for (the server listens on every address).
-    public let anyAddress: Bool
+    package let anyAddress: Bool
     /// The sentence that a refused request gets, made once.
     let refusal: String
     /// ``names`` as bytes, for the comparison on every request.
@@ -33,7 +33,7 @@ public struct HostPolicy: Sendable {
 
     /// The names answered for when listening on `address` (an IPv4 address), with the
     /// extra `allowed` names (see ``isName(_:)``).
-    public init(listeningOn address: String, allowing allowed: [String]) {
+    package init(listeningOn address: String, allowing allowed: [String]) {
         anyAddress = address == "0.0.0.0"
         var names: [String] = anyAddress ? [] : [address]
         if anyAddress || address.hasPrefix("127.") { names.append("localhost") }
@@ -48,7 +48,7 @@ public struct HostPolicy: Sendable {
 
     /// Whether `name` may be given to `--allow-host`: an IPv4 address, or a DNS name of
     /// letters, digits and hyphens in dot-separated labels (no port, no wildcard).
-    public static func isName(_ name: String) -> Bool {
+    package static func isName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count <= 253 else { return false }
         let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)

@@ -10,25 +10,25 @@ import FormularyRules
 /// kept until the database changes (another process adding a type shows on the next
 /// request: each request compares the audit log's newest record with the one the registry
 /// was loaded at). Safe to call from several threads at once.
-public final class RegistryAPI: Sendable {
+package final class RegistryAPI: Sendable {
     /// Where the registry comes from and who acts.
-    public let settings: WorkspaceSettings
+    package let settings: WorkspaceSettings
     /// Whether reads need no token.
-    public let publicRead: Bool
+    package let publicRead: Bool
     let today: @Sendable () -> CivilDate
     let state: RegistryState
     /// Where a failure's detail goes for the operator (the answer says only what failed).
     let problems: (@Sendable (String) -> Void)?
 
     /// Largest request body accepted (1 MiB); a larger one is answered 413.
-    public static let maxBodyBytes = 1 << 20
+    package static let maxBodyBytes = 1 << 20
 
     /// An API over the registry of `settings`; `today` gives the date checks use (the
     /// command's `--today`, or the local date at each request). A request the server fails
     /// to answer (its database unreachable, an SQL error) is answered 503 or 500 without
     /// the cause, which goes to `problems` as one line: the request and what failed, never
     /// a body or a value.
-    public init(settings: WorkspaceSettings, publicRead: Bool, today: @escaping @Sendable () -> CivilDate,
+    package init(settings: WorkspaceSettings, publicRead: Bool, today: @escaping @Sendable () -> CivilDate,
                 problems: (@Sendable (String) -> Void)? = nil) {
         self.settings = settings
         self.publicRead = publicRead
@@ -38,7 +38,7 @@ public final class RegistryAPI: Sendable {
     }
 
     /// The answer to `request`. Never throws: every failure is an error answer.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         if request.body.count > Self.maxBodyBytes {
             return .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         }

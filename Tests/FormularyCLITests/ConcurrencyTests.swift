@@ -96,6 +96,8 @@ import Testing
         #expect(try holder.scalar("SELECT count(*) FROM runs") == runsBefore)
         try holder.execute("COMMIT")
         let results = try waiting.wait()
+        // The hook was for the two processes; what follows runs in this one.
+        sandbox.environment["FORMULARY_TEST_WAIT_LOG"] = nil
 
         let imported = results[0][0], validated = results[1][0]
         #expect(imported.status == 0 && !Self.lockErrors(in: imported), "\(imported)")

@@ -116,7 +116,7 @@ import Testing
         let before = try sandbox.databaseFingerprint()
         var failed = 0
         for step in stride(from: 5, through: 400, by: 35) {
-            let result = try sandbox.run(["copy", "--to", "copy.db"], environment: ["FORMULARY_TEST_FAULT": "step:\(step):ioerr"])
+            let result = try sandbox.spawn(["copy", "--to", "copy.db"], environment: ["FORMULARY_TEST_FAULT": "step:\(step):ioerr"])
             if result.status == 0 {
                 try FileManager.default.removeItem(atPath: sandbox.path("copy.db"))
                 continue

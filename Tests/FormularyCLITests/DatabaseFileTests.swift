@@ -75,7 +75,7 @@ import Testing
         }
         for (name, launcher) in launchers {
             for arguments in Self.readers {
-                let result = try sandbox.run(arguments, launcher: launcher)
+                let result = try sandbox.spawn(arguments, launcher: launcher)
                 #expect(result.status == 0, "\(name): \(result)")
                 #expect(result.stderr.isEmpty, "\(name): \(result)")
                 #expect(try FileState(path) == before, "\(name): \(arguments.joined(separator: " ")) changed the database or its folder")
@@ -84,7 +84,7 @@ import Testing
         // Where permissions apply, a writer is refused by them, saying what to check.
         if let unprivileged = FormularyProcess.withoutPrivileges {
             for arguments in Self.writers {
-                let result = try sandbox.run(arguments, launcher: unprivileged)
+                let result = try sandbox.spawn(arguments, launcher: unprivileged)
                 #expect(result.status == 3, "\(result)")
                 #expect(result.stderr.contains("ro/formulary.db cannot be written"), "\(result)")
                 #expect(result.stderr.contains("permissions"), "\(result)")
@@ -102,7 +102,7 @@ import Testing
         defer { try? Self.chmod(sandbox.databasePath, 0o644) }
         let before = try FileState(sandbox.databasePath)
         for arguments in Self.readers {
-            let result = try sandbox.run(arguments, launcher: FormularyProcess.withoutPrivileges ?? [])
+            let result = try sandbox.spawn(arguments, launcher: FormularyProcess.withoutPrivileges ?? [])
             #expect(result.status == 0, "\(result)")
             #expect(try FileState(sandbox.databasePath) == before, "\(arguments.joined(separator: " ")) changed the database or its folder")
         }

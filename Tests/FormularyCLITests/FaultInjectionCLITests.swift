@@ -52,10 +52,10 @@ import Testing
         for value in ["", "step:0:full", "step:1:disk", "step:1", "step:-1:full", "step:1:full:x", "step: 1:full",
                       "step:1:FULL", "step:1234567890:full", "step:١:full", "STEP:1:full", "step:1:full ",
                       "write:1:busy", "write:0:full", "write:1", "writes:1:full"] {
-            let result = try sandbox.run(["entries", "list"], environment: ["FORMULARY_TEST_FAULT": value])
+            let result = try sandbox.spawn(["entries", "list"], environment: ["FORMULARY_TEST_FAULT": value])
             #expect(result.status == 0, "FORMULARY_TEST_FAULT=\(value): \(result)")
         }
-        let result = try sandbox.run(["entries", "list"], environment: ["FORMULARY_TEST_FAULT": "step:1:full"])
+        let result = try sandbox.spawn(["entries", "list"], environment: ["FORMULARY_TEST_FAULT": "step:1:full"])
         #expect(result.status == 3, "the well-formed value does fail: \(result)")
     }
 }
@@ -91,7 +91,7 @@ struct FaultRun {
     }
 
     private func run(failingAt step: Int, _ code: String) throws -> ProcessResult {
-        try sandbox.run(arguments, environment: ["FORMULARY_TEST_FAULT": "step:\(step):\(code)"])
+        try sandbox.spawn(arguments, environment: ["FORMULARY_TEST_FAULT": "step:\(step):\(code)"])
     }
 
     /// The number of steps of an uninterrupted run: the largest K whose fault still stops the

@@ -46,25 +46,79 @@ import Testing
         ])
     }
 
-    @Test func theCLIImportsNothingBelowFormularyKit() throws {
-        let folder = Self.root.appendingPathComponent("Sources/FormularyCLI")
+    /// The rules open files and read the clock in two places only, each a call an app makes
+    /// when it wants it (docs/architecture.md): `FieldCatalog.adding(folder:)` and
+    /// `CivilDate.localToday()`. Everything else takes text and "today" as values.
+    static let rulesMayTouchTheSystem = ["Catalog/FieldCatalog+Folder.swift", "Model/CivilDate+Today.swift"]
+
+    /// Calls that open a file or a folder, read the clock or the environment, or bring in
+    /// Foundation, outside comments, as `file:line: text`.
+    static func systemCalls(in text: String, file: String) -> [String] {
+        let pattern = #"(^|[^.\w])(opendir|readdir|fopen|open|stat|lstat|mmap|time|localtime_r|localtime|gmtime_r|gettimeofday|clock_gettime|getenv)\(|\bFileManager\b|\bDate\(|^\s*import Foundation"#
+        let regex = try! NSRegularExpression(pattern: pattern)
+        var found: [String] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(line)
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+            if regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found
+    }
+
+    @Test func theScannerFindsFileAndClockCalls() {
+        let text = """
+            let d = opendir(folder)
+            var now = time(nil)
+            // time(nil) in a comment
+            let t = type.time(of: x)
+            let f = FileManager.default
+            import Foundation
+            """
+        #expect(Self.systemCalls(in: text, file: "x.swift").map { $0.prefix(10) } == ["x.swift:1:", "x.swift:2:", "x.swift:5:", "x.swift:6:"])
+    }
+
+    @Test func theRulesTouchFilesAndTheClockOnlyWhereAnAppAsks() throws {
+        let folder = Self.root.appendingPathComponent("Sources/FormularyRules")
         let files = FileManager.default.enumerator(atPath: folder.path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
-        #expect(files.count > 20, "the CLI's sources were not found under \(folder.path)")
+        #expect(files.count > 20, "the rules' sources were not found under \(folder.path)")
+        for allowed in Self.rulesMayTouchTheSystem {
+            #expect(files.contains(allowed), "\(allowed) moved: update the list and docs/architecture.md")
+        }
+        var found: [String] = []
+        for file in files where !Self.rulesMayTouchTheSystem.contains(file) {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            found += Self.systemCalls(in: text, file: "Sources/FormularyRules/" + file)
+        }
+        #expect(found.isEmpty, "FormularyRules reads no file or clock of its own:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The commands' library and the executable around them.
+    static let targets = ["FormularyCLI", "formulary"]
+
+    @Test(arguments: targets)
+    func theCLIImportsNothingBelowFormularyKit(target: String) throws {
+        let folder = Self.root.appendingPathComponent("Sources/\(target)")
+        let files = FileManager.default.enumerator(atPath: folder.path)?
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
+        #expect(!files.isEmpty, "the sources of \(target) were not found under \(folder.path)")
         var found: [String] = []
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            found += Self.forbiddenImports(in: text, file: "Sources/FormularyCLI/" + file)
+            found += Self.forbiddenImports(in: text, file: "Sources/\(target)/" + file)
         }
         #expect(found.isEmpty, "the CLI goes through FormularyKit's services:\n\(found.joined(separator: "\n"))")
     }
 
-    @Test func theCLIDoesNotDependOnTheStore() throws {
+    @Test(arguments: targets)
+    func theCLIDoesNotDependOnTheStore(target: String) throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let line = manifest.split(separator: "\n").first { $0.contains("name: \"FormularyCLI\"") }
-        #expect(line != nil)
+        let line = manifest.split(separator: "\n").first { $0.contains("arget(name: \"\(target)\"") }
+        #expect(line != nil, "no target \(target) in Package.swift")
         for module in Self.forbidden {
-            #expect(line?.contains("\"\(module)\"") == false, "FormularyCLI depends on \(module) in Package.swift")
+            #expect(line?.contains("\"\(module)\"") == false, "\(target) depends on \(module) in Package.swift")
         }
     }
 }

@@ -40,7 +40,7 @@ import Testing
     @Test func aReportToADeviceIsWrittenIntoIt() throws {
         let sandbox = try Self.validated()
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("out"), withDestinationPath: "/dev/stdout")
-        let result = try sandbox.run("report", "--format", "csv", "--output", "out")
+        let result = try sandbox.spawn("report", "--format", "csv", "--output", "out")
         #expect(result.status == 0, "\(result)")
         // (The capture file is opened a second time through the link, at its start.)
         #expect(result.stdout.contains("1,signup,2,,age,age,"), "\(result)")
@@ -70,7 +70,7 @@ import Testing
         try sandbox.write("locked/run.csv", "earlier\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: sandbox.path("locked"))
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("locked")) }
-        let result = try sandbox.run(["report", "--format", "csv", "--output", "locked/run.csv"], launcher: launcher)
+        let result = try sandbox.spawn(["report", "--format", "csv", "--output", "locked/run.csv"], launcher: launcher)
         #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("cannot write the report to locked/run.csv: Permission denied"), "\(result)")
         #expect(result.stderr.contains("Check the permissions"), "\(result)")
@@ -96,20 +96,20 @@ import Testing
         let sandbox = try Self.validated()
         for arguments in [["export"], ["report"], ["--format", "csv", "report"], ["entries", "list"], ["audit"],
                           ["types", "list"], ["check", "age", "17"], ["--help"]] {
-            let result = try sandbox.run(arguments, stdoutPath: "/dev/full")
+            let result = try sandbox.spawn(arguments, stdoutPath: "/dev/full")
             #expect(result.status == 3, "\(result)")
             #expect(result.errorLines.last?.hasPrefix("formulary: error: cannot write to standard output: No space left on device; the output is incomplete") == true,
                     "\(result)")
         }
         // A usage error stays one.
-        #expect(try sandbox.run(["report", "--by", "colour"], stdoutPath: "/dev/full").status == 2)
+        #expect(try sandbox.spawn(["report", "--by", "colour"], stdoutPath: "/dev/full").status == 2)
     }
 
     /// The demo's HTML report on a full disk: exit 3 naming the file.
     @Test func theDemoOnAFullDiskIsAnEnvironmentFailure() throws {
         let sandbox = try Sandbox()
         try sandbox.mkdir("tmp")
-        let result = try sandbox.run(["demo"], environment: ["TMPDIR": sandbox.path("tmp"), "FORMULARY_TEST_FAULT": "write:1:full"])
+        let result = try sandbox.spawn(["demo"], environment: ["TMPDIR": sandbox.path("tmp"), "FORMULARY_TEST_FAULT": "write:1:full"])
         #expect(result.status == 3, "\(result)")
         let line = try #require(result.errorLines.first)
         #expect(line.contains("cannot write \(sandbox.path("tmp"))/formulary-demo-"), "\(result)")

@@ -37,9 +37,12 @@ import Testing
     static let codeMarker = "SECRET-MARKER-4"
 
     /// Where a marker occurs in `text`. Runs of 12 or more hex digits (hashes and version
-    /// prefixes) are removed first: "7319" may well occur inside a SHA-256.
+    /// prefixes) are removed first: "7319" may well occur inside a SHA-256; and so are the
+    /// export's automata (objects of number arrays, no braces inside), whose scalar values
+    /// reach 1114111: "7319" occurs inside 57319.
     static func leaks(in text: String) -> [String] {
         let cleaned = text.replacingOccurrences(of: "[0-9a-f]{12,}", with: "#", options: .regularExpression)
+            .replacingOccurrences(of: #""automaton":\{[^{}]*\}"#, with: "#", options: .regularExpression)
         return [cvvMarker, codeMarker].filter { cleaned.contains($0) }
     }
 

@@ -54,7 +54,7 @@ struct AuditWhoMayActTests {
             }
         }
 
-        func verify() throws -> AuditReport {
+        func verify() throws -> FormularyKit.AuditReport {
             try AuditService(workspace: workspace).verify(expectedHead: nil)
         }
 

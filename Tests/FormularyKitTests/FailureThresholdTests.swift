@@ -4,7 +4,7 @@ import FormularyStore
 
 /// `validate --max-failing PCT`: which texts are percentages, and the exact comparison.
 struct FailureThresholdTests {
-    func counts(_ invalid: Int, of checked: Int, warned: Int = 0) -> RunCounts {
+    func counts(_ invalid: Int, of checked: Int, warned: Int = 0) -> FormularyKit.RunCounts {
         RunCounts(entriesChecked: checked, entriesInvalid: invalid, entriesWarned: warned, errors: invalid, warnings: warned)
     }
 

@@ -160,7 +160,7 @@ struct FaultScenario {
     static let fixedClock: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
 
     /// What `forms add` / `types add` do once the files are read: load, admit, store.
-    static func add(_ files: [(path: String, text: String)], kind: DefinitionKind, to store: Store) throws {
+    static func add(_ files: [(path: String, text: String)], kind: FormularyStore.DefinitionKind, to store: Store) throws {
         try store.requireCurrentSchema()
         let pluginFiles = files.map { PluginFile(path: $0.path, bytes: Array($0.text.utf8),
                                                  source: .folder(PluginFolder(path: ".", origin: .option))) }

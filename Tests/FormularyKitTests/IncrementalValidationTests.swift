@@ -30,7 +30,7 @@ struct IncrementalValidationTests {
     }
 
     /// Every result row of a run, by what it says rather than by ids of the run's own rules.
-    func rows(_ fixture: ValidationFixture, _ run: RunRecord) throws -> [String] {
+    func rows(_ fixture: ValidationFixture, _ run: FormularyStore.RunRecord) throws -> [String] {
         try fixture.store.results(ofRun: run.id).map { r in
             "\(r.entryID) v\(r.entryVersion) \(r.rule.form) \(r.rule.field ?? "-") \(r.rule.type ?? "-") "
                 + "\(r.rule.rule) \(r.rule.severity.rawValue) \(r.rule.message)"
@@ -38,7 +38,7 @@ struct IncrementalValidationTests {
     }
 
     /// The rules a run recorded, by content (a full run has none that no entry failed).
-    func rules(_ fixture: ValidationFixture, _ run: RunRecord) throws -> [String] {
+    func rules(_ fixture: ValidationFixture, _ run: FormularyStore.RunRecord) throws -> [String] {
         try fixture.store.rules(ofRun: run.id).map {
             "\($0.form) \($0.field ?? "-") \($0.type ?? "-") \($0.rule) \($0.severity.rawValue) \($0.message)"
         }.sorted()
@@ -46,7 +46,7 @@ struct IncrementalValidationTests {
 
     /// The incremental run `incremental` and a full run made right after it agree row by row,
     /// in counts per form, in every entry's history verdict, and the audit log verifies.
-    func expectSameAsFullRun(_ fixture: ValidationFixture, _ incremental: RunRecord,
+    func expectSameAsFullRun(_ fixture: ValidationFixture, _ incremental: FormularyStore.RunRecord,
                              sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let full = try fixture.validate(all: true)
         #expect(full.entriesCarried == 0, sourceLocation: sourceLocation)
@@ -68,7 +68,7 @@ struct IncrementalValidationTests {
         #expect(verification.isValid, "\(verification)", sourceLocation: sourceLocation)
     }
 
-    func judged(_ run: RunRecord, _ form: String) -> Int? {
+    func judged(_ run: FormularyStore.RunRecord, _ form: String) -> Int? {
         run.forms.first { $0.form == form }?.entriesJudged
     }
 
@@ -270,7 +270,7 @@ struct IncrementalValidationTests {
     }
 
     /// How many result rows run `run` holds itself (not those it shares).
-    func ownRows(_ fixture: ValidationFixture, _ run: RunRecord) throws -> Int64 {
+    func ownRows(_ fixture: ValidationFixture, _ run: FormularyStore.RunRecord) throws -> Int64 {
         try fixture.store.database.scalarInt64("SELECT count(*) FROM run_results WHERE run_id = ?",
                                                [.integer(run.id)]) ?? -1
     }

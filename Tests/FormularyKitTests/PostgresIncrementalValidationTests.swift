@@ -23,12 +23,12 @@ struct PostgresIncrementalValidationTests {
     }
 
     /// One worker, so that rules get their ids in the same order on both kinds.
-    func validate(_ fixture: ValidationFixture, all: Bool = false) throws -> RunRecord {
+    func validate(_ fixture: ValidationFixture, all: Bool = false) throws -> FormularyStore.RunRecord {
         try fixture.validate(workers: 1, all: all)
     }
 
     /// Everything a run recorded, ids included (runs, rules and entries number alike on both).
-    func transcript(_ fixture: ValidationFixture, _ run: RunRecord) throws -> [String] {
+    func transcript(_ fixture: ValidationFixture, _ run: FormularyStore.RunRecord) throws -> [String] {
         var lines = ["run \(run.id) \(run.status) \(run.counts) checked \(run.counts.entriesChecked) "
                      + "judged \(run.entriesJudged) carried \(run.entriesCarried)"]
         for form in run.forms {
@@ -48,7 +48,7 @@ struct PostgresIncrementalValidationTests {
 
     /// The history: a full run, one with nothing changed, one after new entries and new
     /// versions, one after a changed type, and a full run at the end.
-    func history(_ fixture: ValidationFixture) throws -> (runs: [RunRecord], transcript: [String]) {
+    func history(_ fixture: ValidationFixture) throws -> (runs: [FormularyStore.RunRecord], transcript: [String]) {
         var sample = SampleRows(state: 12)
         try fixture.add(ValidationFixture.columns, (0..<60).map { _ in sample.row() })
         for k in 0..<10 {
@@ -116,7 +116,7 @@ struct PostgresIncrementalValidationTests {
         // runs[3]'s sign-ups share runs[0]'s rows through runs[2], which shared them too.
         #expect(runs[2].forms.allSatisfy { $0.sharesFrom == runs[0].id })
         #expect(runs[3].forms.first { $0.form == "signup" }?.sharesFrom == runs[0].id)
-        func read(_ run: RunRecord) throws -> [String] {
+        func read(_ run: FormularyStore.RunRecord) throws -> [String] {
             try postgresFixture.store.results(ofRun: run.id).map {
                 "\($0.entryID) v\($0.entryVersion) \($0.rule.form) \($0.rule.field ?? "-") \($0.rule.rule) \($0.rule.message)"
             }

@@ -15,7 +15,7 @@ struct PostgresReportTests {
     static let badEmail = "not an email"
 
     /// The history; returns the runs.
-    static func history(_ db: ReportDatabase) throws -> [RunRecord] {
+    static func history(_ db: ReportDatabase) throws -> [FormularyStore.RunRecord] {
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         let counter = Counter()
         db.store.clock = { base.addingTimeInterval(Double(counter.next())) }
@@ -57,7 +57,7 @@ struct PostgresReportTests {
     }
 
     /// Every report of every run, in every format and grouping, and the store's queries.
-    static func transcript(_ db: ReportDatabase, _ runs: [RunRecord]) throws -> [String] {
+    static func transcript(_ db: ReportDatabase, _ runs: [FormularyStore.RunRecord]) throws -> [String] {
         var lines: [String] = []
         for run in runs {
             for registry in [true, false] {

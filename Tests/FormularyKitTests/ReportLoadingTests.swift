@@ -49,7 +49,7 @@ final class ReportDatabase {
     }
 
     @discardableResult
-    func validate() throws -> RunRecord {
+    func validate() throws -> FormularyStore.RunRecord {
         let options = ValidationOptions(today: CivilDate(year: 2026, month: 11, day: 29), actor: "tester",
                                         batchSize: 2, workers: 1)
         return try ValidationRun(store: store, registry: registry, options: options).run()
@@ -57,7 +57,7 @@ final class ReportDatabase {
 
     /// Two runs: entry a-2 is fixed between them, a-4 breaks, a-5 is new and bad, and the
     /// entry keyed by its own cvv fails both times.
-    static func twoRuns() throws -> (ReportDatabase, first: RunRecord, second: RunRecord, ids: [String: Int64]) {
+    static func twoRuns() throws -> (ReportDatabase, first: FormularyStore.RunRecord, second: FormularyStore.RunRecord, ids: [String: Int64]) {
         let db = try ReportDatabase()
         var ids: [String: Int64] = [:]
         ids["a-1"] = try db.put("a-1", ["Ada", "ada@example.com", goodCard, "123"])

@@ -12,7 +12,7 @@ import FormularyRules
 @Suite struct ReportValuesTests {
     /// Run 1: a-2 (bad card, line 3) and s-1 (short cvv, secure) fail. Then a-2 is fixed by
     /// a second import (line 7) and a-3, a-4 get the same bad card. Run 2.
-    static func database() throws -> (ReportDatabase, first: RunRecord, second: RunRecord, ids: [String: Int64]) {
+    static func database() throws -> (ReportDatabase, first: FormularyStore.RunRecord, second: FormularyStore.RunRecord, ids: [String: Int64]) {
         let db = try ReportDatabase()
         var ids: [String: Int64] = [:]
         let bad = ReportDatabase.badCard, good = ReportDatabase.goodCard

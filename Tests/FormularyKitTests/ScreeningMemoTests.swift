@@ -101,7 +101,7 @@ import FormularyStore
         let without = try fixture.validate(batchSize: 500, rememberValues: false)
         #expect(with.counts == without.counts)
         #expect(with.counts.entriesInvalid > 500)
-        func shape(_ run: RunRecord) throws -> [String] {
+        func shape(_ run: FormularyStore.RunRecord) throws -> [String] {
             try fixture.store.results(ofRun: run.id).map {
                 "\($0.entryID) \($0.entryVersion) \($0.rule.field ?? "-") \($0.rule.rule) \($0.rule.message)"
             }.sorted()

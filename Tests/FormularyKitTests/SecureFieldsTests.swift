@@ -28,9 +28,9 @@ struct SecureFieldsTests {
 
         """
 
-    static func entry(key: String, fields: [String], values: [String?]) -> StoredEntry {
-        StoredEntry(id: 1, form: "f", key: key, fields: fields, values: values, version: 1, createdAt: "",
-                    updatedAt: "", createdIn: 1, updatedIn: nil)
+    static func entry(key: String, fields: [String], values: [String?]) -> FormularyKit.StoredEntry {
+        FormularyKit.StoredEntry(FormularyStore.StoredEntry(id: 1, form: "f", key: key, fields: fields, values: values, version: 1,
+                                                           createdAt: "", updatedAt: "", createdIn: 1, updatedIn: nil))
     }
 
     /// A folder holding `files`, loaded as a plugin folder over `store`'s types and forms.

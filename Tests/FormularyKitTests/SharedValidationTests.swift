@@ -54,7 +54,7 @@ struct SharedValidationTests {
 
     /// A run's results as comparable lines: entry id and version, and the failed rule by
     /// content (rule ids are numbered in the order processes commit), sorted; then the counts.
-    func rows(_ store: Store, _ run: RunRecord) throws -> [String] {
+    func rows(_ store: Store, _ run: FormularyStore.RunRecord) throws -> [String] {
         var lines = try store.results(ofRun: run.id).map { r in
             "\(r.entryID) v\(r.entryVersion) \(r.rule.form) \(r.rule.field ?? "-") \(r.rule.type ?? "-") "
                 + "\(r.rule.rule) \(r.rule.severity.rawValue) \(r.rule.message)"
@@ -79,7 +79,7 @@ struct SharedValidationTests {
         try load(sqlite)
         try load(postgres)
 
-        var runs: [RunRecord] = []
+        var runs: [FormularyStore.RunRecord] = []
         var joined: [SharedWorkDone] = []
         let url = database.url
         for round in 0..<2 {

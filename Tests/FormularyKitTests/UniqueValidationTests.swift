@@ -17,7 +17,7 @@ struct UniqueValidationTests {
         unique team, seat   as seat-taken warning
         """
 
-    func results(_ fixture: ValidationFixture, run: RunRecord) throws -> [Int64: [String]] {
+    func results(_ fixture: ValidationFixture, run: FormularyStore.RunRecord) throws -> [Int64: [String]] {
         var out: [Int64: [String]] = [:]
         for result in try fixture.store.results(ofRun: run.id) {
             let r = result.rule

@@ -70,7 +70,7 @@ final class ValidationFixture {
 
     func validate(forms: [String]? = nil, batchSize: Int = 7, workers: Int = 2,
                   rememberValues: Bool = true, all: Bool = false,
-                  today: CivilDate = CivilDate(year: 2026, month: 11, day: 29)) throws -> RunRecord {
+                  today: CivilDate = CivilDate(year: 2026, month: 11, day: 29)) throws -> FormularyStore.RunRecord {
         let options = ValidationOptions(forms: forms, today: today,
                                         actor: "tester", batchSize: batchSize, workers: workers,
                                         rememberValues: rememberValues, carryForward: !all)
@@ -124,7 +124,7 @@ struct SampleRows {
 
 /// The slow reference: strings, the engine's ordinary `validate`, and the form's rules
 /// written out again, one entry at a time.
-func referenceViolations(_ entry: StoredEntry, form: FormDefinition, registry: Registry,
+func referenceViolations(_ entry: FormularyStore.StoredEntry, form: FormDefinition, registry: Registry,
                          today: CivilDate) throws -> Set<String> {
     var out: Set<String> = []
     var present: [String: String] = [:]

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func formatterWithoutSourceLine() {
-        let diagnostic = Diagnostic(id: CompilerDiagnostic.regexBacktracking.id, severity: .warning, message: "m",
+        let diagnostic = Diagnostic(id: CompilerDiagnostic.unreachableMask.id, severity: .warning, message: "m",
                                     location: SourceLocation(file: "f", line: 2, column: 3), sourceLine: "")
         #expect(DiagnosticFormatter().format(diagnostic) == "f:2:3: warning: m")
         #expect(DiagnosticFormatter(showsSourceLine: false).format([diagnostic, diagnostic]) == "f:2:3: warning: m\nf:2:3: warning: m\n")
@@ -73,6 +73,7 @@ import Testing
             "field x\nlabel \"a\"\nlabel \"b\"", "field x\nparam a = 1\nparam a = 2", "field x\nlength 1\nlength 2",
             "field x\nnormalize strip \"a\"", "field x\nmask \"-\"", "field x\nrange ...",
             "field x\ndate \"MM\"", "field x\nlength $n", "field x\nparam s = \"a\"\nlabel $s",
+            "field x\npattern /a(b/", "field x\npattern /(?=a)b/",
         ]
         for text in fieldTexts { record(parseText(text).diagnostics) }
         record(Lexer.lex([0xFF], file: "t").diagnostics)
@@ -85,7 +86,11 @@ import Testing
             "field a extends b", "field b extends a",
             "field drops extends base\ndrop nothing",
             "field unknown-ref extends base\nlength $nope...",
+            "field retired\npattern /a+/\nreject \"b\" pattern-budget",
         ])
+        if case .success(let retired)? = r.resolve("retired") {
+            record(FieldCompiler.compile(retired, arguments: [:], today: testToday).diagnostics)
+        }
         for name in ["kind", "use", "orphan", "a", "drops", "unknown-ref"] {
             if case .failure(let failure)? = r.resolve(name) { record(failure.diagnostics) }
         }

@@ -151,49 +151,61 @@ import Testing
         #expect(lint("0000", when: "1(2|x)x.") == ["mask-condition-unmatchable"])
         // Letter slots: letters may match.
         #expect(lint("AA00", when: "[A-Z]{2}.*").isEmpty)
-        // Unbounded or unread: no claim.
         #expect(lint("0000", when: "(?i)[0-9]+").isEmpty)
-        #expect(lint("AAAA", when: "(a)\\1").isEmpty)
+        // Decided exactly on the automaton, where the old checks gave up: unbounded patterns
+        // whose every match has a letter, and case-insensitive ones.
+        #expect(lint("0000", when: "[0-9]*[a-z][0-9]*") == ["mask-condition-unmatchable"])
+        #expect(lint("AAAA", when: "(?i)[a-c]+").isEmpty)
+        #expect(lint("0000", when: "(?i)[a-c]+") == ["mask-condition-unmatchable"])
+        // Order matters: the letter slot comes first.
+        #expect(lint("A000", when: "[0-9]{3}[A-Z]") == ["mask-condition-unmatchable"])
+        #expect(lint("A000", when: "[A-Z][0-9]{3}").isEmpty)
     }
 
-    /// The load-time filters never skip a condition that would match: over the built-in
-    /// card's conditions and every prefix of some digit and letter strings, a condition that
-    /// matches (final) or partially matches (live) always passes `mayMatch`.
-    @Test func theConditionFiltersAreSound() throws {
+    /// The reason names the lengths when they rule the mask out, else the positions.
+    @Test func unmatchableReasonsSayWhy() throws {
+        func reason(_ pattern: String, when: String) throws -> String? {
+            let mask = try #require(CompiledMask(pattern))
+            let automaton = try PatternAutomaton(try PatternParser.parse(when, flags: []))
+            return FieldCompilation.unmatchableReason(automaton, mask)
+        }
+        #expect(try reason("0000", when: "[0-9]{5,}") == "it needs at least 5 letters or digits, and the mask holds 4")
+        #expect(try reason("00000", when: "3[47][0-9]") == "it matches at most 3 letters or digits, and the mask holds 5")
+        #expect(try reason("0000", when: "[A-Z]{2}.*") == "no 4 digits match it, and the mask's slots hold only digits")
+        #expect(try reason("A000", when: "[0-9]{3}[A-Z]") == "no 4 letters and digits in the mask's order match it")
+        #expect(try reason("0000", when: "[-+ ]+") == "it matches no string of letters and digits")
+        #expect(try reason("0000", when: "[0-9]+") == nil)
+    }
+
+    /// A condition is an automaton, and the facts that let most values skip it (the bytes it
+    /// can start with, the lengths it accepts) are exact: on every prefix of some card numbers
+    /// and letter strings, a condition selects exactly when its automaton matches (final) or
+    /// is alive (live). And they do skip: a 16-digit Visa number is ruled out of the Amex,
+    /// Diners, 13-digit Visa and UnionPay conditions before any of them runs.
+    @Test func conditionsSelectExactlyAndSkipWhatTheyCan() throws {
         let d = try #require(resolvedField(try String(contentsOf: pluginsFolder.appendingPathComponent("credit-card.field"), encoding: .utf8)))
         let type = try compile(d)
         #expect(type.choices.count == 6)
-        let scratch = RegexScratch()
+        let scratch = Scratch()
         for value in ["378282246310005", "36227206271667", "4000000000000000006", "6205500000000000004",
-                      "62000000000000000", "3056930009020004", "A37", "3a", "30599999999999"] {
+                      "62000000000000000", "3056930009020004", "30599999999999", "4111111111111111", "A37x", "3a"] {
             let bytes = Array(value.utf8)
-            for n in 1...bytes.count {
+            for n in 0...bytes.count {
                 let prefix = Array(bytes[..<n])
-                for choice in type.choices {
-                    for live in [false, true] {
-                        let outcome = prefix.withUnsafeBufferPointer { choice.condition.match($0, partial: live, scratch: scratch) }
-                        if outcome == .match || (live && outcome == .partial) {
-                            #expect(choice.mayMatch(first: prefix[0], scalars: n, live: live), "\(value.prefix(n)) \(choice.mask.pattern)")
-                        }
+                prefix.withUnsafeBufferPointer { slots in
+                    for choice in type.choices {
+                        let end = choice.condition.end(slots, scratch: scratch)
+                        #expect(choice.selects(slots, scalars: n, live: false, scratch: scratch) == end.isAccepting,
+                                "\(value.prefix(n)) \(choice.mask.pattern)")
+                        #expect(choice.selects(slots, scalars: n, live: true, scratch: scratch) == (n == 0 || !end.isDead),
+                                "\(value.prefix(n)) \(choice.mask.pattern) live")
                     }
                 }
             }
         }
-        // And they do skip: a Visa number runs no condition of the Amex or Diners masks.
-        #expect(!type.choices[0].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
-        #expect(!type.choices[2].mayMatch(first: UInt8(ascii: "4"), scalars: 16, live: false))
-    }
-
-    @Test func maximumLengthReadsCommonShapes() {
-        func max(_ source: String) -> Int? { RegexSource.maximumLength(source, flags: []) }
-        #expect(max("3[47][0-9]{13}") == 15)
-        #expect(max("(?:34|37)\\d{2,4}") == 6)
-        #expect(max("a|bcd|(ef)?") == 3)
-        #expect(max("3[47].*") == nil)
-        #expect(max("x{3,}") == nil)
-        #expect(max("(?=4)4[0-9]{12}(?:[0-9]{3})?") == 16)
-        #expect(max("\\p{L}\\x{41}\\x41[[:digit:]\\]]") == 4)
-        #expect(max("(a)\\1") == nil)
-        #expect(max("a{") == 2)
+        let visa = type.choices.filter { $0.firstBytes.0 & (1 << UInt64(UInt8(ascii: "4"))) != 0 }
+        #expect(visa.map(\.mask.pattern) == ["0000 0000 0000 0", "0000 0000 0000 0000 000"])
+        #expect(visa.allSatisfy { !(($0.minimum...$0.maximum).contains(16)) })
+        #expect(type.choices[0].liveMaximum == Int.max && type.choices[2].liveMaximum == 13)
     }
 }

@@ -96,6 +96,7 @@ import Testing
             decimal places $p as p
             range -1.5..<$p
             pattern /[a-z]+/i
+            pattern not /admin/i as not-admin
             charset digits letters marks spaces punctuation alphanumerics "+-"
             one-of "a" "B" ignore-case
             one-of "c" as c
@@ -113,6 +114,7 @@ import Testing
             .range(RangeSpec(lower: .value(DecimalLiteral("-1.5")), upper: .parameter("p", noLocation),
                              upperInclusive: false)),
             .pattern(source: "[a-z]+", flags: .caseInsensitive),
+            .pattern(source: "admin", flags: .caseInsensitive, negated: true),
             .charset([.digits, .letters, .marks, .spaces, .punctuation, .alphanumerics, .literal("+-")]),
             .oneOf(["a", "B"], ignoreCase: true),
             .oneOf(["c"], ignoreCase: false),

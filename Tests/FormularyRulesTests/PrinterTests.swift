@@ -51,6 +51,7 @@ import Testing
         range -1.5 as r5
         pattern /a\/b\\\/c\d#x/ix
         pattern /plain/ as p2
+        pattern not /a\/b/i as p3
         charset digits letters marks spaces punctuation alphanumerics "'’-"
         one-of "a" "b \"q\"" "" ignore-case
         one-of "x" as o2
@@ -72,6 +73,7 @@ import Testing
         assertRoundTrip(def)
         #expect(def.canonicalSource.contains(#"label "Quote \" backslash \\ tab \t newline \n bell \u{7}""#))
         #expect(def.canonicalSource.contains(#"pattern /a\/b\\\/c\d#x/ix"#))
+        #expect(def.canonicalSource.contains(#"pattern not /a\/b/i as p3"#))
         #expect(def.canonicalSource.contains("\nrange -1.5 as r5\n"))
         #expect(def.canonicalSource.contains("\nrange 1.1<.. as r2\n"))
         #expect(def.canonicalSource.contains("\nmask \"\\\\0(000) A*\" as shape message \"fill {value}\" warning final\n"))

@@ -169,7 +169,7 @@ func runValidateChild(path: String, rememberValues: Bool, unique: Bool = false, 
                                 options: ValidationOptions(forms: ["signup"], today: today, actor: "bench",
                                                            rememberValues: rememberValues, carryForward: incremental))
         let clock = ContinuousClock()
-        var record: RunRecord?
+        var record: FormularyStore.RunRecord?
         func cpuSeconds() -> Double {
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|command-postgres|resolve|regex|store|store-postgres|large|editor]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|command-postgres|resolve|patterns|store|store-postgres|large|editor]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +38,7 @@ suites.append(("impact", { runImpactBench() }))
 suites.append(("command", { runCommandBench() }))
 suites.append(("command-postgres", { runPostgresCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
-suites.append(("regex", { runRegexBench() }))
+suites.append(("patterns", { runPatternBench() }))
 suites.append(("store", { runStoreBench() }))
 suites.append(("store-postgres", { runPostgresStoreBench() }))
 suites.append(("large", { runLargeBench() }))

@@ -2,6 +2,9 @@ import FormularyKit
 
 /// `formulary audit [--since DATE] [--actor NAME]`
 struct AuditCommand: Command {
+    static let since = Option("since", "DATE", of: UTCTime.self,
+                              help: "Only records at or after this UTC date or time.")
+    static let actor = Option("actor", "NAME", help: "Only records by this actor (here a filter, not who is acting).")
     static let spec = CommandSpec(
         path: ["audit"],
         abstract: "Shows the audit log: every change to the database, who made it and when.",
@@ -13,10 +16,7 @@ struct AuditCommand: Command {
         records at or after it are shown. 'audit' changes nothing, so here --actor NAME
         filters the records by actor (FORMULARY_ACTOR does not).
         """,
-        options: [
-            .option("since", "DATE", of: UTCTime.self, help: "Only records at or after this UTC date or time."),
-            .option("actor", "NAME", help: "Only records by this actor (here a filter, not who is acting)."),
-        ],
+        options: [since, actor],
         examples: ["formulary audit --since 2026-11-01", "formulary --format json audit --actor ada"])
 
     let format: OutputFormat
@@ -26,9 +26,9 @@ struct AuditCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         format = try context.format(offered: Self.spec.formats)
-        actor = arguments.value("actor")   // the command line only: a filter, not who is acting
+        actor = arguments[Self.actor]   // the command line only: a filter, not who is acting
         // Normalized to the stored spelling of times, so that comparing text compares times.
-        since = try arguments.value("since", as: UTCTime.self)?.text
+        since = try arguments.value(Self.since)?.text
         self.context = context
     }
 
@@ -49,6 +49,8 @@ struct AuditCommand: Command {
 
 /// `formulary audit verify [--head HASH]`
 struct AuditVerifyCommand: Command {
+    static let head = Option("head", "HASH", of: RecordHash.self,
+                             help: "Also fail unless the log still holds the record with this hash (from 'audit head').")
     static let spec = CommandSpec(
         path: ["audit", "verify"],
         abstract: "Checks the database, the audit log's hash chain, and the data against the log.",
@@ -68,10 +70,7 @@ struct AuditVerifyCommand: Command {
 
         Exit status: 0 when everything verifies, 1 when anything does not.
         """,
-        options: [
-            .option("head", "HASH", of: RecordHash.self,
-                    help: "Also fail unless the log still holds the record with this hash (from 'audit head')."),
-        ],
+        options: [head],
         examples: ["formulary audit verify", "formulary audit verify --head 3f1c…e9a0"])
 
     let format: OutputFormat
@@ -80,7 +79,7 @@ struct AuditVerifyCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         format = try context.format(offered: Self.spec.formats)
-        head = try arguments.value("head", as: RecordHash.self)?.hex
+        head = try arguments.value(Self.head)?.hex
         self.context = context
     }
 

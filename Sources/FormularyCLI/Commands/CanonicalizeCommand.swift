@@ -2,6 +2,9 @@ import FormularyKit
 
 /// `formulary canonicalize --form NAME [--dry-run]`
 struct CanonicalizeCommand: Command {
+    static let form = Option("form", "NAME", help: "The form whose entries to rewrite.", required: true,
+                             completion: .registry(.forms))
+    static let dryRun = Flag("dry-run", help: "Counts what would be rewritten; writes nothing.")
     static let spec = CommandSpec(
         path: ["canonicalize"],
         abstract: "Rewrites a form's valid stored values into their canonical form, as new entry versions (audited).",
@@ -20,8 +23,7 @@ struct CanonicalizeCommand: Command {
         Exit status: 0 on success, 2 when the form is unknown or cannot be used, 3 on a
         database failure.
         """,
-        options: [.option("form", "NAME", help: "The form whose entries to rewrite.", required: true, completion: .registry(.forms)),
-                  .flag("dry-run", help: "Counts what would be rewritten; writes nothing.")],
+        options: [form, dryRun],
         examples: ["formulary canonicalize --form signup --dry-run", "formulary canonicalize --form signup",
                    "formulary --format json canonicalize --form signup"])
 
@@ -31,8 +33,8 @@ struct CanonicalizeCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        form = try arguments.required("form")
-        dryRun = arguments.flag("dry-run")
+        form = try arguments.required(Self.form)
+        dryRun = arguments[Self.dryRun]
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

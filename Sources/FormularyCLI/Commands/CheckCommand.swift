@@ -3,6 +3,11 @@ import FormularyRules
 
 /// `formulary check TYPE[(PARAMS)] VALUE... [--live]`
 struct CheckCommand: Command {
+    static let live = Flag("live", help: "Judges the values as prefixes typed so far.")
+    static let type = Argument("TYPE", spelling: "TYPE[(PARAMS)]",
+                               help: "A field type, with parameters in parentheses if any: age, 'age(min: 18)'.",
+                               completion: .registry(.types))
+    static let value = Argument("VALUE", help: "A value to check; each is judged on its own.", isRepeating: true)
     static let spec = CommandSpec(
         path: ["check"],
         abstract: "Validates values with a field type, one result per value.",
@@ -15,13 +20,8 @@ struct CheckCommand: Command {
         Exit status: 0 when no value has an error, 1 when some value is invalid, 2 when the
         type cannot be used. Put '--' before values that start with '-'.
         """,
-        options: [.flag("live", help: "Judges the values as prefixes typed so far.")],
-        arguments: [
-            ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
-                         help: "A field type, with parameters in parentheses if any: age, 'age(min: 18)'.",
-                         completion: .registry(.types)),
-            ArgumentSpec(name: "VALUE", help: "A value to check; each is judged on its own.", isRepeating: true),
-        ],
+        options: [live],
+        arguments: [type, value],
         examples: [
             "formulary check credit-card \"4111 1111 1111 1111\"",
             "formulary check 'age(min: 18)' 17 42",
@@ -36,9 +36,9 @@ struct CheckCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        typeText = try arguments.positional("TYPE")
-        values = arguments.positionals("VALUE")
-        stage = arguments.flag("live") ? .live : .final
+        typeText = try arguments.value(Self.type)
+        values = arguments.values(Self.value)
+        stage = arguments[Self.live] ? .live : .final
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

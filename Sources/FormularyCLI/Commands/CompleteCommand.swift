@@ -8,6 +8,8 @@ import FormularyKit
 /// --plugins of the command line being completed. A missing database is no error: the
 /// types are then the built-in and folder ones, and there are no forms but the folders'.
 struct CompleteCommand: Command {
+    static let kind = Argument("KIND", of: RegistryNames.self, spelling: "types|forms", help: "Which names to print.",
+                               completion: .values(RegistryNames.allValueStrings))
     static let spec = CommandSpec(
         path: ["__complete"],
         abstract: "Prints the names of the registry's types or forms, one to a line, for the completion scripts.",
@@ -15,8 +17,7 @@ struct CompleteCommand: Command {
         The names are those of the registry the settings name (--db, --plugins,
         FORMULARY_DB, FORMULARY_PATH), sorted. The database is read, never created.
         """,
-        arguments: [ArgumentSpec(name: "KIND", spelling: "types|forms", help: "Which names to print.",
-                                 completion: .values(RegistryNames.allValueStrings))],
+        arguments: [kind],
         formats: [.text],
         examples: ["formulary --db signups.db __complete forms"],
         isHidden: true)
@@ -25,7 +26,7 @@ struct CompleteCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        kind = try arguments.positional("KIND", as: RegistryNames.self)
+        kind = try arguments.value(Self.kind)
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -1,5 +1,7 @@
 /// `formulary completions bash|zsh|fish`: a completion script generated from the specs.
 struct CompletionsCommand: Command {
+    static let shell = Argument("SHELL", of: Shell.self, spelling: "bash|zsh|fish", help: "The shell to complete for.",
+                                completion: .values(Shell.allValueStrings))
     static let spec = CommandSpec(
         path: ["completions"],
         abstract: "Prints a shell completion script for bash, zsh or fish.",
@@ -21,10 +23,7 @@ struct CompletionsCommand: Command {
         fish:  mkdir -p ~/.config/fish/completions
                formulary completions fish > ~/.config/fish/completions/formulary.fish
         """,
-        arguments: [
-            ArgumentSpec(name: "SHELL", spelling: "bash|zsh|fish", help: "The shell to complete for.",
-                         completion: .values(Shell.allValueStrings)),
-        ],
+        arguments: [shell],
         formats: [.text],
         examples: ["formulary completions bash > ~/.local/share/bash-completion/completions/formulary",
                    "source <(formulary completions bash)"])
@@ -33,7 +32,7 @@ struct CompletionsCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        shell = try arguments.positional("SHELL", as: Shell.self)
+        shell = try arguments.value(Self.shell)
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }

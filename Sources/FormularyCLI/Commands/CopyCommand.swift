@@ -2,6 +2,8 @@ import FormularyKit
 
 /// `formulary copy --to DB`
 struct CopyCommand: Command {
+    static let to = Option("to", "DB", help: "The database to copy into: an SQLite file or a postgres:// URL.",
+                           required: true, completion: .files)
     static let spec = CommandSpec(
         path: ["copy"],
         abstract: "Copies the whole registry into an empty database, SQLite or PostgreSQL, audit head and all.",
@@ -22,8 +24,7 @@ struct CopyCommand: Command {
         copy adds no audit record, so that both heads stay equal: note the head it prints
         if you keep heads elsewhere. --format json prints {"source","target","rows","audit_head"}.
         """,
-        options: [.option("to", "DB", help: "The database to copy into: an SQLite file or a postgres:// URL.",
-                          required: true, completion: .files)],
+        options: [to],
         examples: ["formulary copy --to postgres://formulary@db.example.com/formulary",
                    "formulary --db postgres://formulary@db.example.com/formulary copy --to backup.db"])
 
@@ -32,7 +33,7 @@ struct CopyCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        target = arguments.value("to") ?? ""
+        target = arguments[Self.to] ?? ""
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -4,6 +4,10 @@ import FormularyRules
 
 /// `formulary entries list [--form NAME] [--failing] [--limit N]`
 struct EntriesListCommand: Command {
+    static let form = Option("form", "NAME", help: "Only entries of this form.", completion: .registry(.forms))
+    static let failing = Flag("failing", help: "Only entries that failed their latest validation.")
+    static let limit = Option("limit", "N", of: Count.self, help: "At most N entries (default 1000; 0 for all).",
+                              expecting: "use a whole number, 0 for all")
     static let spec = CommandSpec(
         path: ["entries", "list"],
         abstract: "Lists stored entries and their latest verdict.",
@@ -14,11 +18,7 @@ struct EntriesListCommand: Command {
         are listed (1000 unless given; 0 for all); when that cuts the list short, a note on
         standard error says how many there are.
         """,
-        options: [
-            .option("form", "NAME", help: "Only entries of this form.", completion: .registry(.forms)),
-            .flag("failing", help: "Only entries that failed their latest validation."),
-            .option("limit", "N", of: Count.self, help: "At most N entries (default 1000; 0 for all)."),
-        ],
+        options: [form, failing, limit],
         examples: ["formulary entries list --form signup", "formulary entries list --failing"])
 
     let form: String?
@@ -28,9 +28,9 @@ struct EntriesListCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        form = arguments.value("form")
-        failing = arguments.flag("failing")
-        limit = try arguments.value("limit", as: Count.self, expecting: "use a whole number, 0 for all")?.value ?? 1000
+        form = arguments[Self.form]
+        failing = arguments[Self.failing]
+        limit = try arguments.value(Self.limit)?.value ?? 1000
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
@@ -126,11 +126,12 @@ extension EntriesListCommand {
 
 /// `formulary entries show ID`
 struct EntriesShowCommand: Command {
+    static let id = Argument("ID", of: EntryID.self, help: "The entry's id, as 'entries list' shows it.")
     static let spec = CommandSpec(
         path: ["entries", "show"],
         abstract: "Shows one entry: its values, key, when added and changed, latest verdict.",
         discussion: "Values of fields whose type is secure are shown as •••.",
-        arguments: [ArgumentSpec(name: "ID", help: "The entry's id, as 'entries list' shows it.")],
+        arguments: [id],
         examples: ["formulary entries show 42"])
 
     let id: Int64
@@ -138,7 +139,7 @@ struct EntriesShowCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        id = try arguments.positional("ID", as: EntryID.self).value
+        id = try arguments.value(Self.id).value
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -3,6 +3,10 @@ import FormularyRules
 
 /// `formulary format TYPE[(PARAMS)] VALUE...`
 struct FormatCommand: Command {
+    static let type = Argument("TYPE", spelling: "TYPE[(PARAMS)]",
+                               help: "A field type, with parameters in parentheses if any: phone, 'decimal(places: 2)'.",
+                               completion: .registry(.types))
+    static let value = Argument("VALUE", help: "A value to format; one line each.", isRepeating: true)
     static let spec = CommandSpec(
         path: ["format"],
         abstract: "Prints each value's canonical, formatted form.",
@@ -12,12 +16,7 @@ struct FormatCommand: Command {
         extra characters (use 'formulary check' to see why it fails). Empty values print
         as empty lines. Values of secure types print as •••.
         """,
-        arguments: [
-            ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
-                         help: "A field type, with parameters in parentheses if any: phone, 'decimal(places: 2)'.",
-                         completion: .registry(.types)),
-            ArgumentSpec(name: "VALUE", help: "A value to format; one line each.", isRepeating: true),
-        ],
+        arguments: [type, value],
         examples: ["formulary format phone 5551234567", "formulary format iban de89370400440532013000"])
 
     let typeText: String
@@ -26,8 +25,8 @@ struct FormatCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        typeText = try arguments.positional("TYPE")
-        values = arguments.positionals("VALUE")
+        typeText = try arguments.value(Self.type)
+        values = arguments.values(Self.value)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

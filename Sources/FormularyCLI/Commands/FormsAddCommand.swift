@@ -3,6 +3,9 @@ import FormularyRules
 
 /// `formulary forms add FILE... [--add-types]`
 struct FormsAddCommand: Command {
+    static let addTypes = Flag("add-types",
+                               help: "Also stores the plugin-folder types the forms use, as 'types add' would.")
+    static let file = Argument("FILE", help: "A .form file declaring one form.", isRepeating: true, completion: .files)
     static let spec = CommandSpec(
         path: ["forms", "add"],
         abstract: "Checks forms and stores each as a new version (audited).",
@@ -19,11 +22,8 @@ struct FormsAddCommand: Command {
         (and the folder types they extend) are linted, self-tested and stored as database
         types in the same transaction as the forms, each audited as 'types add' does.
         """,
-        options: [
-            .flag("add-types", help: "Also stores the plugin-folder types the forms use, as 'types add' would."),
-        ],
-        arguments: [ArgumentSpec(name: "FILE", help: "A .form file declaring one form.", isRepeating: true,
-                                 completion: .files)],
+        options: [addTypes],
+        arguments: [file],
         formats: [.text],
         examples: ["formulary forms add signup.form", "formulary --plugins my-types forms add orders.form --add-types"])
 
@@ -32,8 +32,8 @@ struct FormsAddCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals("FILE")
-        addTypes = arguments.flag("add-types")
+        files = arguments.values(Self.file)
+        addTypes = arguments[Self.addTypes]
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -34,10 +34,12 @@ struct FormsListCommand: Command {
 
 /// `formulary forms show NAME`
 struct FormsShowCommand: Command {
+    static let name = Argument("NAME", help: "The form's name, as 'forms list' shows it.",
+                               completion: .registry(.forms))
     static let spec = CommandSpec(
         path: ["forms", "show"],
         abstract: "Shows a form's fields, types and rules, and its version.",
-        arguments: [ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it.", completion: .registry(.forms))],
+        arguments: [name],
         examples: ["formulary forms show signup"])
 
     let name: String
@@ -45,7 +47,7 @@ struct FormsShowCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = try arguments.positional("NAME")
+        name = try arguments.value(Self.name)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -3,6 +3,11 @@ import FormularyRules
 
 /// `formulary forms judge NAME KEY=VALUE... [--live]`
 struct FormsJudgeCommand: Command {
+    static let live = Flag("live", help: "Judges the values as typed so far.")
+    static let name = Argument("NAME", help: "The form's name, as 'forms list' shows it.",
+                               completion: .registry(.forms))
+    static let field = Argument("FIELD", spelling: "KEY=VALUE", help: "A field's key and value.", isOptional: true,
+                                isRepeating: true)
     static let spec = CommandSpec(
         path: ["forms", "judge"],
         abstract: "Judges one filled-in form: each field's verdict, the form's rules, unknown keys.",
@@ -20,12 +25,8 @@ struct FormsJudgeCommand: Command {
         unknown form or an argument that is not KEY=VALUE. Put '--' before arguments that
         start with '-'.
         """,
-        options: [.flag("live", help: "Judges the values as typed so far.")],
-        arguments: [
-            ArgumentSpec(name: "NAME", help: "The form's name, as 'forms list' shows it.", completion: .registry(.forms)),
-            ArgumentSpec(name: "FIELD", spelling: "KEY=VALUE", help: "A field's key and value.",
-                         isOptional: true, isRepeating: true),
-        ],
+        options: [live],
+        arguments: [name, field],
         examples: [
             "formulary forms judge signup name=Ada email=ada@example.com age=17",
             "formulary --format json forms judge signup email=ada@example",
@@ -38,9 +39,9 @@ struct FormsJudgeCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = try arguments.positional("NAME")
+        name = try arguments.value(Self.name)
         var values: [String: String] = [:]
-        for argument in arguments.positionals("FIELD") {
+        for argument in arguments.values(Self.field) {
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
                 throw UsageError(message: "'\(argument)' is not KEY=VALUE (e.g. email=ada@example.com)",
                                  helpCommand: "forms judge")
@@ -52,7 +53,7 @@ struct FormsJudgeCommand: Command {
             values[key] = String(argument[argument.index(after: equals)...])
         }
         self.values = values
-        stage = arguments.flag("live") ? .live : .final
+        stage = arguments[Self.live] ? .live : .final
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

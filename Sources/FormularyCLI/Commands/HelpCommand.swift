@@ -1,5 +1,7 @@
 /// `formulary help [COMMAND…]`: the page `formulary COMMAND… --help` shows.
 struct HelpCommand: Command {
+    static let command = Argument("COMMAND", help: "A command's name, one or two words (types add).", isOptional: true,
+                                  isRepeating: true, completion: .commands)
     static let spec = CommandSpec(
         path: ["help"],
         abstract: "Shows help for a command, as 'formulary COMMAND --help' does.",
@@ -8,10 +10,7 @@ struct HelpCommand: Command {
         'formulary --help'; 'formulary help types' lists the types subcommands. An unknown
         command is a usage error (exit 2) that names the nearest known one.
         """,
-        arguments: [
-            ArgumentSpec(name: "COMMAND", help: "A command's name, one or two words (types add).",
-                         isOptional: true, isRepeating: true, completion: .commands),
-        ],
+        arguments: [command],
         formats: [.text],
         examples: ["formulary help", "formulary help types add"])
 
@@ -20,7 +19,7 @@ struct HelpCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         // Resolved here, so that an unknown name is a usage error before anything runs.
-        page = try Help.page(for: arguments.positionals("COMMAND"), specs: Formulary.specs)
+        page = try Help.page(for: arguments.values(Self.command), specs: Formulary.specs)
         self.context = context
     }
 

@@ -2,6 +2,7 @@ import FormularyKit
 
 /// `formulary history ENTRY`
 struct HistoryCommand: Command {
+    static let entry = Argument("ENTRY", of: EntryID.self, help: "The entry's id, as 'entries list' shows it.")
     static let spec = CommandSpec(
         path: ["history"],
         abstract: "Shows every validation run that judged an entry: verdict, failed rules, type versions.",
@@ -13,7 +14,7 @@ struct HistoryCommand: Command {
         version first lists who wrote each (an import, or 'canonicalize'). A passing entry's verdict is
         derived from the run's progress, so it costs no storage. Secure values never appear.
         """,
-        arguments: [ArgumentSpec(name: "ENTRY", help: "The entry's id, as 'entries list' shows it.")],
+        arguments: [entry],
         examples: ["formulary history 42", "formulary --format json history 42"])
 
     let id: Int64
@@ -21,7 +22,7 @@ struct HistoryCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        id = try arguments.positional("ENTRY", as: EntryID.self).value
+        id = try arguments.value(Self.entry).value
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -2,6 +2,8 @@ import FormularyKit
 
 /// `formulary impact FILE…`
 struct ImpactCommand: Command {
+    static let file = Argument("FILE", help: "A .field or .form file declaring one type or form.", isRepeating: true,
+                               completion: .files)
     static let spec = CommandSpec(
         path: ["impact"],
         abstract: "Shows what proposed types or forms would change among the stored entries, writing nothing.",
@@ -24,8 +26,7 @@ struct ImpactCommand: Command {
         Exit status: 0 when the comparison was made (whatever it found), 2 when a file has
         problems or a form cannot be used with the files, 3 on a database failure.
         """,
-        arguments: [ArgumentSpec(name: "FILE", help: "A .field or .form file declaring one type or form.",
-                                 isRepeating: true, completion: .files)],
+        arguments: [file],
         examples: ["formulary impact my-types/phone.field", "formulary --format json impact signup.form"])
 
     let files: [String]
@@ -33,7 +34,7 @@ struct ImpactCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals("FILE")
+        files = arguments.values(Self.file)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

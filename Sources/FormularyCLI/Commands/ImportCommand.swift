@@ -2,6 +2,15 @@ import FormularyKit
 
 /// `formulary import --form NAME FILE|- [--key FIELD]`
 struct ImportCommand: Command {
+    static let form = Option("form", "NAME", help: "The form the entries belong to (required).", required: true,
+                             completion: .registry(.forms))
+    static let key = Option("key", "FIELD", help: "A column that identifies an entry; updates instead of duplicating.")
+    static let input = Option("input", "FORMAT", of: RecordFormat.self,
+                              help: "csv or jsonl, when the file name does not tell.")
+    static let skipBad = Flag("skip-bad", help: "Skips malformed lines (listing each) instead of stopping.")
+    static let file = Argument("FILE", spelling: "FILE|-",
+                               help: "The CSV or JSON Lines file to import; - reads standard input.",
+                               completion: .files)
     static let spec = CommandSpec(
         path: ["import"],
         abstract: "Stores entries of a form from a CSV or JSON Lines file (one transaction).",
@@ -22,14 +31,8 @@ struct ImportCommand: Command {
         whose key an entry already has updates that entry; its previous values stay in its
         history.
         """,
-        options: [
-            .option("form", "NAME", help: "The form the entries belong to (required).", required: true, completion: .registry(.forms)),
-            .option("key", "FIELD", help: "A column that identifies an entry; updates instead of duplicating."),
-            .option("input", "FORMAT", of: RecordFormat.self, help: "csv or jsonl, when the file name does not tell."),
-            .flag("skip-bad", help: "Skips malformed lines (listing each) instead of stopping."),
-        ],
-        arguments: [ArgumentSpec(name: "FILE", spelling: "FILE|-",
-                                 help: "The CSV or JSON Lines file to import; - reads standard input.", completion: .files)],
+        options: [form, key, input, skipBad],
+        arguments: [file],
         examples: ["formulary import --form signup signups.csv", "formulary import --form signup --key email - --input jsonl < more.jsonl"])
 
     let file: String
@@ -40,15 +43,15 @@ struct ImportCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        file = try arguments.positional("FILE")
-        form = try arguments.required("form")
-        key = arguments.value("key")
-        skipBad = arguments.flag("skip-bad")
+        file = try arguments.value(Self.file)
+        form = try arguments.required(Self.form)
+        key = arguments[Self.key]
+        skipBad = arguments[Self.skipBad]
         if file != "-" && FileSystem.isDirectory(file) {
             throw UsageError(message: "\(file) is a folder; import reads one CSV or JSON Lines file: name a file in it",
                              helpCommand: "import")
         }
-        if let f = try arguments.value("input", as: RecordFormat.self) {
+        if let f = try arguments.value(Self.input) {
             input = f
         } else if let f = RecordFormat(fileName: file) {
             input = f
@@ -67,7 +70,7 @@ struct ImportCommand: Command {
         let progress = context.progress
         let file = self.file
         let outcome = try ImportService(workspace: context.workspace).run(
-            file: file, format: input, form: form, key: key, skipBad: skipBad,
+            file: file, format: input, form: form, key: key, skipBad: skipBad, standardInput: context.stdin,
             progress: progress.isEnabled ? { p in
                 progress.show(Self.progressText(file: file, records: p.records, bytesRead: p.bytesRead, size: p.size))
             } : nil)
@@ -87,7 +90,7 @@ struct ImportCommand: Command {
             context.stderr.line(warning + "no \(input == .csv ? "column" : "key") holds the required field\(one ? "" : "s") \(names) of form \(form.forTerminal); "
                                 + "'validate' will find \(one ? "it" : "them") missing in every entry")
         }
-        if context.arguments.value("format") == "json" {
+        if context.arguments[GlobalOption.format] == "json" {
             context.stdout.write(bytes: outcome.jsonDocument)
         } else {
             let n = ReportNumbers.grouped

@@ -25,7 +25,7 @@ struct InitCommand: Command {
     func run() throws -> ExitStatus {
         let result = try SchemaService(workspace: context.workspace).initialize()
         let path = result.database
-        if context.arguments.value("format") == "json" {
+        if context.arguments[GlobalOption.format] == "json" {
             context.stdout.write(bytes: result.jsonDocument)
         } else if result.applied.isEmpty {
             context.stdout.line("\(path.forTerminal) is up to date.")
@@ -38,6 +38,7 @@ struct InitCommand: Command {
 
 /// `formulary migrate [--status]`
 struct MigrateCommand: Command {
+    static let status = Flag("status", help: "Lists the applied and the pending migrations.")
     static let spec = CommandSpec(
         path: ["migrate"],
         abstract: "Applies pending migrations; --status lists applied and pending ones.",
@@ -47,7 +48,7 @@ struct MigrateCommand: Command {
         none is and the database is left as it was.
         --status changes nothing.
         """,
-        options: [.flag("status", help: "Lists the applied and the pending migrations.")],
+        options: [status],
         examples: ["formulary migrate --status", "formulary migrate"])
 
     let status: Bool
@@ -55,7 +56,7 @@ struct MigrateCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        status = arguments.flag("status")
+        status = arguments[Self.status]
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

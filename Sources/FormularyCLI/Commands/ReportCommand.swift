@@ -2,6 +2,12 @@ import FormularyKit
 
 /// `formulary report [--run ID] [--form NAME] [--by rule|field|type|entry]`
 struct ReportCommand: Command {
+    static let run = Option("run", "ID", of: RunID.self, help: "The run to report (default: the newest).")
+    static let form = Option("form", "NAME", help: "Only this form (and, without --run, its newest run).",
+                             completion: .registry(.forms))
+    static let by = Option("by", "KEY", of: ReportGrouping.self,
+                           help: "Group failures by rule, field, type or entry (default rule).")
+    static let output = Option("output", "PATH", of: OutputPath.self, help: "Write the report to this file.", completion: .files)
     static let spec = CommandSpec(
         path: ["report"],
         abstract: "Shows the failures of a validation run, grouped, worst first.",
@@ -27,12 +33,7 @@ struct ReportCommand: Command {
         many entries fail. Values of secure fields never appear: a value, or an entry key,
         that is one is shown as •••.
         """,
-        options: [
-            .option("run", "ID", of: RunID.self, help: "The run to report (default: the newest)."),
-            .option("form", "NAME", help: "Only this form (and, without --run, its newest run).", completion: .registry(.forms)),
-            .option("by", "KEY", of: ReportGrouping.self, help: "Group failures by rule, field, type or entry (default rule)."),
-            .option("output", "PATH", help: "Write the report to this file.", completion: .files),
-        ],
+        options: [run, form, by, output],
         formats: [.text, .json, .csv, .html],
         examples: [
             "formulary report",
@@ -49,10 +50,10 @@ struct ReportCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        runID = try arguments.value("run", as: RunID.self)?.value
-        form = arguments.value("form")
-        grouping = try arguments.value("by", as: ReportGrouping.self) ?? .rule
-        output = try arguments.value("output", as: OutputPath.self)?.path
+        runID = try arguments.value(Self.run)?.value
+        form = arguments[Self.form]
+        grouping = try arguments.value(Self.by) ?? .rule
+        output = try arguments.value(Self.output)?.path
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -2,6 +2,10 @@ import FormularyKit
 
 /// `formulary runs list [--form NAME] [--limit N]`
 struct RunsListCommand: Command {
+    static let form = Option("form", "NAME", help: "Only runs that judged this form (and its counts).",
+                             completion: .registry(.forms))
+    static let limit = Option("limit", "N", of: Count.self, help: "At most N runs (default: all).",
+                              expecting: "use a whole number, 0 for all")
     static let spec = CommandSpec(
         path: ["runs", "list"],
         abstract: "Lists validation runs: id, when, actor, forms, checked, failing, status.",
@@ -11,10 +15,7 @@ struct RunsListCommand: Command {
         the share), and its status (complete, incomplete, or running). --form keeps the runs
         that judged that form, with that form's counts. --format json prints one array.
         """,
-        options: [
-            .option("form", "NAME", help: "Only runs that judged this form (and its counts).", completion: .registry(.forms)),
-            .option("limit", "N", of: Count.self, help: "At most N runs (default: all)."),
-        ],
+        options: [form, limit],
         examples: ["formulary runs list", "formulary runs list --form signup --format json"])
 
     let form: String?
@@ -23,8 +24,8 @@ struct RunsListCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        form = arguments.value("form")
-        limit = try arguments.value("limit", as: Count.self, expecting: "use a whole number, 0 for all")?.value ?? 0
+        form = arguments[Self.form]
+        limit = try arguments.value(Self.limit)?.value ?? 0
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

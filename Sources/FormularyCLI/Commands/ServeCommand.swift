@@ -9,6 +9,16 @@ import FormularyServer
 
 /// `formulary serve`
 struct ServeCommand: Command {
+    static let listen = Option("listen", "HOST:PORT",
+                               help: "The IPv4 address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one).")
+    static let publicRead = Flag("public-read",
+                                 help: "Answers reads without a token: anyone who can reach the server reads the registry, runs, reports and audit log.")
+    static let allowHost = Option("allow-host", "NAME",
+                                  help: "Also answers requests whose Host header is NAME (a DNS name or IPv4 address); repeatable.",
+                                  repeatable: true)
+    static let threads = Option("threads", "N", help: "Worker threads (default 4).")
+    static let timeout = Option("timeout", "SECONDS",
+                                help: "Closes a connection idle, or a request still arriving, after this long (default 30).")
     static let spec = CommandSpec(
         path: ["serve"],
         abstract: "Serves the registry over HTTP: types, forms, checks and edits as JSON.",
@@ -45,14 +55,7 @@ struct ServeCommand: Command {
         Exit status: 0 after a clean stop, 2 for a bad option, 3 when the address cannot
         be listened on.
         """,
-        options: [
-            .option("listen", "HOST:PORT", help: "The IPv4 address and port to listen on (default 127.0.0.1:8080; port 0 picks a free one)."),
-            .flag("public-read", help: "Answers reads without a token: anyone who can reach the server reads the registry, runs, reports and audit log."),
-            .option("allow-host", "NAME", help: "Also answers requests whose Host header is NAME (a DNS name or IPv4 address); repeatable.",
-                    repeatable: true),
-            .option("threads", "N", help: "Worker threads (default 4)."),
-            .option("timeout", "SECONDS", help: "Closes a connection idle, or a request still arriving, after this long (default 30)."),
-        ],
+        options: [listen, publicRead, allowHost, threads, timeout],
         examples: ["formulary serve --public-read", "formulary serve --listen 0.0.0.0:9000 --threads 8",
                    "formulary serve --allow-host formulary.example.com"])
 
@@ -66,13 +69,13 @@ struct ServeCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         _ = try context.format(offered: Self.spec.formats)
-        let listen = arguments.value("listen") ?? "127.0.0.1:8080"
+        let listen = arguments[Self.listen] ?? "127.0.0.1:8080"
         guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
             throw UsageError(message: "--listen '\(listen)' is not HOST:PORT (e.g. 127.0.0.1:8080)", helpCommand: "serve")
         }
         host = String(listen[..<colon])
         self.port = port
-        if let text = arguments.value("threads") {
+        if let text = arguments[Self.threads] {
             guard let n = Int(text), (1...256).contains(n) else {
                 throw UsageError(message: "--threads '\(text)' is not a number from 1 to 256", helpCommand: "serve")
             }
@@ -80,7 +83,7 @@ struct ServeCommand: Command {
         } else {
             threads = 4
         }
-        if let text = arguments.value("timeout") {
+        if let text = arguments[Self.timeout] {
             guard let n = Int(text), (1...3600).contains(n) else {
                 throw UsageError(message: "--timeout '\(text)' is not a number of seconds from 1 to 3600", helpCommand: "serve")
             }
@@ -88,8 +91,8 @@ struct ServeCommand: Command {
         } else {
             timeout = 30
         }
-        publicRead = arguments.flag("public-read")
-        allowedHosts = arguments.all("allow-host")
+        publicRead = arguments[Self.publicRead]
+        allowedHosts = arguments.all(Self.allowHost)
         for name in allowedHosts where !HostPolicy.isName(name) {
             throw UsageError(message: "--allow-host '\(ReportEscaping.terminal(name))' is not a host name: give a DNS name "
                              + "(letters, digits, '-' and '.', e.g. formulary.example.com) or an IPv4 address, without a port",
@@ -100,7 +103,7 @@ struct ServeCommand: Command {
     }
 
     func run() throws -> ExitStatus {
-        let option = context.arguments.value("today"), environment = context.environment["FORMULARY_TODAY"]
+        let option = context.arguments[GlobalOption.today], environment = context.environment["FORMULARY_TODAY"]
         let fallback = try context.today()
         let log = AccessLog()
         let api = RegistryAPI(settings: context.workspaceSettings, publicRead: publicRead, today: {

@@ -6,6 +6,8 @@ extension TokenScope: ExpressibleByArgument {
 
 /// `formulary tokens add NAME --scope read|submit|admin`
 struct TokensAddCommand: Command {
+    static let scope = Option("scope", "SCOPE", of: TokenScope.self, help: "read, submit or admin.", required: true)
+    static let name = Argument("NAME", help: "The token's name, e.g. web-frontend.")
     static let spec = CommandSpec(
         path: ["tokens", "add"],
         abstract: "Makes a token for 'formulary serve' and prints it once (audited).",
@@ -16,8 +18,8 @@ struct TokensAddCommand: Command {
         (admin). NAME (letters, digits, '.', '_', '-') is how 'tokens list', 'tokens revoke'
         and the server's access log name it. --format json prints {"name","scope","token"}.
         """,
-        options: [.option("scope", "SCOPE", of: TokenScope.self, help: "read, submit or admin.", required: true)],
-        arguments: [ArgumentSpec(name: "NAME", help: "The token's name, e.g. web-frontend.")],
+        options: [scope],
+        arguments: [name],
         examples: ["formulary tokens add web-frontend --scope read", "formulary tokens add ci --scope admin --format json"])
 
     let name: String
@@ -26,8 +28,8 @@ struct TokensAddCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = try arguments.positional("NAME")
-        scope = try arguments.value("scope", as: TokenScope.self) ?? .read
+        name = try arguments.value(Self.name)
+        scope = try arguments.value(Self.scope) ?? .read
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
@@ -81,6 +83,7 @@ struct TokensListCommand: Command {
 
 /// `formulary tokens revoke NAME`
 struct TokensRevokeCommand: Command {
+    static let name = Argument("NAME", help: "The name of a working token.")
     static let spec = CommandSpec(
         path: ["tokens", "revoke"],
         abstract: "Revokes a token of 'formulary serve' at once (audited).",
@@ -88,7 +91,7 @@ struct TokensRevokeCommand: Command {
         The token stops working on the next request to every server of this database. Its
         row stays (listed as revoked), and its name may be given to a new token.
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The name of a working token.")],
+        arguments: [name],
         examples: ["formulary tokens revoke web-frontend"])
 
     let name: String
@@ -96,7 +99,7 @@ struct TokensRevokeCommand: Command {
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         _ = try context.format(offered: Self.spec.formats)
-        name = try arguments.positional("NAME")
+        name = try arguments.value(Self.name)
         self.context = context
     }
 

@@ -14,6 +14,10 @@ nonisolated(unsafe) private var terminalIsRaw = false
 /// `formulary try TYPE[(PARAMS)] [--accept-all]`: an interactive field on the terminal,
 /// each keystroke applied by a `FieldEditor` as an app's text field would.
 struct TryCommand: Command {
+    static let acceptAll = Flag("accept-all", help: "Applies every keystroke; the verdict says what is wrong.")
+    static let type = Argument("TYPE", spelling: "TYPE[(PARAMS)]",
+                               help: "A field type, with parameters in parentheses if any: credit-card, 'age(min: 18)'.",
+                               completion: .registry(.types))
     static let spec = CommandSpec(
         path: ["try"],
         abstract: "Types into a field of a type on the terminal, keystroke by keystroke.",
@@ -32,12 +36,8 @@ struct TryCommand: Command {
         printed per line, as 'check' prints it. Exit status: 1 when some line ends invalid.
         Values of secure types are shown as •.
         """,
-        options: [.flag("accept-all", help: "Applies every keystroke; the verdict says what is wrong.")],
-        arguments: [
-            ArgumentSpec(name: "TYPE", spelling: "TYPE[(PARAMS)]",
-                         help: "A field type, with parameters in parentheses if any: credit-card, 'age(min: 18)'.",
-                         completion: .registry(.types)),
-        ],
+        options: [acceptAll],
+        arguments: [type],
         formats: [.text],
         examples: ["formulary try credit-card", "printf '4111111111111111\\n12a\\n' | formulary try exp-date"])
 
@@ -46,15 +46,15 @@ struct TryCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        typeText = try arguments.positional("TYPE")
-        policy = arguments.flag("accept-all") ? .acceptAll : .refuseInvalid
+        typeText = try arguments.value(Self.type)
+        policy = arguments[Self.acceptAll] ? .acceptAll : .refuseInvalid
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
 
     func run() throws -> ExitStatus {
         let type = try RegistryService(workspace: context.workspace).compile(reference: typeText, today: try context.today())
-        if isatty(0) == 1 && isatty(1) == 1 { return try interactive(type) }
+        if isatty(context.stdin) == 1 && context.stdout.isTerminal { return try interactive(type) }
         return lines(type)
     }
 
@@ -64,7 +64,8 @@ struct TryCommand: Command {
         let style = context.style
         var rows: [[TextTable.Cell]] = []
         var anyInvalid = false
-        while let line = readLine(strippingNewline: true) {
+        var input = LineReader(fd: context.stdin)
+        while let line = input.next() {
             var field = FieldEditor(type: type, policy: policy)
             for character in line { field.insert(String(character)) }
             let final = type.validate(field.text)

@@ -2,6 +2,7 @@ import FormularyKit
 
 /// `formulary types add FILE...`
 struct TypesAddCommand: Command {
+    static let file = Argument("FILE", help: "A .field file declaring one type.", isRepeating: true, completion: .files)
     static let spec = CommandSpec(
         path: ["types", "add"],
         abstract: "Lints and self-tests types, then stores each as a new version (audited).",
@@ -15,8 +16,7 @@ struct TypesAddCommand: Command {
 
         Exit status: 0 when stored (or unchanged), 2 when a file has errors or failing examples.
         """,
-        arguments: [ArgumentSpec(name: "FILE", help: "A .field file declaring one type.", isRepeating: true,
-                                 completion: .files)],
+        arguments: [file],
         formats: [.text],
         examples: ["formulary types add my-types/visa.field"])
 
@@ -24,7 +24,7 @@ struct TypesAddCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals("FILE")
+        files = arguments.values(Self.file)
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }

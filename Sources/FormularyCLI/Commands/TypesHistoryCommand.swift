@@ -2,6 +2,8 @@ import FormularyKit
 
 /// `formulary types history NAME`
 struct TypesHistoryCommand: Command {
+    static let name = Argument("NAME", help: "The type's name; it need not be current any more.",
+                               completion: .registry(.types))
     static let spec = CommandSpec(
         path: ["types", "history"],
         abstract: "Every stored version of a type: when, by whom, hash, what changed.",
@@ -11,8 +13,7 @@ struct TypesHistoryCommand: Command {
         run used a built-in or folder type. The CHANGE column says how a version differs
         from the one before it (lines added and removed in the canonical definition).
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The type's name; it need not be current any more.",
-                                 completion: .registry(.types))],
+        arguments: [name],
         examples: ["formulary types history credit-card"])
 
     let name: String
@@ -20,7 +21,7 @@ struct TypesHistoryCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = try arguments.positional("NAME")
+        name = try arguments.value(Self.name)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
@@ -32,6 +33,8 @@ struct TypesHistoryCommand: Command {
 
 /// `formulary types retire NAME`
 struct TypesRetireCommand: Command {
+    static let name = Argument("NAME", help: "The name of a type added to the database with 'types add'.",
+                               completion: .registry(.types))
     static let spec = CommandSpec(
         path: ["types", "retire"],
         abstract: "Hides a database type from the registry; its versions stay (audited).",
@@ -41,8 +44,7 @@ struct TypesRetireCommand: Command {
         database, so earlier validation results still name the version that judged them.
         'types add' brings a type back.
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The name of a type added to the database with 'types add'.",
-                                 completion: .registry(.types))],
+        arguments: [name],
         formats: [.text],
         examples: ["formulary types retire visa"])
 
@@ -50,7 +52,7 @@ struct TypesRetireCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = try arguments.positional("NAME")
+        name = try arguments.value(Self.name)
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }

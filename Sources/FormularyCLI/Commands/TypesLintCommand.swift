@@ -2,6 +2,7 @@ import FormularyKit
 
 /// `formulary types lint FILE...`
 struct TypesLintCommand: Command {
+    static let file = Argument("FILE", help: "A .field or .form file.", isRepeating: true, completion: .files)
     static let spec = CommandSpec(
         path: ["types", "lint"],
         abstract: "Parses and type-checks plugin files and prints every diagnostic.",
@@ -17,7 +18,7 @@ struct TypesLintCommand: Command {
 
         Exit status: 0 when no file has an error (warnings allowed), 2 otherwise.
         """,
-        arguments: [ArgumentSpec(name: "FILE", help: "A .field or .form file.", isRepeating: true, completion: .files)],
+        arguments: [file],
         examples: ["formulary types lint my-types/*.field", "formulary types lint signup.form"])
 
     let files: [String]
@@ -25,7 +26,7 @@ struct TypesLintCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        files = arguments.positionals("FILE")
+        files = arguments.values(Self.file)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -3,6 +3,8 @@ import FormularyRules
 
 /// `formulary types show NAME`
 struct TypesShowCommand: Command {
+    static let name = Argument("NAME", help: "The type's name, as 'types list' shows it.",
+                               completion: .registry(.types))
     static let spec = CommandSpec(
         path: ["types", "show"],
         abstract: "Shows a type's resolved definition, its parameters and its version.",
@@ -12,7 +14,7 @@ struct TypesShowCommand: Command {
         definition, which is what validation runs record. With a database, the versions it
         keeps of the name are listed too ('types history' tells what happened to each).
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "The type's name, as 'types list' shows it.", completion: .registry(.types))],
+        arguments: [name],
         examples: ["formulary types show credit-card"])
 
     let name: String
@@ -20,7 +22,7 @@ struct TypesShowCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        name = try arguments.positional("NAME")
+        name = try arguments.value(Self.name)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -3,6 +3,8 @@ import FormularyRules
 
 /// `formulary types test [NAME...]`
 struct TypesTestCommand: Command {
+    static let name = Argument("NAME", help: "A type to test (default: every type).", isOptional: true,
+                               isRepeating: true, completion: .registry(.types))
     static let spec = CommandSpec(
         path: ["types", "test"],
         abstract: "Runs the types' accept/reject self-tests; prints 'N passed, N failed' last.",
@@ -14,8 +16,7 @@ struct TypesTestCommand: Command {
         Exit status: 0 when every example passed, 1 when some failed, 2 when a type could
         not be loaded.
         """,
-        arguments: [ArgumentSpec(name: "NAME", help: "A type to test (default: every type).", isOptional: true,
-                                 isRepeating: true, completion: .registry(.types))],
+        arguments: [name],
         examples: ["formulary types test", "formulary types test credit-card iban"])
 
     let names: [String]
@@ -23,7 +24,7 @@ struct TypesTestCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        names = arguments.positionals("NAME")
+        names = arguments.values(Self.name)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }

@@ -3,6 +3,13 @@ import FormularyKit
 
 /// `formulary validate [--form NAME…] [--all] [--max-failing PCT]`, `formulary validate --join RUN`
 struct ValidateCommand: Command {
+    static let form = Option("form", "NAME", help: "A form to validate; repeatable (default: every form with entries).",
+                             repeatable: true, completion: .registry(.forms))
+    static let all = Flag("all", help: "Judges every entry, carrying no result forward.")
+    static let maxFailing = Option("max-failing", "PCT", of: FailureThreshold.self,
+                                   help: "Exit 1 only when more than PCT % of the entries are invalid (0 to 100, e.g. 2.5).")
+    static let join = Option("join", "RUN", of: RunID.self,
+                             help: "Takes part in run RUN, running on this PostgreSQL database: claims its chunks until none is left.")
     static let spec = CommandSpec(
         path: ["validate"],
         abstract: "Batch-validates stored entries and records a validation run and its results.",
@@ -47,13 +54,7 @@ struct ValidateCommand: Command {
         gone, or an SQLite database: --join needs a PostgreSQL store), 3 on a database
         failure.
         """,
-        options: [.option("form", "NAME", help: "A form to validate; repeatable (default: every form with entries).",
-                          repeatable: true, completion: .registry(.forms)),
-                  .flag("all", help: "Judges every entry, carrying no result forward."),
-                  .option("max-failing", "PCT", of: FailureThreshold.self,
-                          help: "Exit 1 only when more than PCT % of the entries are invalid (0 to 100, e.g. 2.5)."),
-                  .option("join", "RUN", of: RunID.self,
-                          help: "Takes part in run RUN, running on this PostgreSQL database: claims its chunks until none is left.")],
+        options: [form, all, maxFailing, join],
         examples: ["formulary validate", "formulary validate --form signup --today 2026-11-29",
                    "formulary validate --max-failing 2.5", "formulary validate --all", "formulary --format json validate",
                    "formulary --db postgres://ann@db.example.com/formulary validate --join 42"])
@@ -66,11 +67,11 @@ struct ValidateCommand: Command {
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
-        let named = arguments.all("form")
+        let named = arguments.all(Self.form)
         forms = named.isEmpty ? nil : named
-        all = arguments.flag("all")
-        maxFailing = try arguments.value("max-failing", as: FailureThreshold.self)
-        join = try arguments.value("join", as: RunID.self)?.value
+        all = arguments[Self.all]
+        maxFailing = try arguments.value(Self.maxFailing)
+        join = try arguments.value(Self.join)?.value
         if join != nil {
             // The run decides what is judged, and how; the starter decides the exit status.
             let conflicting = [forms != nil ? "--form" : nil, all ? "--all" : nil, maxFailing != nil ? "--max-failing" : nil]

@@ -14,7 +14,7 @@ public struct AuditService {
     /// The records at or after `since` (a stored UTC time; all when nil) by `actor` (all
     /// when nil), oldest first; the first `limit` of them when given.
     public func records(since: String?, actor: String?, limit: Int? = nil) throws -> [AuditRecord] {
-        try workspace.store(.read).auditRecords(since: since, actor: actor, limit: limit)
+        try workspace.store(.read).auditRecords(since: since, actor: actor, limit: limit).map(AuditRecord.init)
     }
 
     /// What `audit verify` found: the database's integrity, its recorded migrations and
@@ -25,7 +25,7 @@ public struct AuditService {
     /// migrations first, as other commands do: a row changed outside formulary is one of the
     /// problems the report names.
     public func verify(expectedHead: String?) throws -> AuditReport {
-        try workspace.open(.read, checkMigrations: false).auditReport(expectedHead: expectedHead)
+        AuditReport(try workspace.open(.read, checkMigrations: false).auditReport(expectedHead: expectedHead))
     }
 
     /// The newest record, which stands for the whole log before it.

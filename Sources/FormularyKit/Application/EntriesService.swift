@@ -52,9 +52,10 @@ public struct EntriesService {
         let store = try workspace.store(.read)
         let keys = SecureKeys(workspace: workspace, store: store)
         var rows: [EntryRow] = []
-        func add(_ entry: StoredEntry) throws {
+        func add(_ stored: FormularyStore.StoredEntry) throws {
+            let entry = StoredEntry(stored)
             rows.append(EntryRow(entry: entry, key: try keys.shownKey(of: entry),
-                                 verdict: try store.latestVerdict(entryID: entry.id)))
+                                 verdict: try store.latestVerdict(entryID: entry.id).map(EntryRunVerdict.init)))
         }
         if failing {
             var total = 0
@@ -92,9 +93,9 @@ public struct EntriesService {
             try store.forEachFailingEntryID(form: form) { id in
                 count += 1
                 guard limit == 0 || count <= limit else { return true }
-                guard let entry = try store.entry(id: id) else { return true }
+                guard let entry = try store.entry(id: id).map(StoredEntry.init) else { return true }
                 try body(EntryRow(entry: entry, key: try keys.shownKey(of: entry),
-                                  verdict: try store.latestVerdict(entryID: entry.id)))
+                                  verdict: try store.latestVerdict(entryID: entry.id).map(EntryRunVerdict.init)))
                 return true
             }
         }
@@ -137,10 +138,10 @@ public struct EntriesService {
     /// - Throws: a ``ServiceError`` (bad input) when no entry has that id.
     public func show(id: Int64) throws -> EntryDetail {
         let store = try workspace.store(.read)
-        guard let entry = try store.entry(id: id) else { throw workspace.noSuchEntry(id) }
+        guard let entry = try store.entry(id: id).map(StoredEntry.init) else { throw workspace.noSuchEntry(id) }
         let secure = try workspace.secureFields(store: store).of(form: entry.form)
         let key = secure.shownKey(of: entry)
-        let verdict = try store.latestVerdict(entryID: id)
+        let verdict = try store.latestVerdict(entryID: id).map(EntryRunVerdict.init)
         let values = zip(entry.fields, entry.values).map { field, value in (field: field, value: secure.shown(value, field: field)) }
         return EntryDetail(entry: entry, key: key, values: values, verdict: verdict)
     }

@@ -72,12 +72,14 @@ extension HistoryService {
     /// - Throws: a ``ServiceError`` (bad input) when no entry has that id.
     public func history(entry id: Int64) throws -> EntryHistory {
         let store = try workspace.store(.read)
-        let (entry, runs, versions) = try store.read { () throws -> (StoredEntry?, [EntryRunVerdict], [EntryVersionOrigin]) in
+        let (stored, runs, versions) = try store.read { () throws -> (FormularyStore.StoredEntry?, [FormularyStore.EntryRunVerdict], [FormularyStore.EntryVersionOrigin]) in
             guard let entry = try store.entry(id: id) else { return (nil, [], []) }
             return (entry, try store.runHistory(entryID: id), try store.entryVersionOrigins(id: id))
         }
-        guard let entry else { throw workspace.noSuchEntry(id) }
+        guard let stored else { throw workspace.noSuchEntry(id) }
+        let entry = StoredEntry(stored)
         let key = try SecureKeys(workspace: workspace, store: store).shownKey(of: entry)
-        return EntryHistory(entry: entry, key: key, runs: runs, versions: versions)
+        return EntryHistory(entry: entry, key: key, runs: runs.map(EntryRunVerdict.init),
+                            versions: versions.map(EntryVersionOrigin.init))
     }
 }

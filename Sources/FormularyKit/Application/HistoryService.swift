@@ -42,8 +42,8 @@ public struct HistoryService {
     /// - Throws: a ``ServiceError`` (bad input) when the database has no history for it.
     public func history(_ kind: DefinitionKind, name: String) throws -> [DefinitionHistoryRow] {
         let store = try workspace.store(.read)
-        let versions = try store.versions(kind, name: name)
-        let events = try store.events(kind, name: name)
+        let versions = try store.versions(kind.stored, name: name)
+        let events = try store.events(kind.stored, name: name)
         guard !versions.isEmpty || !events.isEmpty else {
             throw ServiceError(.badInput,
                                "the database has no history for \(kind.rawValue) '\(name)'; only types added with 'types add' or used by a validation run have one")

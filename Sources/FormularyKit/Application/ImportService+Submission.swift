@@ -33,7 +33,7 @@ extension ImportService {
     /// ``submit(form:key:fields:source:today:)`` with the form already prepared (what
     /// `formulary serve` keeps per registry snapshot, so that a submission does not load
     /// the registry again).
-    public func submit(_ prepared: JudgeService.PreparedForm, key: String?, fields: JSONValue,
+    package func submit(_ prepared: JudgeService.PreparedForm, key: String?, fields: JSONValue,
                        source: String) throws -> Submission {
         let form = prepared.validator.name
         guard fields.objectValue != nil else {

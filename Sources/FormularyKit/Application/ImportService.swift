@@ -57,16 +57,16 @@ public struct ImportService {
         }
     }
 
-    /// Imports `file` (`-` for standard input) of `format` into entries of `form`; with
-    /// `key`, a record whose key an entry already has updates that entry; with `skipBad`,
-    /// malformed lines are skipped instead of stopping the import. `progress`, when given,
-    /// is called every 10,000 records.
+    /// Imports `file` (`-` for standard input, read from the descriptor `standardInput`) of
+    /// `format` into entries of `form`; with `key`, a record whose key an entry already has
+    /// updates that entry; with `skipBad`, malformed lines are skipped instead of stopping the
+    /// import. `progress`, when given, is called every 10,000 records.
     ///
     /// - Throws: a ``ServiceError`` (not found, nothing imported) for an unknown form, (bad input) for a
     ///   file that cannot be read, a malformed line, or a file none of whose columns is a
     ///   field of the form.
     public func run(file: String, format: RecordFormat, form: String, key: String?, skipBad: Bool,
-                    progress: ((Progress) -> Void)? = nil) throws -> Outcome {
+                    standardInput: Int32 = 0, progress: ((Progress) -> Void)? = nil) throws -> Outcome {
         let store = try workspace.store(.write)
         let registry = try workspace.registry(store: store)
         guard registry.forms[form] != nil else {
@@ -76,7 +76,8 @@ public struct ImportService {
         }
         let source: FileByteSource
         do {
-            source = file == "-" ? FileByteSource.standardInput() : try FileByteSource(path: file)
+            source = file == "-" ? FileByteSource(fileDescriptor: standardInput, closesOnDeinit: false, path: "-")
+                : try FileByteSource(path: file)
         } catch {
             throw ServiceError(.badInput, error.description)
         }

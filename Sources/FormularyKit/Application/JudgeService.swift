@@ -14,11 +14,11 @@ public struct JudgeService {
 
     /// A form ready to judge values: the engine's ``FormValidator`` and which of its
     /// fields are of `secure` types (their values are never shown).
-    public struct PreparedForm: Sendable {
+    package struct PreparedForm: Sendable {
         /// The engine's judge of the form.
-        public var validator: FormValidator
+        package var validator: FormValidator
         /// The keys of the fields whose type is `secure`.
-        public var secureFields: Set<String>
+        package var secureFields: Set<String>
     }
 
     /// What judging one filled-in form found.
@@ -83,7 +83,7 @@ public struct JudgeService {
     }
 
     /// Judges `values` with a form already prepared (what `formulary serve` keeps).
-    public static func judge(_ form: PreparedForm, values: [String: String], stage: Stage) -> Judgement {
+    package static func judge(_ form: PreparedForm, values: [String: String], stage: Stage) -> Judgement {
         Judgement(fieldKeys: form.validator.fieldKeys, secureFields: form.secureFields,
                   result: form.validator.judge(values, stage: stage))
     }
@@ -92,7 +92,7 @@ public struct JudgeService {
     ///
     /// - Throws: a ``ServiceError`` (not found) for an unknown form (with the nearest
     ///   known name) or a form with errors (with its diagnostics).
-    public static func prepare(form name: String, in registry: Registry, today: CivilDate) throws -> PreparedForm {
+    package static func prepare(form name: String, in registry: Registry, today: CivilDate) throws -> PreparedForm {
         guard let entry = registry.forms[name] else {
             throw ServiceError(.notFound, "unknown form '\(name)'"
                 + (Suggestion.nearest(to: name, in: registry.forms.keys.sorted())

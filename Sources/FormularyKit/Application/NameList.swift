@@ -1,8 +1,8 @@
 /// Names said in a sentence, quoted and joined the way every message of Formulary joins
 /// them.
-public enum NameList {
+package enum NameList {
     /// `'a', 'b' and 'c'`, or the first `shown` names and how many more.
-    public static func quoted(_ names: [String], shown: Int = 3) -> String {
+    package static func quoted(_ names: [String], shown: Int = 3) -> String {
         let quoted = names.prefix(shown).map { "'\($0)'" }
         if names.count > shown { return quoted.joined(separator: ", ") + " and \(ReportNumbers.grouped(names.count - shown)) more" }
         guard quoted.count > 1 else { return quoted.first ?? "" }

@@ -33,7 +33,7 @@ extension RegistryService {
         let outcomes = try store.transaction {
             try checked.admitted.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: actor) }
         }
-        return Admission(types: outcomes, forms: [])
+        return Admission(types: outcomes.map(AddOutcome.init), forms: [])
     }
 
     /// Checks the forms in the files named (one form each) and stores each as a new version, all in
@@ -63,7 +63,8 @@ extension RegistryService {
             try types.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: actor) }
                 + checked.admitted.map { try store.addVersion(.form, name: $0.name, source: $0.source, actor: actor) }
         }
-        return Admission(types: Array(outcomes.prefix(types.count)), forms: Array(outcomes.dropFirst(types.count)))
+        let added = outcomes.map(AddOutcome.init)
+        return Admission(types: Array(added.prefix(types.count)), forms: Array(added.dropFirst(types.count)))
     }
 
     /// The definitions of `files`, admitted, and the registry they were checked in (the

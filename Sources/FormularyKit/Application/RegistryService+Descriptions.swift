@@ -9,7 +9,7 @@ extension RegistryService {
         /// The type's name.
         public var name: String
         /// The registry's entry: source, file, what it overrides.
-        public var entry: Registry.TypeEntry
+        package var entry: Registry.TypeEntry
         /// The definition after `extends` is resolved.
         public var definition: FieldTypeDefinition
         /// Its version: the SHA-256 of the canonical definition.
@@ -113,7 +113,7 @@ extension RegistryService {
         /// The form's name.
         public var name: String
         /// The registry's entry: source and file.
-        public var entry: Registry.FormEntry
+        package var entry: Registry.FormEntry
         /// The checked definition.
         public var form: FormDefinition
         /// Its version: the SHA-256 of the canonical definition.

@@ -17,7 +17,7 @@ extension RegistryService {
     }
 
     /// ``compile(reference:today:)`` in `registry` (a front end that already holds one).
-    public static func compile(reference text: String, in registry: Registry, today: CivilDate) throws -> CompiledFieldType {
+    package static func compile(reference text: String, in registry: Registry, today: CivilDate) throws -> CompiledFieldType {
         let reference: TypeReference
         switch PluginSource.parseTypeReference(text, file: commandLine) {
         case .failure(let problems):

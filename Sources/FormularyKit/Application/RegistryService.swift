@@ -34,7 +34,7 @@ public struct RegistryService {
     public func retire(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion {
         let store = try workspace.store(.write)
         do {
-            return try store.retire(kind, name: name, actor: workspace.settings.actor)
+            return DefinitionVersion(try store.retire(kind.stored, name: name, actor: workspace.settings.actor))
         } catch let error as StoreError {
             throw workspace.serviceError(for: error, command: ["\(kind.rawValue)s", "retire"]) ?? error
         }
@@ -44,6 +44,6 @@ public struct RegistryService {
     /// oldest first; none without a database.
     public func storedVersions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
         guard workspace.databaseExists else { return [] }
-        return try workspace.store(.read).versions(kind, name: name)
+        return try workspace.store(.read).versions(kind.stored, name: name).map(DefinitionVersion.init)
     }
 }

@@ -13,7 +13,7 @@ public struct ReportService {
     /// `runID`, that form's newest run), secure values masked.
     ///
     /// - Throws: a ``ServiceError`` (not found) when there is no such run, or no run yet.
-    public func load(run runID: Int64?, form: String?) throws -> RunReport {
+    package func load(run runID: Int64?, form: String?) throws -> RunReport {
         let store = try workspace.store(.read)
         do {
             return try RunReport.load(run: runID, form: form, from: store,

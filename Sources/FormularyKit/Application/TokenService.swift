@@ -82,7 +82,7 @@ public struct TokenService {
     }
 
     /// The SHA-256 of a token, hex: what the database keeps and requests are matched by.
-    public static func hash(_ token: String) -> String { SHA256.hex(token) }
+    package static func hash(_ token: String) -> String { SHA256.hex(token) }
 
     static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count) && name.utf8.allSatisfy {

@@ -104,7 +104,7 @@ public struct ValidationService {
         let started = clock.now
         let run: RunRecord
         do {
-            run = try validation.run()
+            run = RunRecord(try validation.run())
         } catch let error as ValidationSetupError {
             throw ServiceError(.badInput, error.description + "; nothing was validated",
                                details: .diagnostics(error.diagnostics, lines: []))
@@ -157,7 +157,7 @@ public struct ValidationService {
         }
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let status = try store.run(id: runID)?.status ?? .incomplete
+        let status = try store.run(id: runID).map { RunStatus($0.status) } ?? .incomplete
         return JoinOutcome(runID: runID, done: done, status: status, seconds: seconds)
     }
 }

@@ -25,7 +25,7 @@ extension Workspace {
             case let .notInDatabase(kind, name):
                 // Known elsewhere (a built-in, a plugin folder's): there, but not the database's
                 // to change.
-                let hint = notInDatabaseHint(kind: kind, name: name)
+                let hint = notInDatabaseHint(kind: DefinitionKind(kind), name: name)
                 return ServiceError(hint.isEmpty ? .notFound : .notAllowed, error.description + hint)
             default:
                 return ServiceError(.environment, error.description)

@@ -99,7 +99,7 @@ public final class Workspace {
 
     /// The registry with the database's types and forms when there is a database, the
     /// plugin folders, then `extraFiles` (files named on a command line).
-    public func registry(extraFiles: [PluginFile] = []) throws -> Registry {
+    package func registry(extraFiles: [PluginFile] = []) throws -> Registry {
         try Registry.load(folders: settings.pluginFolders, store: databaseExists ? store(.read) : nil,
                           extraFiles: extraFiles)
     }

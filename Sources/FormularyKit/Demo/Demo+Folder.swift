@@ -9,7 +9,7 @@ extension Demo {
     /// or empty), left in place afterwards so that the user can explore it.
     ///
     /// - Throws: a ``ServiceError`` (environment) when no folder can be created there.
-    public static func makeFolder(in temporaryFolder: String?) throws -> String {
+    package static func makeFolder(in temporaryFolder: String?) throws -> String {
         var base = temporaryFolder.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         var template = Array((base + "/formulary-demo-XXXXXX").utf8CString)

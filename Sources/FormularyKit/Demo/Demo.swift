@@ -7,31 +7,31 @@ import FormularyStore
 ///
 /// Everything goes through the same code as the commands (`types add`, `forms add`,
 /// `import`, `validate`, `report`), so the demo is also a smoke test of the whole stack.
-public struct Demo {
+package struct Demo {
     /// What the demo did and where it left its files.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The throw-away database.
-        public var databasePath: String
+        package var databasePath: String
         /// The HTML report it wrote.
-        public var htmlReportPath: String
+        package var htmlReportPath: String
         /// How many built-in types were added to the database.
-        public var typesRegistered: Int
+        package var typesRegistered: Int
         /// How many of their accept/reject examples passed.
-        public var selfTestsPassed: Int
+        package var selfTestsPassed: Int
         /// The sample form's name.
-        public var form: String
+        package var form: String
         /// How many fields the sample form has.
-        public var formFields: Int
+        package var formFields: Int
         /// What importing the sample gave.
-        public var imported: Importer.Summary
+        package var imported: Importer.Summary
         /// The validation run.
-        public var run: RunRecord
+        package var run: RunRecord
         /// The run's report.
-        public var report: RunReport
+        package var report: RunReport
     }
 
     /// A step of the demo, for progress output.
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         case registeredTypes(count: Int, selfTests: Int)
         case registeredForm(name: String, fields: Int)
         case imported(records: Int, file: String)
@@ -39,10 +39,10 @@ public struct Demo {
     }
 
     /// The name the sample sign-ups are written under in the demo's folder.
-    public static let sampleFileName = "signup-sample.csv"
+    package static let sampleFileName = "signup-sample.csv"
 
     /// Runs the demo in `folder` (which must exist and should be empty).
-    public static func run(in folder: String, today: CivilDate, actor: String,
+    package static func run(in folder: String, today: CivilDate, actor: String,
                            step: (Step) -> Void = { _ in }) throws -> Outcome {
         let databasePath = folder + "/demo.db"
         let store = try Store(path: databasePath)
@@ -79,8 +79,8 @@ public struct Demo {
         step(.imported(records: imported.records, file: sampleFileName))
 
         // 4. Validation and its report.
-        let run = try ValidationRun(store: store, registry: registry,
-                                    options: ValidationOptions(forms: [formName], today: today, actor: actor)).run()
+        let run = RunRecord(try ValidationRun(store: store, registry: registry,
+                                              options: ValidationOptions(forms: [formName], today: today, actor: actor)).run())
         step(.validated(run))
         let report = try RunReport.load(run: run.id, from: store)
         let htmlPath = folder + "/" + ReportFile.defaultHTMLName(run: run.id)
@@ -96,15 +96,15 @@ public struct Demo {
 }
 
 /// The demo's own data is broken (a build without the bundled files).
-public struct DemoError: Error, CustomStringConvertible, Sendable {
+package struct DemoError: Error, CustomStringConvertible, Sendable {
     /// What is missing.
-    public var description: String
+    package var description: String
     init(_ description: String) { self.description = description }
 }
 
 extension AdmissionProblems: CustomStringConvertible {
     /// The first error (or failing self-test) in one line.
-    public var description: String {
+    package var description: String {
         let first = diagnostics.first { $0.severity == .error }.map { "\($0)" } ?? failedSelfTests.first ?? "problems"
         return "a definition cannot be stored: \(first)"
     }

@@ -26,12 +26,9 @@ extension RegistryExport {
             // Decimal bounds stay strings: a client that reads JSON numbers as doubles would
             // otherwise compare 0.1 inexactly, and range checks compare exact decimals.
             return ["range": rangeValue(range) { .string($0.text) }]
-        case .pattern(let source, let flags):
-            var flagText = ""
-            if flags.contains(.caseInsensitive) { flagText += "i" }
-            if flags.contains(.extended) { flagText += "x" }
-            return ["regex": .string(source), "flags": .string(flagText), "syntax": "pcre2",
-                    "anchored": true]
+        case .pattern(let source, let flags, let negated):
+            return ["regex": .string(source), "flags": .string(flagText(flags)), "negate": .bool(negated),
+                    "automaton": automaton(source, flags)]
         case .charset(let classes):
             return ["classes": .array(classes.map { c -> JSONValue in
                 switch c {
@@ -52,6 +49,28 @@ extension RegistryExport {
         case .checksum(let algorithm):
             return ["algorithm": .string(algorithm.rawValue)]
         }
+    }
+
+    /// `""`, `"i"`, `"x"` or `"ix"`.
+    static func flagText(_ flags: RegexFlags) -> String {
+        (flags.contains(.caseInsensitive) ? "i" : "") + (flags.contains(.extended) ? "x" : "")
+    }
+
+    /// The pattern's compiled automaton, `{"kind", "start", "accepting", "universal",
+    /// "transitions"}` (docs/export.md, "Patterns and their automata"). Only types without
+    /// errors are exported, so the pattern compiles.
+    static func automaton(_ source: String, _ flags: RegexFlags) -> JSONValue {
+        guard let automaton = PatternAutomaton.compiled(source, flags: flags) else { return .null }
+        func ids(_ states: [Int]) -> JSONValue { .array(states.map { .integer($0) }) }
+        return [
+            "kind": .string(automaton.kind.rawValue),
+            "start": ids(automaton.start),
+            "accepting": ids(automaton.accepting),
+            "universal": ids(automaton.universal),
+            "transitions": .array(automaton.transitions.map { edges in
+                .array(edges.map { [.integer(Int($0.lo)), .integer(Int($0.hi)), .integer(Int($0.target))] })
+            }),
+        ]
     }
 
     /// `{"lower", "lower_exclusive", "upper", "upper_inclusive"}`, a missing bound being null

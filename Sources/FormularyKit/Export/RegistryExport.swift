@@ -12,7 +12,7 @@ import FormularyRules
 public enum RegistryExport {
     /// The value of `formulary_export_version`. Raised when a change could break a client
     /// that reads the previous format; adding members does not raise it.
-    public static let formatVersion = 1
+    package static let formatVersion = 2
 
     /// A type or form that could not be exported because its definition has errors.
     public struct Unavailable: Sendable, Hashable {
@@ -49,7 +49,7 @@ public enum RegistryExport {
     ///   so that a type whose checks cannot compile (a bad regex, a contradiction) is listed
     ///   under `unavailable` rather than handed to clients. Date ranges are exported as
     ///   written (`today-12y`), not resolved.
-    public static func make(_ registry: Registry, today: CivilDate) -> Export {
+    package static func make(_ registry: Registry, today: CivilDate) -> Export {
         var types: [JSONValue] = []
         var forms: [JSONValue] = []
         var unavailable: [Unavailable] = []
@@ -127,8 +127,9 @@ public enum RegistryExport {
         return .object(o)
     }
 
-    /// `{"pattern", "typing_pattern", "checks_fill", "rule", "severity", "final_only", "message"}`, and with
-    /// `withCondition` `"when"`: null or `{"pattern", "flags"}` (`i`, `x`, `ix` or empty).
+    /// `{"pattern", "typing_pattern", "checks_fill", "rule", "severity", "final_only", "message"}`,
+    /// and with `withCondition` `"when"`: null or `{"pattern", "flags", "automaton"}` (`i`,
+    /// `x`, `ix` or empty).
     static func mask(_ mask: MaskRule, withCondition: Bool) -> JSONValue {
         var m = JSONObject()
         // Number groups are a typing aid of FieldEditor; a runtime that formats sees digit slots.
@@ -139,10 +140,8 @@ public enum RegistryExport {
         for (key, value) in ruleOptions(mask.options) { m[key] = value }
         if withCondition {
             m["when"] = mask.condition.map { condition -> JSONValue in
-                var flags = ""
-                if condition.flags.contains(.caseInsensitive) { flags += "i" }
-                if condition.flags.contains(.extended) { flags += "x" }
-                return ["pattern": .string(condition.source), "flags": .string(flags)]
+                ["pattern": .string(condition.source), "flags": .string(flagText(condition.flags)),
+                 "automaton": automaton(condition.source, condition.flags)]
             } ?? .null
         }
         return .object(m)

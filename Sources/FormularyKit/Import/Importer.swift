@@ -165,7 +165,7 @@ extension Importer {
 }
 
 /// An import that cannot start or cannot go on.
-public enum ImportError: Error, Sendable, CustomStringConvertible {
+package enum ImportError: Error, Sendable, CustomStringConvertible {
     case noKeyColumn(file: String, key: String, columns: [String])
     /// Not one column of the file is a field of the form: the wrong file or the wrong form.
     /// `noun` is what the file calls them: `columns` (CSV) or `keys` (JSON Lines).
@@ -174,7 +174,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
                       didYouMean: [String])
 
     /// What is wrong and what to do, in one message.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .noKeyColumn(file, key, columns):
             "\(file): --key names '\(key)', but the file's columns are \(columns.joined(separator: ", "))"

@@ -273,11 +273,6 @@ package final class FileByteSource: ByteSource {
         self.path = path
     }
 
-    /// Standard input, left open.
-    package static func standardInput() -> FileByteSource {
-        FileByteSource(fileDescriptor: 0, closesOnDeinit: false, path: "-")
-    }
-
     deinit {
         if closesOnDeinit { close(fileDescriptor) }
     }

@@ -1,27 +1,27 @@
 import FormularyRules
 
 /// Why a type or form may not be stored: its diagnostics and failing self-tests.
-public struct AdmissionProblems: Error, Sendable {
+package struct AdmissionProblems: Error, Sendable {
     /// Errors (and warnings) from parsing, resolving and compiling the definition.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// One line per failing self-test: `file:line: self-test failed: reason`.
-    public var failedSelfTests: [String]
+    package var failedSelfTests: [String]
 }
 
 /// A definition that passed its checks, ready to be stored.
-public struct Admitted: Sendable {
+package struct Admitted: Sendable {
     /// The type's or form's name.
-    public var name: String
+    package var name: String
     /// The canonical source of the resolved definition: what is stored and hashed.
-    public var source: String
+    package var source: String
     /// Warnings found on the way (they do not stop a definition).
-    public var warnings: [Diagnostic]
+    package var warnings: [Diagnostic]
 }
 
 extension Registry {
     /// What `types add` requires of a type: no error in its file, its bases or its
     /// load-time checks, and every accept/reject example passing.
-    public func admit(type name: String, today: CivilDate) -> Result<Admitted, AdmissionProblems> {
+    package func admit(type name: String, today: CivilDate) -> Result<Admitted, AdmissionProblems> {
         let diagnostics = lint(type: name, today: today)
         guard !diagnostics.containsErrors, let entry = types[name], let declaration = entry.declaration,
               case .success(let definition)? = definition(named: name) else {
@@ -45,7 +45,7 @@ extension Registry {
 
     /// What `forms add` requires of a form: no error in its file, and every type and
     /// argument it names known to the registry.
-    public func admit(form name: String) -> Result<Admitted, AdmissionProblems> {
+    package func admit(form name: String) -> Result<Admitted, AdmissionProblems> {
         let diagnostics = lint(form: name)
         guard !diagnostics.containsErrors, let form = forms[name]?.form else {
             return .failure(AdmissionProblems(diagnostics: diagnostics, failedSelfTests: []))
@@ -63,7 +63,7 @@ extension Registry {
     /// A folder type whose resolved definition is exactly the database's current version of
     /// that name is left out (`databaseSources`: name → stored source): the database already
     /// holds it.
-    public func folderTypes(usedBy form: String, databaseSources: [String: String]) -> [TypeEntry] {
+    package func folderTypes(usedBy form: String, databaseSources: [String: String]) -> [TypeEntry] {
         guard let definition = forms[form]?.form else { return [] }
         var needed: [TypeEntry] = []
         var seen: Set<String> = []

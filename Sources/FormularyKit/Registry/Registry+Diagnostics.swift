@@ -4,7 +4,7 @@ import FormularyStore
 extension Registry {
     /// Every diagnostic about a type, warnings included: its file's, the resolver's, and
     /// the load-time checks of compiling it with its default arguments.
-    public func lint(type name: String, today: CivilDate) -> [Diagnostic] {
+    package func lint(type name: String, today: CivilDate) -> [Diagnostic] {
         guard let entry = types[name] else { return [] }
         var diagnostics = entry.diagnostics
         guard !diagnostics.containsErrors, entry.declaration != nil,
@@ -21,7 +21,7 @@ extension Registry {
 
     /// Every diagnostic about a form: its file's and those that need the registry
     /// (unknown types, bad arguments, undeclared fields).
-    public func lint(form name: String) -> [Diagnostic] {
+    package func lint(form name: String) -> [Diagnostic] {
         guard let entry = forms[name] else { return [] }
         var diagnostics = entry.diagnostics
         if let form = entry.form, !diagnostics.containsErrors {
@@ -35,7 +35,7 @@ extension Registry {
 
     /// Fills in the source line of diagnostics that were made without it (the engine's
     /// load-time checks know locations but not texts).
-    public func withSourceLines(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package func withSourceLines(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.map { d in
             guard d.sourceLine.isEmpty else { return d }
             var d = d
@@ -54,12 +54,12 @@ extension Registry {
 
     /// The version of a resolved definition: the SHA-256 of its canonical source, in hex.
     /// Equal definitions have equal versions wherever they come from.
-    public static func version(of definition: FieldTypeDefinition) -> String {
+    package static func version(of definition: FieldTypeDefinition) -> String {
         SHA256.hex(definition.canonicalSource)
     }
 
     /// The version of a form: the SHA-256 of its canonical source, in hex.
-    public static func version(of form: FormDefinition) -> String {
+    package static func version(of form: FormDefinition) -> String {
         SHA256.hex(form.canonicalSource)
     }
 }

@@ -12,7 +12,7 @@ extension Registry {
     ///
     /// - Throws: `FileError` when a folder cannot be read, a file in it cannot be read,
     ///   or a symbolic link leads out of its folder, loops, or names no file.
-    public static func load(folders: [PluginFolder], databaseFiles: [PluginFile] = [],
+    package static func load(folders: [PluginFolder], databaseFiles: [PluginFile] = [],
                             extraFiles: [PluginFile] = [],
                             includeBuiltins: Bool = true) throws(FileError) -> Registry {
         var files = includeBuiltins ? builtinFiles : []

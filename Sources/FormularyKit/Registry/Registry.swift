@@ -7,47 +7,47 @@ import FormularyRules
 /// JIT-compiled, ranges and dates resolved — only when it is used, and then cached per
 /// set of arguments. A broken file does not stop the registry from loading; its problems
 /// are reported when the type is used, linted or listed.
-public final class Registry {
+package final class Registry {
     /// One type as the registry sees it after overriding.
-    public struct TypeEntry: Sendable {
+    package struct TypeEntry: Sendable {
         /// The type's name.
-        public var name: String
+        package var name: String
         /// The source the visible file comes from.
-        public var source: TypeSource
+        package var source: TypeSource
         /// The file's path as diagnostics show it.
-        public var file: String
+        package var file: String
         /// The parsed declaration, or nil when the file could not be parsed that far.
-        public var declaration: FieldTypeDecl?
+        package var declaration: FieldTypeDecl?
         /// Problems found while parsing this file and placing it in the registry.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
         /// The sources of same-named types this one hides, nearest first.
-        public var overrides: [TypeSource]
+        package var overrides: [TypeSource]
     }
 
     /// One form as the registry sees it after overriding.
-    public struct FormEntry: Sendable {
+    package struct FormEntry: Sendable {
         /// The form's name.
-        public var name: String
+        package var name: String
         /// The source the visible file comes from.
-        public var source: TypeSource
+        package var source: TypeSource
         /// The file's path as diagnostics show it.
-        public var file: String
+        package var file: String
         /// The parsed form, or nil when the file could not be parsed that far.
-        public var form: FormDefinition?
+        package var form: FormDefinition?
         /// The file's lines, for diagnostics found later (when the form's types are checked).
-        public var text: SourceLines
+        package var text: SourceLines
         /// Problems found while parsing this file and placing it in the registry.
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
         /// The sources of same-named forms this one hides, nearest first.
-        public var overrides: [TypeSource]
+        package var overrides: [TypeSource]
     }
 
     /// Every visible type by name, after overriding.
-    public private(set) var types: [String: TypeEntry] = [:]
+    package private(set) var types: [String: TypeEntry] = [:]
     /// Every visible form by name, after overriding.
-    public private(set) var forms: [String: FormEntry] = [:]
+    package private(set) var forms: [String: FormEntry] = [:]
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
-    public private(set) var problems: [Diagnostic] = []
+    package private(set) var problems: [Diagnostic] = []
 
     private var definitions: [String: Result<FieldTypeDefinition, DiagnosticList>] = [:]
     private var compiled: [String: CompiledFieldType] = [:]
@@ -62,14 +62,14 @@ public final class Registry {
     }()
 
     /// The built-in plugin files, as compiled into the binary.
-    public static var builtinFiles: [PluginFile] {
+    package static var builtinFiles: [PluginFile] {
         BuiltinPluginFiles.files.map {
             PluginFile(path: "plugins/" + $0.name, bytes: Array($0.text.utf8), source: .builtin)
         }
     }
 
     /// Loads the given files, which must come grouped by source, lowest precedence first.
-    public init(files: [PluginFile]) {
+    package init(files: [PluginFile]) {
         var declaredIn: [String: String] = [:]   // "source|name" → file, to catch duplicates
         for file in files {
             let outcome = PluginSource.parse(bytes: file.bytes, file: file.path)
@@ -135,21 +135,21 @@ public final class Registry {
     }
 
     /// The types `file` declares (one, unless it is a duplicate), by name.
-    public func types(inFile file: String) -> [TypeEntry] {
+    package func types(inFile file: String) -> [TypeEntry] {
         (namesByFile.types[file] ?? []).compactMap { types[$0] }
     }
 
     /// The forms `file` declares, by name.
-    public func forms(inFile file: String) -> [FormEntry] {
+    package func forms(inFile file: String) -> [FormEntry] {
         (namesByFile.forms[file] ?? []).compactMap { forms[$0] }
     }
 
     /// Type names, sorted.
-    public var typeNames: [String] { types.keys.sorted() }
+    package var typeNames: [String] { types.keys.sorted() }
 
     /// The resolved definition of a type (after `extends`), or every problem that stands
     /// in the way: its own file's, its bases' and the resolver's.
-    public func definition(named name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
+    package func definition(named name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
         if let cached = definitions[name] { return cached }
         guard let entry = types[name] else { return nil }
         let result: Result<FieldTypeDefinition, DiagnosticList>
@@ -164,7 +164,7 @@ public final class Registry {
     }
 
     /// The type a reference names, compiled with its arguments for `today`. Cached.
-    public func compile(_ reference: TypeReference, today: CivilDate,
+    package func compile(_ reference: TypeReference, today: CivilDate,
                         source: SourceLines? = nil) -> Result<CompiledFieldType, DiagnosticList> {
         let key = "\(reference)@\(today)"
         if let hit = compiled[key] { return .success(hit) }

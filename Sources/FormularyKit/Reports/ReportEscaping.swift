@@ -1,10 +1,10 @@
 import FormularyRules
 
 /// The escaping every report format needs, in one place so that each rule is tested once.
-public enum ReportEscaping {
+package enum ReportEscaping {
     /// Text for HTML element content and attribute values: `&`, `<`, `>`, `"` and `'` become
     /// character references, so no message or key can open a tag or leave an attribute.
-    public static func html(_ text: String) -> String {
+    package static func html(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -29,7 +29,7 @@ public enum ReportEscaping {
     /// spaces, line breaks, other whitespace, control and format characters such as U+200B —
     /// because spreadsheets trim those and then evaluate what is left.
     /// Then a cell containing a comma, a double quote, CR or LF is quoted, with quotes doubled.
-    public static func csvCell(_ text: String) -> String {
+    package static func csvCell(_ text: String) -> String {
         var cell = text
         if startsLikeAFormula(cell) { cell = "'" + cell }
         let needsQuotes = cell.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
@@ -55,7 +55,7 @@ public enum ReportEscaping {
     }
 
     /// One CSV record: the cells escaped, joined with commas, ended with CRLF (RFC 4180).
-    public static func csvRecord(_ cells: [String]) -> String {
+    package static func csvRecord(_ cells: [String]) -> String {
         cells.map(csvCell).joined(separator: ",") + "\r\n"
     }
 
@@ -63,7 +63,7 @@ public enum ReportEscaping {
     /// (U+202E and the like) are written as escapes (`\n`, `\t`, `\u{1B}`, `\u{202E}`), so
     /// that data can neither break the table's alignment, nor send escape sequences to the
     /// terminal, nor display a line in an order other than its own (`TerminalText`).
-    public static func terminal(_ text: String) -> String {
+    package static func terminal(_ text: String) -> String {
         TerminalText.escaped(text)
     }
 }

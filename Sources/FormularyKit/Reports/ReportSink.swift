@@ -43,9 +43,9 @@ public final class ReportSink {
 }
 
 /// Numbers as reports print them.
-public enum ReportNumbers {
+package enum ReportNumbers {
     /// `65040` → `65,040` (commas, whatever the locale: the rest of the output is English).
-    public static func grouped(_ n: Int) -> String {
+    package static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, digit) in digits.enumerated() {
@@ -56,14 +56,14 @@ public enum ReportNumbers {
     }
 
     /// `part` as a percentage of `whole` with one decimal (`30.0%`); `—` of nothing.
-    public static func percent(_ part: Int, of whole: Int) -> String {
+    package static func percent(_ part: Int, of whole: Int) -> String {
         guard whole > 0 else { return "—" }
         let tenths = (part * 1000 + whole / 2) / whole
         return "\(tenths / 10).\(tenths % 10)%"
     }
 
     /// `51 → 38, −13` (or `38, new` when there was none before; `=` when unchanged).
-    public static func change(from before: Int?, to now: Int) -> String {
+    package static func change(from before: Int?, to now: Int) -> String {
         guard let before else { return "\(grouped(now)), new" }
         let delta = now - before
         let sign = delta > 0 ? "+" : delta < 0 ? "−" : "±"

@@ -16,33 +16,33 @@ public enum ReportGrouping: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The failures that share a rule, a field, a type or an entry.
-public struct ReportGroup: Sendable, Hashable {
+package struct ReportGroup: Sendable, Hashable {
     /// The rule, field, type name, or `#ID` of the entry. By field, rules of the whole entry
     /// group under ``ReportGroup/formLevel``; by type, cross-field rules group under
     /// ``ReportGroup/formLevel`` and fields the form does not declare under ``ReportGroup/noType``.
-    public var key: String
+    package var key: String
     /// For `--by entry`: the entry.
-    public var entry: RunReport.EntryRef?
+    package var entry: RunReport.EntryRef?
     /// Failed rules in the group (one entry failing two rules counts twice).
-    public var failures: Int
+    package var failures: Int
     /// Distinct entries in the group.
-    public var entries: Int
+    package var entries: Int
     /// Failed rules with error severity in the group.
-    public var errors: Int
+    package var errors: Int
     /// Failed rules with warning severity in the group.
-    public var warnings: Int
+    package var warnings: Int
     /// The message seen most often in the group (the first seen among equals).
-    public var commonMessage: String
+    package var commonMessage: String
     /// Distinct rules in the group, in the order first seen (`field.rule` for `--by entry`).
-    public var rules: [String]
+    package var rules: [String]
     /// For `--by entry`: the value each of ``rules`` judged (nil when absent or the rule has
     /// no field; ``RunReport/secureMask`` when secret).
-    public var values: [String?] = []
+    package var values: [String?] = []
     /// For `--by entry`: where the entry's judged version came from (`FILE:LINE`).
-    public var source: String? = nil
+    package var source: String? = nil
 
     /// For `--by entry`: each rule with the value it judged (`card.luhn "4111…"`).
-    public var rulesWithValues: [String] {
+    package var rulesWithValues: [String] {
         rules.enumerated().map { i, rule in
             guard i < values.count, let value = values[i] else { return rule }
             return "\(rule) \(RunReport.quoted(value))"
@@ -50,12 +50,12 @@ public struct ReportGroup: Sendable, Hashable {
     }
 
     /// The key of rules of the whole form (no field; by type: no type) when grouping by field or type.
-    public static let formLevel = "(form)"
+    package static let formLevel = "(form)"
     /// The key of fields the form does not declare (`unknown-field`) when grouping by type.
-    public static let noType = "(undeclared)"
+    package static let noType = "(undeclared)"
 
     /// The key as it may be shown (an entry's secret key is never part of it).
-    public var displayKey: String {
+    package var displayKey: String {
         guard let entry else { return key }
         if let k = entry.displayKey { return "#\(entry.id) \(k)" }
         return "#\(entry.id)"
@@ -66,7 +66,7 @@ extension RunReport {
     /// The groups of `grouping`, worst first (the most errors first, then the most failures,
     /// then by key, entries by id), collected from ``rows``: for tests and summaries
     /// (renderers stream instead).
-    public func groups(by grouping: ReportGrouping) -> [ReportGroup] {
+    package func groups(by grouping: ReportGrouping) -> [ReportGroup] {
         var out: [ReportGroup] = []
         try? rows.forEachGroup(by: grouping) { out.append($0); return true }
         return out
@@ -74,7 +74,7 @@ extension RunReport {
 
     /// The failures in the order of their groups (worst group first), then by entry id:
     /// the row order of the CSV report.
-    public func failuresInGroupOrder(by grouping: ReportGrouping) -> [Failure] {
+    package func failuresInGroupOrder(by grouping: ReportGrouping) -> [Failure] {
         var out: [Failure] = []
         try? rows.forEachFailure(groupedBy: grouping) { out.append($0); return true }
         return out
@@ -202,7 +202,7 @@ extension RunReport.Comparison {
     ///     or nil when there is no previous run. Entries above it were not judged then.
     ///   - judgedThrough: the highest entry id this run judged for the form. An entry that
     ///     failed before but lies above it was not judged now, so it is not "fixed".
-    public static func compare(form: String, previousRunID: Int64?,
+    package static func compare(form: String, previousRunID: Int64?,
                                failingNow: [RunReport.EntryRef], failingBefore: [RunReport.EntryRef],
                                previousJudgedThrough: Int64?, judgedThrough: Int64) -> RunReport.Comparison {
         let before = Set(failingBefore.map(\.id))

@@ -10,14 +10,14 @@ extension RunReport {
     /// - Parameter entryLimit: at most this many failing entries (and newly failing / fixed
     ///   entries per form) are listed; the page says how many more there are. The JSON and
     ///   CSV reports list them all.
-    public func html(by grouping: ReportGrouping, entryLimit: Int = 1000) -> String {
+    package func html(by grouping: ReportGrouping, entryLimit: Int = 1000) -> String {
         String(decoding: ReportSink.collect { try renderHTML(by: grouping, entryLimit: entryLimit, to: $0) }, as: UTF8.self)
     }
 
     /// ``html(by:entryLimit:)`` written into `sink` as the rows arrive. The page links the
     /// recent runs' reports (`formulary-report-run-ID.html` beside it) and draws their
     /// failing share; at 390 px wide nothing overflows and chart labels stay at least 12 px.
-    public func renderHTML(by grouping: ReportGrouping, entryLimit: Int = 1000, to sink: ReportSink) throws {
+    package func renderHTML(by grouping: ReportGrouping, entryLimit: Int = 1000, to sink: ReportSink) throws {
         let esc = ReportEscaping.html
         let n = ReportNumbers.grouped
         var title = "Formulary report: run \(facts.runID)"

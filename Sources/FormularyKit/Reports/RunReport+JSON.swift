@@ -11,12 +11,12 @@ extension RunReport {
     /// without an earlier run), `runs` (the recent runs, oldest first), `failures` (every failed rule in
     /// entry order, each with its `value` and `source`) and `comparisons` (one per form).
     /// Secret values and entry keys are written as `•••`.
-    public func json(by grouping: ReportGrouping) -> [UInt8] {
+    package func json(by grouping: ReportGrouping) -> [UInt8] {
         ReportSink.collect { try renderJSON(by: grouping, to: $0) }
     }
 
     /// ``json(by:)`` written into `sink` as the rows arrive.
-    public func renderJSON(by grouping: ReportGrouping, to sink: ReportSink) throws {
+    package func renderJSON(by grouping: ReportGrouping, to sink: ReportSink) throws {
         func member(_ key: String, first: Bool = false, _ body: (inout JSONWriter) throws -> Void) throws {
             var w = JSONWriter()
             if !first { w.bytes.append(UInt8(ascii: ",")) }
@@ -225,12 +225,12 @@ extension RunReport {
     /// rule, worst group first and by entry id within a group, with the value judged and the
     /// entry's source. Cells that a spreadsheet would run as a formula are prefixed with `'`
     /// (see ``ReportEscaping/csvCell(_:)``).
-    public func csv(by grouping: ReportGrouping) -> String {
+    package func csv(by grouping: ReportGrouping) -> String {
         String(decoding: ReportSink.collect { try renderCSV(by: grouping, to: $0) }, as: UTF8.self)
     }
 
     /// ``csv(by:)`` written into `sink` as the rows arrive.
-    public func renderCSV(by grouping: ReportGrouping, to sink: ReportSink) throws {
+    package func renderCSV(by grouping: ReportGrouping, to sink: ReportSink) throws {
         try sink.write(ReportEscaping.csvRecord(["run", "form", "entry_id", "entry_key", "field", "type",
                                                  "type_version", "rule", "severity", "message", "value", "source"]))
         try rows.forEachFailure(groupedBy: grouping) { f in

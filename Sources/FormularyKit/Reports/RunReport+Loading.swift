@@ -3,7 +3,7 @@ import FormularyStore
 
 /// Why a report cannot be made. Each is a usage problem (exit status 2): the database is
 /// fine, it just has no such run.
-public enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No validation run was recorded yet.
     case noRuns
     case noSuchRun(Int64)
@@ -13,7 +13,7 @@ public enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible 
     case formNotInRun(run: Int64, form: String, forms: [String])
 
     /// What is missing and what to run.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noRuns:
             "no validation run yet; run 'formulary validate' first"
@@ -77,7 +77,7 @@ struct RunReportLoader {
     static let comparisonPreview = 1000
 
     func load(runID: Int64?, form: String?) throws -> RunReport {
-        let record: RunRecord
+        let record: FormularyStore.RunRecord
         if let runID {
             guard let r = try store.run(id: runID) else { throw RunReportError.noSuchRun(runID) }
             record = r
@@ -107,7 +107,7 @@ struct RunReportLoader {
             errors: counts.errors, warnings: counts.warnings, error: record.error)
 
         // The type version that judged each field.
-        var typeOfField: [String: DefinitionVersion] = [:]
+        var typeOfField: [String: FormularyStore.DefinitionVersion] = [:]
         for fieldType in try store.fieldTypes(ofRun: record.id) where formIDs.contains(fieldType.formID) {
             typeOfField["\(fieldType.formID)\u{1F}\(fieldType.field)"] = fieldType.version
         }

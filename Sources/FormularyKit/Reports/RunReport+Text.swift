@@ -7,13 +7,13 @@ extension RunReport {
     ///     Colour is applied after padding, so the columns line up either way.
     ///   - listLimit: how many newly failing and fixed entries to name per form
     ///     (the JSON and HTML reports name them all).
-    public func text(by grouping: ReportGrouping, colour: Bool = false, listLimit: Int = 10) -> String {
+    package func text(by grouping: ReportGrouping, colour: Bool = false, listLimit: Int = 10) -> String {
         String(decoding: ReportSink.collect { try renderText(by: grouping, colour: colour, listLimit: listLimit, to: $0) },
                as: UTF8.self)
     }
 
     /// ``text(by:colour:listLimit:)`` written into `sink` as the rows arrive.
-    public func renderText(by grouping: ReportGrouping, colour: Bool = false, listLimit: Int = 10,
+    package func renderText(by grouping: ReportGrouping, colour: Bool = false, listLimit: Int = 10,
                            to sink: ReportSink) throws {
         let style = TextStyle(enabled: colour)
         let n = ReportNumbers.grouped

@@ -9,39 +9,39 @@ import FormularyRules
 /// of failures is rendered without holding them (a loaded report reads them from the
 /// database, aggregated there; one built by hand in a test holds them in memory). Secret
 /// values and keys arrive already masked as ``RunReport/secureMask``.
-public struct RunReport {
+package struct RunReport {
     /// What is printed in place of a secret value.
-    public static let secureMask = "•••"
+    package static let secureMask = "•••"
 
     /// The run itself, or its share for one form when the report is narrowed to a form.
-    public struct Facts: Sendable, Hashable {
+    package struct Facts: Sendable, Hashable {
         /// The run's id.
-        public var runID: Int64
+        package var runID: Int64
         /// When the run started (ISO 8601, UTC).
-        public var startedAt: String
+        package var startedAt: String
         /// Nil while the run is still going (or was interrupted before it could finish).
-        public var endedAt: String?
+        package var endedAt: String?
         /// Who started the run.
-        public var actor: String
+        package var actor: String
         /// The "today" (YYYY-MM-DD) the date checks used.
-        public var today: String
+        package var today: String
         /// `running`, `complete` or `incomplete`.
-        public var status: String
+        package var status: String
         /// Entries judged (of the narrowed form only, when narrowed).
-        public var entriesChecked: Int
+        package var entriesChecked: Int
         /// Entries with at least one error-severity failure.
-        public var entriesFailing: Int
+        package var entriesFailing: Int
         /// Entries with warnings and no error.
-        public var entriesWarned: Int
+        package var entriesWarned: Int
         /// Failed rules with error severity, over all entries.
-        public var errors: Int
+        package var errors: Int
         /// Failed rules with warning severity, over all entries.
-        public var warnings: Int
+        package var warnings: Int
         /// Why an incomplete run stopped, when known.
-        public var error: String?
+        package var error: String?
 
         /// Makes the facts of a run.
-        public init(runID: Int64, startedAt: String, endedAt: String?, actor: String, today: String,
+        package init(runID: Int64, startedAt: String, endedAt: String?, actor: String, today: String,
                     status: String, entriesChecked: Int, entriesFailing: Int, entriesWarned: Int = 0,
                     errors: Int, warnings: Int, error: String? = nil) {
             self.runID = runID
@@ -60,18 +60,18 @@ public struct RunReport {
     }
 
     /// A form the run judged, with the version of it that was used.
-    public struct FormUsed: Sendable, Hashable {
+    package struct FormUsed: Sendable, Hashable {
         /// The form's name.
-        public var name: String
+        package var name: String
         /// SHA-256 hex of the form's canonical source.
-        public var version: String
+        package var version: String
         /// Entries of this form the run judged.
-        public var entriesChecked: Int
+        package var entriesChecked: Int
         /// Entries of this form with at least one error.
-        public var entriesFailing: Int
+        package var entriesFailing: Int
 
         /// Makes a form entry of the report.
-        public init(name: String, version: String, entriesChecked: Int, entriesFailing: Int) {
+        package init(name: String, version: String, entriesChecked: Int, entriesFailing: Int) {
             self.name = name
             self.version = version
             self.entriesChecked = entriesChecked
@@ -80,16 +80,16 @@ public struct RunReport {
     }
 
     /// A field type version the run used.
-    public struct TypeVersionUsed: Sendable, Hashable {
+    package struct TypeVersionUsed: Sendable, Hashable {
         /// The type's name.
-        public var name: String
+        package var name: String
         /// SHA-256 hex of the type's resolved canonical source.
-        public var version: String
+        package var version: String
         /// Where the version was first recorded from: `builtin`, `database`, `folder:PATH`….
-        public var origin: String
+        package var origin: String
 
         /// Makes a type version entry of the report.
-        public init(name: String, version: String, origin: String) {
+        package init(name: String, version: String, origin: String) {
             self.name = name
             self.version = version
             self.origin = origin
@@ -97,59 +97,59 @@ public struct RunReport {
     }
 
     /// An entry as reports name it: its id and, when it was imported with `--key`, its key.
-    public struct EntryRef: Sendable, Hashable, Comparable {
+    package struct EntryRef: Sendable, Hashable, Comparable {
         /// The entry's id in the database.
-        public var id: Int64
+        package var id: Int64
         /// The entry's record key, if it was imported with `--key`.
-        public var key: String?
+        package var key: String?
         /// The key is the value of a `secure` field: it must never be printed.
-        public var keyIsSecure: Bool
+        package var keyIsSecure: Bool
 
         /// Makes an entry reference.
-        public init(id: Int64, key: String? = nil, keyIsSecure: Bool = false) {
+        package init(id: Int64, key: String? = nil, keyIsSecure: Bool = false) {
             self.id = id
             self.key = key
             self.keyIsSecure = keyIsSecure
         }
 
         /// The key as it may be shown: ``RunReport/secureMask`` for a secret one.
-        public var displayKey: String? {
+        package var displayKey: String? {
             guard let key else { return nil }
             return keyIsSecure ? RunReport.secureMask : key
         }
 
         /// Entries sort by id, the order they were first imported in.
-        public static func < (a: EntryRef, b: EntryRef) -> Bool { a.id < b.id }
+        package static func < (a: EntryRef, b: EntryRef) -> Bool { a.id < b.id }
     }
 
     /// One failed rule of one entry.
-    public struct Failure: Sendable, Hashable {
+    package struct Failure: Sendable, Hashable {
         /// The entry that failed.
-        public var entry: EntryRef
+        package var entry: EntryRef
         /// The form the entry belongs to.
-        public var form: String
+        package var form: String
         /// The field the failure concerns (for `same`, the second field; for `require`, the
         /// missing one); nil for a rule about the whole entry.
-        public var field: String?
+        package var field: String?
         /// The field's type, by name (`age`) or as the form names it (`age(min: 18)`); nil
         /// for cross-field rules and for fields the form does not declare (`unknown-field`).
-        public var type: String?
+        package var type: String?
         /// The version (hash) of that type the run used, when known.
-        public var typeVersion: String?
+        package var typeVersion: String?
         /// The failed rule's name.
-        public var rule: String
+        package var rule: String
         /// Error or warning.
-        public var severity: Severity
+        package var severity: Severity
         /// The rule's message; never holds a secure value.
-        public var message: String
+        package var message: String
         /// The value of ``field`` in the entry version judged (``RunReport/secureMask`` for a
         /// secret one); nil for a rule of the whole entry or an absent value.
-        public var value: String?
+        package var value: String?
         /// `FILE:LINE` of the import that wrote the entry version judged; nil when unknown.
-        public var source: String?
+        package var source: String?
 
         /// Makes a failure.
-        public init(entry: EntryRef, form: String, field: String?, type: String?, typeVersion: String? = nil,
+        package init(entry: EntryRef, form: String, field: String?, type: String?, typeVersion: String? = nil,
                     rule: String, severity: Severity, message: String, value: String? = nil, source: String? = nil) {
             self.entry = entry
             self.form = form
@@ -164,16 +164,16 @@ public struct RunReport {
         }
 
         /// The bare type name, without arguments (`age(min: 18)` → `age`).
-        public var typeName: String? {
+        package var typeName: String? {
             guard let type else { return nil }
             return type.firstIndex(of: "(").map { String(type[..<$0]) } ?? type
         }
     }
 
     /// How this run's verdicts on one form differ from the previous run of that form.
-    public struct Comparison: Sendable, Hashable {
+    package struct Comparison: Sendable, Hashable {
         /// Why an entry counts as newly failing.
-        public enum Before: String, Sendable, Hashable {
+        package enum Before: String, Sendable, Hashable {
             /// The previous run judged it and found no error.
             case passed
             /// The previous run did not judge it (imported since, or the run stopped early).
@@ -181,34 +181,34 @@ public struct RunReport {
         }
 
         /// An entry with an error now and none before, with why it counts as new.
-        public struct NewlyFailing: Sendable, Hashable {
+        package struct NewlyFailing: Sendable, Hashable {
             /// The entry.
-            public var entry: EntryRef
+            package var entry: EntryRef
             /// What the previous run said of it.
-            public var before: Before
+            package var before: Before
             /// Makes a newly failing entry.
-            public init(entry: EntryRef, before: Before) {
+            package init(entry: EntryRef, before: Before) {
                 self.entry = entry
                 self.before = before
             }
         }
 
         /// The form compared.
-        public var form: String
+        package var form: String
         /// Nil when no earlier run judged this form: everything failing is then new.
-        public var previousRunID: Int64?
+        package var previousRunID: Int64?
         /// Entries with an error now that had none in the previous run, by id.
-        public var newlyFailing: [NewlyFailing]
+        package var newlyFailing: [NewlyFailing]
         /// Entries with an error in the previous run that this run judged and found without one,
         /// by id (setting it sets the count).
-        public var fixed: [EntryRef] { didSet { fixedCount = fixed.count } }
+        package var fixed: [EntryRef] { didSet { fixedCount = fixed.count } }
         /// How many entries are newly failing in all (``newlyFailing`` may hold only the first ones).
-        public var newlyFailingCount: Int
+        package var newlyFailingCount: Int
         /// How many entries are fixed in all (``fixed`` may hold only the first ones).
-        public var fixedCount: Int
+        package var fixedCount: Int
 
         /// Makes a comparison; the counts default to the lists' lengths (lists that are whole).
-        public init(form: String, previousRunID: Int64?, newlyFailing: [NewlyFailing], fixed: [EntryRef],
+        package init(form: String, previousRunID: Int64?, newlyFailing: [NewlyFailing], fixed: [EntryRef],
                     newlyFailingCount: Int? = nil, fixedCount: Int? = nil) {
             self.form = form
             self.previousRunID = previousRunID
@@ -219,34 +219,34 @@ public struct RunReport {
         }
 
         /// Whether the lists hold every entry (else the rest comes from ``RunReport/rows``).
-        public var isWhole: Bool { newlyFailing.count == newlyFailingCount && fixed.count == fixedCount }
+        package var isWhole: Bool { newlyFailing.count == newlyFailingCount && fixed.count == fixedCount }
     }
 
     /// The run's facts (narrowed to ``scope`` when set).
-    public var facts: Facts
+    package var facts: Facts
     /// The form the report is narrowed to (`--form`), or nil for the whole run.
-    public var scope: String?
+    package var scope: String?
     /// The forms the run judged, by name.
-    public var forms: [FormUsed]
+    package var forms: [FormUsed]
     /// The type versions the run used, by name.
-    public var typeVersions: [TypeVersionUsed]
+    package var typeVersions: [TypeVersionUsed]
     /// Where the failures, their groups and compared entries come from, one at a time.
-    public var rows: any RunReportRows
+    package var rows: any RunReportRows
     /// One per form of ``forms``.
-    public var comparisons: [Comparison]
+    package var comparisons: [Comparison]
     /// The 10 most frequent non-secret failing values of each rule (key `.rule`) and each
     /// field (key `.field`), by group key, most frequent first.
-    public var topValues: [ReportGrouping: [String: [ValueCount]]]
+    package var topValues: [ReportGrouping: [String: [ValueCount]]]
     /// Failures per rule (`.rule`) and per field (`.field`) in the previous run of the same
     /// form(s), by group key; empty when there is none.
-    public var previousCounts: [ReportGrouping: [String: Int]]
+    package var previousCounts: [ReportGrouping: [String: Int]]
     /// The run(s) compared against, when there is one (for "51 → 38, −13").
-    public var previousRunIDs: [Int64]
+    package var previousRunIDs: [Int64]
     /// The recent runs of the same form(s), oldest first, this one last (at most 20).
-    public var recentRuns: [RunSummary]
+    package var recentRuns: [RunSummary]
 
     /// Makes a report from its parts, every failure in memory (a test, or a small run).
-    public init(facts: Facts, scope: String? = nil, forms: [FormUsed], typeVersions: [TypeVersionUsed],
+    package init(facts: Facts, scope: String? = nil, forms: [FormUsed], typeVersions: [TypeVersionUsed],
                 failures: [Failure], comparisons: [Comparison],
                 topValues: [ReportGrouping: [String: [ValueCount]]] = [:],
                 previousCounts: [ReportGrouping: [String: Int]] = [:], previousRunIDs: [Int64] = [],
@@ -258,7 +258,7 @@ public struct RunReport {
     }
 
     /// Makes a report whose failures come from `rows` (a loader).
-    public init(facts: Facts, scope: String?, forms: [FormUsed], typeVersions: [TypeVersionUsed],
+    package init(facts: Facts, scope: String?, forms: [FormUsed], typeVersions: [TypeVersionUsed],
                 rows: any RunReportRows, comparisons: [Comparison],
                 topValues: [ReportGrouping: [String: [ValueCount]]], previousCounts: [ReportGrouping: [String: Int]],
                 previousRunIDs: [Int64], recentRuns: [RunSummary]) {
@@ -276,7 +276,7 @@ public struct RunReport {
 
     /// Every failed rule, in entry order, collected from ``rows``: for tests and small runs
     /// (renderers stream instead).
-    public var failures: [Failure] {
+    package var failures: [Failure] {
         get {
             var out: [Failure] = []
             try? rows.forEachFailure(groupedBy: nil) { out.append($0); return true }
@@ -286,7 +286,7 @@ public struct RunReport {
     }
 
     /// The failing entries in id order, each with its failures in the order recorded.
-    public var failuresByEntry: [(entry: EntryRef, failures: [Failure])] {
+    package var failuresByEntry: [(entry: EntryRef, failures: [Failure])] {
         var order: [Int64] = []
         var byID: [Int64: [Failure]] = [:]
         for failure in failures {

@@ -3,7 +3,7 @@ import FormularyStore
 
 /// Where a report's failures, groups and compared entries come from, one at a time, so that
 /// renderers never need them all at once.
-public protocol RunReportRows: AnyObject {
+package protocol RunReportRows: AnyObject {
     /// The groups of `grouping`, worst first; stops when `body` returns false.
     func forEachGroup(by grouping: ReportGrouping, _ body: (ReportGroup) throws -> Bool) throws
     /// Every failure, in entry order (nil) or in the order of the groups of `groupedBy`

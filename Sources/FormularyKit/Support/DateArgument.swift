@@ -3,25 +3,25 @@ import FormularyRules
 /// Dates and times given on the command line (`--today`, `FORMULARY_TODAY`, `audit --since`),
 /// checked as the calendar and the clock have them: month 1–12, the day within its month
 /// (leap years included), hours 0–23, minutes and seconds 0–59. A refusal says what is wrong.
-public enum DateArgument {
+package enum DateArgument {
     /// Why a text is not a date or time, in a few words (`"February 2026 has 28 days"`), or
     /// nothing when it is not even written in the expected form.
-    public struct Invalid: Error, Sendable, Equatable {
+    package struct Invalid: Error, Sendable, Equatable {
         /// What is wrong beyond the form, if anything.
-        public var reason: String?
+        package var reason: String?
 
         /// Makes a refusal.
-        public init(reason: String?) { self.reason = reason }
+        package init(reason: String?) { self.reason = reason }
 
         /// `" (February 2026 has 28 days)"`, or "" when there is no reason beyond the form.
-        public var parenthesized: String { reason.map { " (\($0))" } ?? "" }
+        package var parenthesized: String { reason.map { " (\($0))" } ?? "" }
     }
 
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                              "August", "September", "October", "November", "December"]
 
     /// `YYYY-MM-DD`: exactly four, two and two ASCII digits, a date that exists.
-    public static func date(_ text: String) throws(Invalid) -> CivilDate {
+    package static func date(_ text: String) throws(Invalid) -> CivilDate {
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let year = number(b, 0..<4), let month = number(b, 5..<7), let day = number(b, 8..<10) else {
@@ -38,7 +38,7 @@ public enum DateArgument {
     /// A date `YYYY-MM-DD`, or a UTC time `YYYY-MM-DDTHH:MM[:SS[.mmm]]` with an optional `Z`,
     /// as the audit log stores times (`2026-11-29T14:30:00.000Z`), so that comparing the
     /// text compares the times. A date stays a date (it sorts before every time of its day).
-    public static func utcTime(_ text: String) throws(Invalid) -> String {
+    package static func utcTime(_ text: String) throws(Invalid) -> String {
         guard text.utf8.count > 10 else { return try date(text).description }
         let b = Array(text.utf8)
         let day = try date(String(decoding: b[0..<10], as: UTF8.self))

@@ -5,21 +5,21 @@ import Darwin
 #endif
 
 /// A failure to read a file or folder, naming the path and what the system said.
-public struct FileError: Error, Sendable, CustomStringConvertible {
+package struct FileError: Error, Sendable, CustomStringConvertible {
     /// The file or folder as named.
-    public var path: String
+    package var path: String
     /// What the system said.
-    public var reason: String
+    package var reason: String
     /// `PATH: reason`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// The little file-system access Formulary needs, on POSIX calls directly: it keeps
 /// start-up cheap (a one-value `check` is a whole process) and makes the symlink
 /// policy explicit.
-public enum FileSystem {
+package enum FileSystem {
     /// Reads a whole file. `limit` guards against reading something absurd into memory.
-    public static func read(_ path: String, limit: Int = 64 << 20) throws(FileError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = 64 << 20) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: path, reason: errnoText()) }
         defer { close(fd) }
@@ -46,7 +46,7 @@ public enum FileSystem {
 
     /// The first `count` bytes of a file (fewer when it is shorter): enough to recognise
     /// its format without reading it whole.
-    public static func prefix(of path: String, count: Int) throws(FileError) -> [UInt8] {
+    package static func prefix(of path: String, count: Int) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: path, reason: errnoText()) }
         defer { close(fd) }
@@ -67,7 +67,7 @@ public enum FileSystem {
     /// The size of the file at `path` in bytes, or nil when it cannot be looked at. By
     /// `stat`, without opening it: closing a descriptor of a database file would drop the
     /// SQLite locks this process holds on it.
-    public static func size(of path: String) -> Int64? {
+    package static func size(of path: String) -> Int64? {
         var status = stat()
         return stat(path, &status) == 0 ? Int64(status.st_size) : nil
     }
@@ -75,7 +75,7 @@ public enum FileSystem {
     /// The regular files directly inside `folder` whose names end in one of `extensions`,
     /// sorted by name. A symbolic link is followed only when it stays inside the folder:
     /// plugins cannot be smuggled in from elsewhere through a link.
-    public static func files(in folder: String, extensions: [String]) throws(FileError) -> [String] {
+    package static func files(in folder: String, extensions: [String]) throws(FileError) -> [String] {
         guard let dir = opendir(folder) else { throw FileError(path: folder, reason: errnoText()) }
         defer { closedir(dir) }
         guard let realFolder = realPath(folder) else { throw FileError(path: folder, reason: errnoText()) }
@@ -106,7 +106,7 @@ public enum FileSystem {
     }
 
     /// Whether `path` names a folder (following symbolic links).
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }

@@ -7,16 +7,16 @@ import Synchronization
 
 /// A failure to write an output file (a report, the demo's page), naming the file, what the
 /// system said, and whether the path itself is wrong.
-public struct OutputFileError: Error, Sendable, CustomStringConvertible {
+package struct OutputFileError: Error, Sendable, CustomStringConvertible {
     /// The file as the user named it.
-    public var path: String
+    package var path: String
     /// The `errno` of the failing call.
-    public var code: Int32
+    package var code: Int32
     /// What is wrong, in words: the system's, or more precise ones where the path is a folder.
-    public var reason: String
+    package var reason: String
 
     /// Makes the error; without `reason`, the system's text for `code` (or a more precise one).
-    public init(path: String, code: Int32, reason: String? = nil) {
+    package init(path: String, code: Int32, reason: String? = nil) {
         self.path = path
         self.code = code
         self.reason = reason ?? String(cString: strerror(code))
@@ -25,12 +25,12 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
     /// True when the path cannot name a file to write (a folder, a missing folder on the way,
     /// a name too long): the user's mistake, a usage error. Everything else — a full disk, an
     /// I/O error, a permission or a read-only file system — is the environment's.
-    public var isBadPath: Bool {
+    package var isBadPath: Bool {
         [EISDIR, ENOENT, ENOTDIR, ENAMETOOLONG, ELOOP].contains(code)
     }
 
     /// What to do about it.
-    public var advice: String {
+    package var advice: String {
         switch code {
         case ENOSPC, EDQUOT, EFBIG:
             "free some space (or write somewhere else), then run the command again"
@@ -48,21 +48,21 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `PATH: reason`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// Writes output files whole or not at all.
-public enum OutputFile {
+package enum OutputFile {
     #if FORMULARY_TEST_HOOKS
     /// A hook called before each output file is written; returning an `errno` makes the write
     /// fail with it (fault injection: a full disk, an I/O error). Nil, the default, does nothing.
     /// Test builds only (FORMULARY_TEST_HOOKS, see Package.swift).
-    public typealias FaultHook = @Sendable (_ path: String) -> Int32?
+    package typealias FaultHook = @Sendable (_ path: String) -> Int32?
 
     private static let hook = Mutex<FaultHook?>(nil)
 
     /// The fault hook for every output file of this process (tests and fault-injection runs).
-    public static var faultHook: FaultHook? {
+    package static var faultHook: FaultHook? {
         get { hook.withLock { $0 } }
         set { hook.withLock { $0 = newValue } }
     }
@@ -76,7 +76,7 @@ public enum OutputFile {
     /// ``linkTarget(_:)``), so the link stays. Anything else that is not a folder — a
     /// terminal, a pipe, a device such as /dev/stdout or /dev/full — is written directly,
     /// never replaced. The file gets the usual permissions (0666 less the umask).
-    public static func write(_ bytes: [UInt8], to path: String) throws(OutputFileError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(OutputFileError) {
         do {
             try write(to: path) { deliver in try deliver(bytes) }
         } catch let error as OutputFileError {
@@ -89,7 +89,7 @@ public enum OutputFile {
     /// Writes what `produce` hands to its `deliver` function, chunk by chunk, to `path`, the
     /// same way as ``write(_:to:)`` (whole or not at all). An error thrown by `produce`
     /// leaves nothing at `path` and is rethrown.
-    public static func write(to path: String, _ produce: (_ deliver: ([UInt8]) throws -> Void) throws -> Void) throws {
+    package static func write(to path: String, _ produce: (_ deliver: ([UInt8]) throws -> Void) throws -> Void) throws {
         #if FORMULARY_TEST_HOOKS
         if let code = faultHook?(path) { throw OutputFileError(path: path, code: code) }
         #endif

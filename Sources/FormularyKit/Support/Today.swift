@@ -2,24 +2,24 @@ import FormularyRules
 
 /// Decides what "today" is for date checks: `--today`, else `FORMULARY_TODAY`, else the
 /// local calendar date. Fixing it makes validation repeatable (tests, re-runs, audits).
-public enum Today {
+package enum Today {
     /// A "today" that is not a date, with where it came from.
-    public struct Invalid: Error, Sendable, CustomStringConvertible {
+    package struct Invalid: Error, Sendable, CustomStringConvertible {
         /// The text as given.
-        public var text: String
+        package var text: String
         /// Where it came from: `--today` or `FORMULARY_TODAY`.
-        public var origin: String
+        package var origin: String
         /// What is wrong beyond the form, e.g. "there is no month 13".
-        public var reason: String?
+        package var reason: String?
         /// What is wrong and how to write a date.
-        public var description: String {
+        package var description: String {
             "\(origin) '\(text)' is not a date\(reason.map { " (\($0))" } ?? ""); write it as YYYY-MM-DD, e.g. 2026-11-29"
         }
     }
 
     /// The date from `--today` (`option`), else `FORMULARY_TODAY` (`environment`), else the
     /// local calendar date; a given text that is not a real date throws.
-    public static func resolve(option: String?, environment: String?) throws(Invalid) -> CivilDate {
+    package static func resolve(option: String?, environment: String?) throws(Invalid) -> CivilDate {
         if let option {
             do {
                 return try DateArgument.date(option)
@@ -38,7 +38,7 @@ public enum Today {
     }
 
     /// The local calendar date of this process's time zone.
-    public static func localDate() -> CivilDate {
+    package static func localDate() -> CivilDate {
         CivilDate.localToday()
     }
 }

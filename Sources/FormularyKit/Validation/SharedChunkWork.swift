@@ -137,7 +137,7 @@ struct SharedChunkWork {
     /// Commits one chunk: its "done" mark first (guarded by the claim), then its results and
     /// counts, in one transaction. False when the claim no longer held the chunk.
     func commit(_ chunk: RunChunk, _ outcome: ChunkOutcome, writer: RunResultWriter) throws -> Bool {
-        var total = RunCounts()
+        var total = FormularyStore.RunCounts()
         for counts in outcome.counts { total += counts }
         do {
             try store.transaction {
@@ -152,7 +152,7 @@ struct SharedChunkWork {
                 }
                 // The progress marker stays: chunks commit in any order, so it moves to the
                 // run's end only when the run is finished (``ValidationRun/finishShared``).
-                for (j, judge) in judges.enumerated() where outcome.counts[j] != RunCounts() {
+                for (j, judge) in judges.enumerated() where outcome.counts[j] != FormularyStore.RunCounts() {
                     try writer.progress(formID: judge.formID, judgedThrough: 0, counts: outcome.counts[j])
                 }
             }
@@ -167,12 +167,12 @@ struct SharedChunkWork {
 /// Test hooks of shared runs, for front ends whose process-level tests stop a process
 /// while it holds a chunk (docs/scale-out.md, "Running N validators"). Test builds only
 /// (FORMULARY_TEST_HOOKS, see Package.swift).
-public enum SharedRunTestHooks {
+package enum SharedRunTestHooks {
     static let pause = Mutex(0.0)
 
     /// Makes each worker thread wait `seconds` after taking a chunk and before judging it
     /// (its process keeps renewing the claim meanwhile).
-    public static func pauseBeforeJudging(seconds: Double) {
+    package static func pauseBeforeJudging(seconds: Double) {
         pause.withLock { $0 = max(0, seconds) }
     }
 }

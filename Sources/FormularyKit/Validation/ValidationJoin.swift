@@ -3,18 +3,18 @@ import FormularyRules
 import FormularyStore
 
 /// Why a run cannot be joined; nothing was written.
-public enum JoinError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum JoinError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store is an SQLite file.
     case needsServer
     case unknownRun(Int64)
-    case runEnded(Int64, RunStatus, String?)
+    case runEnded(Int64, FormularyStore.RunStatus, String?)
     /// A running run that was not split into chunks (nothing to claim).
     case notShared(Int64)
     /// The starting process no longer holds the run's snapshot (it ended or died).
     case starterGone(Int64)
 
     /// What stands in the way, and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .needsServer:
             "--join needs a PostgreSQL store (--db postgres://…): on an SQLite file one process validates alone"
@@ -86,7 +86,7 @@ package final class ValidationJoin {
 
     /// The judges of the run's chunked forms (those without `unique` rules), rebuilt from the
     /// versions the run recorded, and how far each form's results were carried forward.
-    static func judges(of run: RunRecord, share: RunShare, today: CivilDate,
+    static func judges(of run: FormularyStore.RunRecord, share: RunShare, today: CivilDate,
                        store: Store) throws -> (judges: [FormJudge], carriedThrough: [Int64]) {
         let layouts = try store.entryLayouts()
         var judges: [FormJudge] = []

@@ -94,7 +94,7 @@ extension ValidationRun {
     /// refuses a run another process ended). `written`, when this process wrote every result
     /// row of the run (no joiner committed a chunk, nothing was carried forward, no `unique`
     /// form), is their digest; without it the rows are read back.
-    func finishShared(runID: Int64, chunkedFormIDs: [Int64], before: [RunFormRecord], lastChunk: Chunk?,
+    func finishShared(runID: Int64, chunkedFormIDs: [Int64], before: [FormularyStore.RunFormRecord], lastChunk: Chunk?,
                       written: WrittenResults? = nil) throws {
         try store.transaction {
             let tally = try store.runChunkTally(runID: runID)
@@ -102,11 +102,11 @@ extension ValidationRun {
                 throw StoreError.corrupt("run \(runID): \(tally.total - tally.done) of its chunks are not done")
             }
             guard let run = try store.run(id: runID) else { throw StoreError.corrupt("run \(runID) is missing") }
-            var gained = RunCounts()
+            var gained = FormularyStore.RunCounts()
             for formID in chunkedFormIDs {
                 guard let now = run.forms.first(where: { $0.formID == formID }) else { continue }
-                let then = before.first { $0.formID == formID }?.counts ?? RunCounts()
-                gained += RunCounts(entriesChecked: now.counts.entriesChecked - then.entriesChecked,
+                let then = before.first { $0.formID == formID }?.counts ?? FormularyStore.RunCounts()
+                gained += FormularyStore.RunCounts(entriesChecked: now.counts.entriesChecked - then.entriesChecked,
                                     entriesInvalid: now.counts.entriesInvalid - then.entriesInvalid,
                                     entriesWarned: now.counts.entriesWarned - then.entriesWarned,
                                     errors: now.counts.errors - then.errors, warnings: now.counts.warnings - then.warnings)
@@ -117,7 +117,7 @@ extension ValidationRun {
             if let lastChunk {
                 let writer = try store.runResultWriter(runID: runID)
                 for formID in chunkedFormIDs {
-                    try writer.progress(formID: formID, judgedThrough: lastChunk.throughID, counts: RunCounts())
+                    try writer.progress(formID: formID, judgedThrough: lastChunk.throughID, counts: FormularyStore.RunCounts())
                 }
             }
             // Written by several processes (or carried, or judged by several writers here):

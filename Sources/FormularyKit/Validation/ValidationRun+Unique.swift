@@ -76,7 +76,7 @@ extension ValidationRun {
             }
         }
         guard !failures.isEmpty else { return }
-        var deltas = [RunCounts](repeating: RunCounts(), count: judges.count)
+        var deltas = [FormularyStore.RunCounts](repeating: FormularyStore.RunCounts(), count: judges.count)
         try store.transaction {
             for id in failures.keys.sorted() {
                 let failure = failures[id]!
@@ -101,7 +101,7 @@ extension ValidationRun {
                 }
                 deltas[failure.form] = delta
             }
-            for (j, judge) in judges.enumerated() where deltas[j] != RunCounts() {
+            for (j, judge) in judges.enumerated() where deltas[j] != FormularyStore.RunCounts() {
                 try writer.progress(formID: judge.formID, judgedThrough: judgedThrough, counts: deltas[j])
             }
         }

@@ -6,7 +6,7 @@ import FormularyStore
 /// rules (violations of entry `i` are `violations[entries[i].range]`).
 struct ChunkOutcome: Sendable {
     /// Counts per form (index in the run's judges).
-    var counts: [RunCounts]
+    var counts: [FormularyStore.RunCounts]
     var entries: [(form: Int, id: Int64, version: Int, range: Range<Int>)] = []
     var violations: [FormViolation] = []
     /// The `unique` key hash of each entry with a key (forms with `unique` rules only).
@@ -160,7 +160,7 @@ final class ChunkJudge {
     /// entry whose results a base run carries forward is left out (the scan); without, every
     /// entry in the ranges is judged (a carried form's changed entries).
     func judge(_ ranges: [Chunk], skipCarried: Bool = true) throws -> ChunkOutcome {
-        var outcome = ChunkOutcome(counts: [RunCounts](repeating: RunCounts(), count: judges.count))
+        var outcome = ChunkOutcome(counts: [FormularyStore.RunCounts](repeating: FormularyStore.RunCounts(), count: judges.count))
         var formID: Int64 = -1, layoutID: Int64 = -1
         var j = -1
         // Unretained: `judges` keeps them and their plans alive, and a retain per entry

@@ -3,41 +3,41 @@ import FormularyRules
 import FormularyStore
 
 /// What a validation run judges and how.
-public struct ValidationOptions: Sendable {
+@usableFromInline package struct ValidationOptions: Sendable {
     /// Forms to judge; nil: every form with entries.
-    public var forms: [String]?
+    package var forms: [String]?
     /// The date that date checks use.
-    public var today: CivilDate
+    package var today: CivilDate
     /// Who runs it, for the run record and the audit log.
-    public var actor: String
+    package var actor: String
     /// Entries per committed batch (approximately: batches are id ranges).
-    public var batchSize: Int
+    package var batchSize: Int
     /// Threads that read and judge entries; the calling thread writes the results.
-    public var workers: Int
+    package var workers: Int
     /// Whether workers remember how short values screened (``ScreeningMemo``) instead of
     /// judging a repeated value again. The verdicts are the same either way; off, every
     /// value is judged (the benchmark measures both).
-    public var rememberValues: Bool
+    package var rememberValues: Bool
     /// Whether a form's unchanged entries may have their results carried forward from the
     /// form's last complete run (see docs/storage.md, "Incremental runs"); false judges every
     /// entry (`validate --all`). The results are the same either way.
-    public var carryForward: Bool
+    package var carryForward: Bool
     /// On a store that shares runs (PostgreSQL): entry ids per chunk that a process claims
     /// (`validate --join`; see docs/scale-out.md, "Running N validators").
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// On a store that shares runs: how long a claim on a chunk lasts unless renewed, in
     /// seconds; a process that dies leaves its chunk to others after this long.
-    public var leaseSeconds: Double
+    package var leaseSeconds: Double
 
     /// The chunk size of a shared run: at a million entries, 20 chunks, so that several
     /// processes find work and a chunk lost with a process costs little.
-    public static let defaultChunkSize = 50_000
+    @usableFromInline package static let defaultChunkSize = 50_000
     /// A claim's lease: renewed every third of it while the chunk is judged.
-    public static let defaultLeaseSeconds: Double = 60
+    @usableFromInline package static let defaultLeaseSeconds: Double = 60
 
     /// Options for a run; by default one worker per processor, the value memo on, and
     /// unchanged entries carried forward.
-    public init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
+    package init(forms: [String]? = nil, today: CivilDate, actor: String, batchSize: Int = 20_000,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, rememberValues: Bool = true,
                 carryForward: Bool = true, chunkSize: Int = ValidationOptions.defaultChunkSize,
                 leaseSeconds: Double = ValidationOptions.defaultLeaseSeconds) {
@@ -62,13 +62,13 @@ public struct ValidationProgress: Sendable {
 }
 
 /// A form or type that stands in the way of a run; nothing was written.
-public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
+package enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
     case unknownForm(String, suggestion: String?)
     case formHasErrors(String, [Diagnostic])
     case entriesWithoutForm([String])
 
     /// What stands in the way, and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unknownForm(name, suggestion):
             "unknown form '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
@@ -82,7 +82,7 @@ public enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The form's problems, for ``formHasErrors``; otherwise none.
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         if case .formHasErrors(_, let d) = self { return d }
         return []
     }
@@ -137,7 +137,7 @@ package final class ValidationRun {
     }
 
     /// Runs the validation and returns the finished run as recorded.
-    package func run() throws -> RunRecord {
+    package func run() throws -> FormularyStore.RunRecord {
         let prepared = try prepareForms()
         try store.abandonDeadRuns(actor: options.actor)
 

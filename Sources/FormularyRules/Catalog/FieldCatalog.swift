@@ -98,7 +98,7 @@ public struct FieldCatalog: Sendable {
 
     /// The compiled type of a parsed reference (a form field's, say). `source` is the text
     /// the reference was written in, for the diagnostics' source lines.
-    public func fieldType(_ reference: TypeReference, source: SourceLines? = nil) throws(FormularyError) -> CompiledFieldType {
+    package func fieldType(_ reference: TypeReference, source: SourceLines? = nil) throws(FormularyError) -> CompiledFieldType {
         let key = reference.description
         if let hit = cache.compiled(key) { return hit }
         guard entries[reference.name] != nil else {

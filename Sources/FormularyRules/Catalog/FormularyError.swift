@@ -11,12 +11,12 @@ public struct FormularyError: Error, Sendable, Hashable, CustomStringConvertible
     public var diagnostics: [Diagnostic]
 
     /// An error carrying `diagnostics` (which should contain at least one error).
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
     /// An error carrying the diagnostics of a failed parse, resolution or compilation.
-    public init(_ list: DiagnosticList) {
+    package init(_ list: DiagnosticList) {
         self.init(list.diagnostics)
     }
 

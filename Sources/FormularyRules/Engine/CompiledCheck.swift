@@ -9,14 +9,13 @@ final class CompiledCheck: Sendable {
         case integer
         case decimal(places: Int?)
         case range(DecimalRange)
-        case pattern(RegexProgram)
+        /// `negated`: `pattern not`, which passes when the value does not match.
+        case pattern(PatternProgram, negated: Bool)
         case charset(CharsetMatcher)
         case oneOf(OneOfMatcher)
         case date(DateCheck)
         case checksum(ChecksumAlgorithm)
     }
-
-    enum Outcome { case pass, fail, budgetExceeded }
 
     let kind: Kind
     let rule: String
@@ -35,8 +34,9 @@ final class CompiledCheck: Sendable {
     private let lengthUnit: LengthUnit
     private let places: Int?
     private let range: DecimalRange?
-    private let program: RegexProgram?
-    private let programRef: Unmanaged<RegexProgram>?
+    private let program: PatternProgram?
+    private let programRef: Unmanaged<PatternProgram>?
+    private let negated: Bool
     private let charset: CharsetMatcher?
     private let oneOf: OneOfMatcher?
     private let date: DateCheck?
@@ -50,13 +50,14 @@ final class CompiledCheck: Sendable {
         self.message = message
         var (lower, upper, unit, places) = (0, Int?.none, LengthUnit.graphemes, Int?.none)
         var algorithm = ChecksumAlgorithm.luhn
-        var (range, program, charset, oneOf, date): (DecimalRange?, RegexProgram?, CharsetMatcher?, OneOfMatcher?, DateCheck?)
+        var (range, program, charset, oneOf, date): (DecimalRange?, PatternProgram?, CharsetMatcher?, OneOfMatcher?, DateCheck?)
+        var negated = false
         switch kind {
         case let .length(l, u, n): (tag, lower, upper, unit) = (.length, l, u, n)
         case .integer: tag = .integer
         case .decimal(let p): (tag, places) = (.decimal, p)
         case .range(let r): (tag, range) = (.range, r)
-        case .pattern(let p): (tag, program) = (.pattern, p)
+        case .pattern(let p, let not): (tag, program, negated) = (.pattern, p, not)
         case .charset(let c): (tag, charset) = (.charset, c)
         case .oneOf(let o): (tag, oneOf) = (.oneOf, o)
         case .date(let d): (tag, date) = (.date, d)
@@ -65,6 +66,7 @@ final class CompiledCheck: Sendable {
         (lengthLower, lengthUpper, lengthUnit, self.places) = (lower, upper, unit, places)
         (self.range, self.program, self.charset, self.oneOf, self.date) = (range, program, charset, oneOf, date)
         programRef = program.map { Unmanaged.passUnretained($0) }
+        self.negated = negated
         self.algorithm = algorithm
     }
 
@@ -75,40 +77,39 @@ final class CompiledCheck: Sendable {
         return true
     }
 
+    /// Whether `b` passes the check in `stage`. A pattern's live stage is exact: `pattern`
+    /// fails only when no continuation can match, `pattern not` only when every continuation
+    /// matches (known for a DFA; an NFA's `pattern not` waits for the final stage).
     @inline(__always)
-    func evaluate(_ b: Bytes, stage: Stage, scratch: Scratch) -> Outcome {
+    func evaluate(_ b: Bytes, stage: Stage, scratch: Scratch) -> Bool {
         let live = stage == .live
         switch tag {
         case .length:
             let n = Length.count(b, lengthUnit)
-            if let upper = lengthUpper, n > upper { return .fail }
-            return live || n >= lengthLower ? .pass : .fail
+            if let upper = lengthUpper, n > upper { return false }
+            return live || n >= lengthLower
         case .integer:
-            return NumberSyntax.isInteger(b, prefix: live) ? .pass : .fail
+            return NumberSyntax.isInteger(b, prefix: live)
         case .decimal:
-            return NumberSyntax.isDecimal(b, places: places, prefix: live) ? .pass : .fail
+            return NumberSyntax.isDecimal(b, places: places, prefix: live)
         case .range:
-            if live { return range.unsafelyUnwrapped.liveAllows(b) ? .pass : .fail }
-            guard let number = DecimalParts(b) else { return .fail }
-            return range.unsafelyUnwrapped.contains(number) ? .pass : .fail
+            if live { return range.unsafelyUnwrapped.liveAllows(b) }
+            guard let number = DecimalParts(b) else { return false }
+            return range.unsafelyUnwrapped.contains(number)
         case .pattern:
-            if live && b.isEmpty { return .pass }
-            let outcome = programRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { program in
-                scratch.withRegex { program.match(b, partial: live, scratch: $0) }
-            }
-            switch outcome {
-            case .match, .partial: return .pass
-            case .noMatch: return .fail
-            case .budgetExceeded: return .budgetExceeded
+            return programRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { program in
+                if !live { return program.matches(b, scratch: scratch) != negated }
+                let end = program.end(b, scratch: scratch)
+                return negated ? !end.isUniversal : !end.isDead
             }
         case .charset:
-            return charset.unsafelyUnwrapped.accepts(b) ? .pass : .fail
+            return charset.unsafelyUnwrapped.accepts(b)
         case .oneOf:
-            return oneOf.unsafelyUnwrapped.accepts(b, prefix: live) ? .pass : .fail
+            return oneOf.unsafelyUnwrapped.accepts(b, prefix: live)
         case .date:
-            return (live ? date.unsafelyUnwrapped.passesLive(b) : date.unsafelyUnwrapped.passesFinal(b)) ? .pass : .fail
+            return live ? date.unsafelyUnwrapped.passesLive(b) : date.unsafelyUnwrapped.passesFinal(b)
         case .checksum:
-            return Checksum.passes(b, algorithm) ? .pass : .fail
+            return Checksum.passes(b, algorithm)
         }
     }
 }

@@ -10,53 +10,66 @@
 /// characters a slot can hold — with every other character left out; so the choice is the
 /// same for a value and for its formatted text as long as the masks' literals are not
 /// letters or digits. A condition matches as a whole in the final stage; in the live stage
-/// it also matches when the slot characters are a prefix of something it matches (PCRE2
-/// soft partial matching), and always when there are no slot characters yet. A condition
-/// that exceeds its match budget counts as not matching.
+/// it also matches when the slot characters are a prefix of something it matches (its
+/// automaton is not in the dead state), and always when there are no slot characters yet.
 ///
-/// Types with a single unconditional mask have no choices and never reach this code.
-///
-/// Before running a condition, two filters known at load time skip it when it cannot match:
-/// its length bounds (PCRE2's minimum; the maximum read from the pattern, when bounded)
-/// and the ASCII letters and digits a match can start with (found by partial matching each
-/// one alone). So a card number starting with 4 costs no regex run for `when /3[47].*/`.
+/// Types with a single unconditional mask have no choices and never reach this code. A
+/// condition costs one automaton step per byte of slot characters, and most values need not
+/// run it: facts read from the automaton at load time, each sound, rule it out first — the
+/// ASCII letters and digits it can start with, and the lengths of the slot strings it accepts
+/// (final) or can still complete (live). A 16-digit card number starting with 4 runs none of
+/// the built-in card's Amex, Diners, 13-digit Visa or UnionPay conditions.
 final class MaskChoice: Sendable {
     let mask: CompiledMask
-    let condition: RegexProgram
+    let condition: PatternProgram
     let check: CompiledFieldType.MaskCheck?
     /// `check?.severity`, read by the fast path without copying the check.
     let severity: Severity?
-    /// The fewest and most characters a match spans (`Int.max`: unbounded or unknown).
-    let minimumLength: Int, maximumLength: Int
-    /// Bit `b` (of two words) set when ASCII byte `b` may start a match; only letters and
-    /// digits are tested, the only ASCII bytes slot characters have.
+    /// At most the fewest and at least the most scalars of a string of slot characters
+    /// (letters and ASCII digits) the condition accepts; `minimum > maximum` when it accepts
+    /// none. Measured over ASCII letters and digits and every non-ASCII scalar (which needs
+    /// no Unicode table): never tighter than the slot characters', so never wrong to skip by.
+    let minimum: Int, maximum: Int
+    /// The most scalars of any string the condition accepts (`Int.max`: unbounded): a longer
+    /// prefix has no completion.
+    let liveMaximum: Int
+    /// Bit `b` (of two words) set when the ASCII byte `b` leads somewhere from the start.
     let firstBytes: (UInt64, UInt64)
+    /// `condition`, reached without reference counting on the hot path.
+    private let conditionRef: Unmanaged<PatternProgram>
 
-    init(mask: CompiledMask, condition: RegexProgram, maximumLength: Int?, check: CompiledFieldType.MaskCheck?) {
+    init(mask: CompiledMask, condition: PatternProgram, check: CompiledFieldType.MaskCheck?) {
         self.mask = mask
         self.condition = condition
+        conditionRef = Unmanaged.passUnretained(condition)
         self.check = check
         severity = check?.severity
-        minimumLength = condition.minimumLength
-        self.maximumLength = maximumLength ?? Int.max
+        let automaton = condition.automaton
+        let lengths = automaton.lengths(over: UnicodeProperty.slotCharactersBound)
+        (minimum, maximum) = lengths.map { ($0.shortest, $0.longest ?? Int.max) } ?? (1, 0)
+        liveMaximum = automaton.lengths(over: .all).map { $0.longest ?? Int.max } ?? -1
         var bits: (UInt64, UInt64) = (0, 0)
-        let scratch = RegexScratch()
-        for b in UInt8(0x30)...0x7A where b.isASCIIDigit || b.isASCIILetter {
-            let outcome = [b].withUnsafeBufferPointer { condition.match($0, partial: true, scratch: scratch) }
-            if outcome != .noMatch {
+        for edge in automaton.start.flatMap({ automaton.transitions[$0] }) where edge.lo < 0x80 {
+            for b in edge.lo...min(edge.hi, 0x7F) {
                 if b < 64 { bits.0 |= 1 << UInt64(b) } else { bits.1 |= 1 << UInt64(b - 64) }
             }
         }
         firstBytes = bits
     }
 
-    /// Whether the condition can match (or, live, partially match) slot characters of
-    /// `scalars` characters starting with byte `first`.
+    /// Whether the condition selects `slots` (`scalars` of them) in `stage`.
     @inline(__always)
-    func mayMatch(first: UInt8, scalars: Int, live: Bool) -> Bool {
-        if scalars > maximumLength || (!live && scalars < minimumLength) { return false }
-        if first >= 0x80 { return true }
-        return first < 64 ? firstBytes.0 & (1 << UInt64(first)) != 0 : firstBytes.1 & (1 << UInt64(first - 64)) != 0
+    func selects(_ slots: Bytes, scalars: Int, live: Bool, scratch: Scratch) -> Bool {
+        if slots.isEmpty { return live || conditionRef._withUnsafeGuaranteedRef { $0.matches(slots, scratch: scratch) } }
+        let first = slots[0]
+        if first < 0x80 && (first < 64 ? firstBytes.0 >> UInt64(first) : firstBytes.1 >> UInt64(first - 64)) & 1 == 0 {
+            return false
+        }
+        if live {
+            return scalars <= liveMaximum && !conditionRef._withUnsafeGuaranteedRef { $0.end(slots, scratch: scratch).isDead }
+        }
+        return scalars >= minimum && scalars <= maximum
+            && conditionRef._withUnsafeGuaranteedRef { $0.matches(slots, scratch: scratch) }
     }
 }
 
@@ -85,13 +98,12 @@ extension CompiledFieldType {
         }
         let slots = Bytes(start: dst, count: n)
         let live = stage == .live
-        for k in 0..<choices.count {
-            if live && n == 0 { return k }
-            if n > 0 && !choices[k].mayMatch(first: dst[0], scalars: scalars, live: live) { continue }
-            let outcome = scratch.withRegex { choices[k].condition.match(slots, partial: live, scratch: $0) }
-            if outcome == .match || (live && outcome == .partial) { return k }
+        return choiceRefs.withUnsafeBufferPointer { all in
+            for k in 0..<all.count where all[k]._withUnsafeGuaranteedRef({
+                $0.selects(slots, scalars: scalars, live: live, scratch: scratch)
+            }) { return k }
+            return -1
         }
-        return -1
     }
 
     /// Whether the type has any mask.

@@ -9,13 +9,13 @@
 /// 4. The checks run, in order, on the normalized, formatted value.
 ///
 /// All methods are safe to call concurrently from several threads: the compiled type is
-/// immutable, and per-thread working memory (byte buffers, PCRE2 match data, JIT stack)
-/// is kept in thread-local scratch.
+/// immutable, and per-thread working memory (byte buffers, the state sets of patterns
+/// matched as an NFA) is kept in thread-local scratch.
 public final class CompiledFieldType: Sendable {
     /// The resolved definition the type was compiled from (name, label, mask, checks, examples).
     public let definition: FieldTypeDefinition
     /// Every parameter's value, defaults included.
-    public let arguments: [String: ParameterValue]
+    package let arguments: [String: ParameterValue]
 
     let steps: [NormalizeOperation]
     /// The unconditional mask (for most types the only one); nil without one.
@@ -58,7 +58,7 @@ public final class CompiledFieldType: Sendable {
     // shared object without retaining it keeps threads from contending on its reference count.
     private let checkRefs: [Unmanaged<CompiledCheck>]
     private let maskRef: Unmanaged<CompiledMask>?
-    private let choiceRefs: [Unmanaged<MaskChoice>]
+    let choiceRefs: [Unmanaged<MaskChoice>]
 
     /// The mask check's severity (nil: no fill check), kept apart from `maskCheck` so the
     /// fast path reads it without copying (and retaining) the message template.
@@ -79,7 +79,7 @@ public final class CompiledFieldType: Sendable {
             for i in 0..<all.count {
                 let passed = all[i]._withUnsafeGuaranteedRef { check in
                     guard countingWarnings || check.severity == .error else { return true }
-                    return check.evaluate(b, stage: .final, scratch: scratch) == .pass
+                    return check.evaluate(b, stage: .final, scratch: scratch)
                 }
                 if !passed { return false }
             }
@@ -177,8 +177,7 @@ public final class CompiledFieldType: Sendable {
     /// listed but do not make the value invalid). Live: `valid` when the value already
     /// passes the final stage, `invalid` when a live-stage check (not a checksum, not
     /// marked `final`) with error severity fails, `incomplete` otherwise; the violations
-    /// listed are the live-stage ones. A pattern that exceeds its match budget fails as
-    /// rule `pattern-budget` with error severity.
+    /// listed are the live-stage ones.
     public func validate(_ value: String, stage: Stage = .final) -> FieldResult {
         var text = value
         return text.withUTF8 { raw in
@@ -226,15 +225,9 @@ public final class CompiledFieldType: Sendable {
             }
         }
         for check in checks where stage == .final || check.runsLive {
-            switch check.evaluate(b, stage: stage, scratch: scratch) {
-            case .pass:
-                continue
-            case .fail:
+            if !check.evaluate(b, stage: stage, scratch: scratch) {
                 found.append(Violation(rule: check.rule, severity: check.severity,
                                        message: check.message.render(value: b)))
-            case .budgetExceeded:
-                found.append(Violation(rule: "pattern-budget", severity: .error,
-                                       message: "The value is too complex to check against the pattern of rule '\(check.rule)'."))
             }
         }
         return found

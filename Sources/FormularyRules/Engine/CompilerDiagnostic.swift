@@ -1,19 +1,16 @@
 /// The catalogue of the compiler domain: the load-time checks `FieldCompiler` makes of a
 /// resolved type with its arguments, beyond what reading the file found.
 ///
-/// The compiler also re-checks arguments and parameter uses; those problems are the
+/// The compiler also re-checks arguments, parameter uses and patterns; those problems are the
 /// language's (`LanguageDiagnostic.unknownParameter`, `.argumentKind`, `.parameterKind`,
-/// `.invalidNumber`, `.invalidDate`, `.invalidMask`, `.invalidDateFormat`) and keep their
-/// ids, built by the typed builders here so that every compiler message is written once.
-public enum CompilerDiagnostic: String, DiagnosticCatalog {
+/// `.invalidNumber`, `.invalidDate`, `.invalidMask`, `.invalidDateFormat`, `.invalidRegex`,
+/// `.unsupportedRegex`) and keep their ids, built by the typed builders here so that every
+/// compiler message is written once.
+package enum CompilerDiagnostic: String, DiagnosticCatalog {
     /// A length, number or date range no value can satisfy (`length 5...2`).
     case emptyRange = "empty-range"
     /// `places` below zero.
     case negativePlaces = "negative-places"
-    /// A regex PCRE2 does not compile.
-    case invalidRegex = "invalid-regex"
-    /// A regex prone to catastrophic backtracking, such as `(a+)+` (a warning).
-    case regexBacktracking = "regex-backtracking"
     /// `one-of` without options.
     case emptyOneOf = "empty-one-of"
     /// A mask whose filled length no `length` rule of the type allows.
@@ -28,13 +25,13 @@ public enum CompilerDiagnostic: String, DiagnosticCatalog {
     case maskConditionUnmatchable = "mask-condition-unmatchable"
 
     /// `.compiler`.
-    public static var domain: DiagnosticDomain { .compiler }
+    package static var domain: DiagnosticDomain { .compiler }
 
-    /// `.warning` for `regex-backtracking`, `unreachable-mask` and
-    /// `mask-condition-unmatchable` (the type still works), `.error` otherwise.
-    public var defaultSeverity: Diagnostic.Severity {
+    /// `.warning` for `unreachable-mask` and `mask-condition-unmatchable` (the type still
+    /// works), `.error` otherwise.
+    package var defaultSeverity: Diagnostic.Severity {
         switch self {
-        case .regexBacktracking, .unreachableMask, .maskConditionUnmatchable: .warning
+        case .unreachableMask, .maskConditionUnmatchable: .warning
         default: .error
         }
     }
@@ -42,7 +39,7 @@ public enum CompilerDiagnostic: String, DiagnosticCatalog {
 
 extension CompilerDiagnostic {
     /// Which kind of range is empty, for `emptyRange(_:)`.
-    public enum RangeKind: String, Sendable, CaseIterable {
+    package enum RangeKind: String, Sendable, CaseIterable {
         /// `length`, counted in the rule's unit.
         case length
         /// `range`, or `integer`/`decimal` bounds.
@@ -52,7 +49,7 @@ extension CompilerDiagnostic {
     }
 
     /// `the length range is empty: no value can satisfy it` (and the number and date forms).
-    public static func emptyRange(_ kind: RangeKind) -> DiagnosticMessage {
+    package static func emptyRange(_ kind: RangeKind) -> DiagnosticMessage {
         switch kind {
         case .length: CompilerDiagnostic.emptyRange.message("the length range is empty: no value can satisfy it")
         case .number: CompilerDiagnostic.emptyRange.message("the range is empty: no number can satisfy it")
@@ -61,45 +58,34 @@ extension CompilerDiagnostic {
     }
 
     /// `places must not be negative (-1)`.
-    public static func negativePlaces(_ places: Int) -> DiagnosticMessage {
+    package static func negativePlaces(_ places: Int) -> DiagnosticMessage {
         CompilerDiagnostic.negativePlaces.message("places must not be negative (\(places))")
     }
 
-    /// PCRE2's complaint and where in the pattern it arose.
-    public static func invalidRegex(_ reason: String, offset: Int) -> DiagnosticMessage {
-        CompilerDiagnostic.invalidRegex.message("the pattern does not compile: \(reason) at offset \(offset)")
-    }
-
-    /// The nested-quantifier warning.
-    public static func regexBacktracking() -> DiagnosticMessage {
-        CompilerDiagnostic.regexBacktracking.message(
-            "the pattern repeats a group that holds a repetition (as in '(a+)+'): matching may backtrack catastrophically and hit the match budget")
-    }
-
     /// `one-of needs at least one option`.
-    public static func emptyOneOf() -> DiagnosticMessage {
+    package static func emptyOneOf() -> DiagnosticMessage {
         CompilerDiagnostic.emptyOneOf.message("one-of needs at least one option")
     }
 
     /// A mask (as displayed) that fills to `filled` units (`8` or `8 to 10`) of `unit`.
-    public static func maskLengthConflict(mask: String, filled: String, unit: String) -> DiagnosticMessage {
+    package static func maskLengthConflict(mask: String, filled: String, unit: String) -> DiagnosticMessage {
         CompilerDiagnostic.maskLengthConflict.message(
             "the mask \"\(mask)\" fills to \(filled) \(unit), which this length rule never allows")
     }
 
     /// `shownValue` is the example quoted, or the secure placeholder for a secure type.
-    public static func acceptUnformattable(shownValue: String, mask: String) -> DiagnosticMessage {
+    package static func acceptUnformattable(shownValue: String, mask: String) -> DiagnosticMessage {
         CompilerDiagnostic.acceptUnformattable.message(
             "the accept example \(shownValue) does not fill the mask \"\(mask)\"")
     }
 
     /// `the mask "0000" is never used: REASON`.
-    public static func unreachableMask(pattern: String, reason: String) -> DiagnosticMessage {
+    package static func unreachableMask(pattern: String, reason: String) -> DiagnosticMessage {
         CompilerDiagnostic.unreachableMask.message("the mask \"\(pattern)\" is never used: \(reason)")
     }
 
     /// A `when` that cannot select a value filling `mask` (as displayed), and why.
-    public static func maskConditionUnmatchable(mask: String, reason: String) -> DiagnosticMessage {
+    package static func maskConditionUnmatchable(mask: String, reason: String) -> DiagnosticMessage {
         CompilerDiagnostic.maskConditionUnmatchable.message(
             "the 'when' pattern of the mask \"\(mask)\" cannot match a value that fills it: \(reason)")
     }
@@ -107,24 +93,24 @@ extension CompilerDiagnostic {
     // MARK: Language ids the compiler reports again
 
     /// An argument naming no parameter of the type.
-    public static func noSuchParameter(_ name: String, ofType type: String) -> DiagnosticMessage {
+    package static func noSuchParameter(_ name: String, ofType type: String) -> DiagnosticMessage {
         LanguageDiagnostic.unknownParameter.message("type '\(type)' has no parameter '\(name)'")
     }
 
     /// `$name` where no parameter of that name is bound.
-    public static func unknownParameterReference(_ name: String) -> DiagnosticMessage {
+    package static func unknownParameterReference(_ name: String) -> DiagnosticMessage {
         LanguageDiagnostic.unknownParameter.message("unknown parameter '$\(name)'")
     }
 
     /// An argument value of the wrong kind (`expected` and `found` with their articles).
-    public static func argumentKind(parameter: String, ofType type: String,
+    package static func argumentKind(parameter: String, ofType type: String,
                                     expected: String, found: String) -> DiagnosticMessage {
         LanguageDiagnostic.argumentKind.message(
             "parameter '\(parameter)' of type '\(type)' takes \(expected), not \(found)")
     }
 
     /// What a parameter use needs, for `parameterKind(_:needs:found:)`.
-    public enum ParameterNeed: String, Sendable, CaseIterable {
+    package enum ParameterNeed: String, Sendable, CaseIterable {
         /// An integer (`places`, `length` bounds).
         case integer
         /// An integer or a decimal (`range` bounds).
@@ -134,7 +120,7 @@ extension CompilerDiagnostic {
     }
 
     /// A parameter whose value does not suit the place it is used (`found` as written).
-    public static func parameterKind(_ name: String, needs need: ParameterNeed, found: String) -> DiagnosticMessage {
+    package static func parameterKind(_ name: String, needs need: ParameterNeed, found: String) -> DiagnosticMessage {
         let text = switch need {
         case .integer: "parameter '$\(name)' must be an integer here, not '\(found)'"
         case .number: "parameter '$\(name)' must be a number here, not \"\(found)\""
@@ -144,22 +130,31 @@ extension CompilerDiagnostic {
     }
 
     /// A numeric text that is not a number.
-    public static func invalidNumber(_ text: String) -> DiagnosticMessage {
+    package static func invalidNumber(_ text: String) -> DiagnosticMessage {
         LanguageDiagnostic.invalidNumber.message("'\(text)' is not a number")
     }
 
     /// A date bound naming no real day (`date` as printed, e.g. `2023-02-30`).
-    public static func invalidDate(_ date: String) -> DiagnosticMessage {
+    package static func invalidDate(_ date: String) -> DiagnosticMessage {
         LanguageDiagnostic.invalidDate.message("\(date) is not a real date")
     }
 
     /// A mask ending in a lone backslash.
-    public static func maskEndsInBackslash(_ pattern: String) -> DiagnosticMessage {
+    package static func maskEndsInBackslash(_ pattern: String) -> DiagnosticMessage {
         LanguageDiagnostic.invalidMask.message("the mask \"\(pattern)\" ends in a lone '\\'")
     }
 
+    /// A pattern that does not compile, in a definition that did not come from a file (a file's
+    /// are read, and located inside the literal, by the parser): the language's message, and
+    /// where in the pattern (counted in Unicode scalars) the problem is.
+    static func invalidPattern(_ error: PatternError) -> DiagnosticMessage {
+        var message = LanguageDiagnostic.patternProblem(error.problem)
+        message.notes.append(Diagnostic.Note("at offset \(error.range.lowerBound) of the pattern"))
+        return message
+    }
+
     /// A date format the compiler cannot use, and why.
-    public static func invalidDateFormat(_ format: String, reason: String) -> DiagnosticMessage {
+    package static func invalidDateFormat(_ format: String, reason: String) -> DiagnosticMessage {
         LanguageDiagnostic.invalidDateFormat.message("invalid date format \"\(format)\": \(reason)")
     }
 }

@@ -1,5 +1,9 @@
 /// The messages of checks whose line gives none.
 enum DefaultMessages {
+    static let pattern = "Is not in the expected format"
+    /// `pattern not`.
+    static let patternNot = "Is in a format that is not allowed"
+
     static func length(lower: Int, upper: Int?, unit: LengthUnit) -> String {
         let noun = switch unit {
         case .graphemes: "characters"

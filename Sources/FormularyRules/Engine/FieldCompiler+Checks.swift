@@ -28,8 +28,7 @@ extension FieldCompilation {
             guard mask == nil else { continue }
             if let condition = rule.condition {
                 guard let program = compileCondition(condition, of: rule, compiled) else { continue }
-                let maximum = RegexSource.maximumLength(condition.source, flags: condition.flags)
-                choices.append(MaskChoice(mask: compiled, condition: program, maximumLength: maximum, check: check))
+                choices.append(MaskChoice(mask: compiled, condition: program, check: check))
             } else {
                 mask = compiled
                 maskCheck = check
@@ -52,7 +51,21 @@ extension FieldCompilation {
         let type = CompiledFieldType(definition: definition, arguments: values, steps: steps,
                                      mask: mask, maskCheck: maskCheck, choices: choices, checks: checks)
         if type.hasMask { checkAcceptExamples(type) }
+        checkRetiredRules()
         return type
+    }
+
+    /// A `reject` example naming `pattern-budget`, which no check of the type is called: the
+    /// rule is gone (every pattern now gives an answer), so the example can no longer pass.
+    private mutating func checkRetiredRules() {
+        let retired = TypeResolver.retiredPatternBudget
+        guard !definition.checks.contains(where: { $0.options.name == retired }),
+              !definition.masks.contains(where: { $0.options.name == retired }) else { return }
+        for example in definition.examples {
+            if case .reject(let rules) = example.expectation, rules.contains(retired) {
+                report(LanguageDiagnostic.retiredPatternBudget(), at: example.location)
+            }
+        }
     }
 
     private typealias Bounds = (min: String, max: String)
@@ -110,18 +123,10 @@ extension FieldCompilation {
             }
             return (.range(range), (range.lower?.text ?? "", range.upper?.text ?? ""),
                     DefaultMessages.range(range))
-        case .pattern(let source, let flags):
-            let program: RegexProgram
-            do {
-                program = try RegexProgram(source: source, flags: flags)
-            } catch {
-                report(CompilerDiagnostic.invalidRegex(error.message, offset: error.offset), at: location)
-                return nil
-            }
-            if RegexSource.hasNestedQuantifier(source, extended: flags.contains(.extended)) {
-                report(CompilerDiagnostic.regexBacktracking(), at: location)
-            }
-            return (.pattern(program), ("", ""), "Is not in the expected format")
+        case .pattern(let source, let flags, let negated):
+            guard let program = pattern(source, flags, at: location) else { return nil }
+            return (.pattern(program, negated: negated), ("", ""),
+                    negated ? DefaultMessages.patternNot : DefaultMessages.pattern)
         case .charset(let classes):
             return (.charset(CharsetMatcher(classes)), ("", ""), DefaultMessages.charset(classes))
         case .oneOf(let options, let ignoreCase):

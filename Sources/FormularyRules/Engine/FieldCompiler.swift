@@ -11,10 +11,10 @@
 ///   (`invalid-date`) and date formats (`invalid-date-format`);
 /// - an `accept` example (not `live`) that its own mask cannot format to a filled mask
 ///   (`accept-unformattable`);
-/// - regexes that do not compile (`invalid-regex`, with PCRE2's message and offset), and
-///   as a warning, nested quantifiers prone to catastrophic backtracking such as `(a+)+`
-///   (`regex-backtracking`).
-public enum FieldCompiler: Sendable {
+/// - patterns that do not compile (`invalid-regex`, `unsupported-regex`: the parser reports a
+///   file's, located in the literal; the compiler those of definitions built in code, and a
+///   pattern whose NFA would be too big to keep).
+package enum FieldCompiler: Sendable {
     /// Load-time checks and compilation. The diagnostics include warnings; `compiled` is
     /// nil when any of them is an error.
     ///
@@ -23,7 +23,7 @@ public enum FieldCompiler: Sendable {
     ///     defaults.
     ///   - today: the date that `today±N` range endpoints and two-digit years resolve
     ///     against.
-    public static func compile(_ definition: FieldTypeDefinition, arguments: [String: ParameterValue],
+    package static func compile(_ definition: FieldTypeDefinition, arguments: [String: ParameterValue],
                                today: CivilDate) -> (compiled: CompiledFieldType?, diagnostics: [Diagnostic]) {
         var compilation = FieldCompilation(definition: definition, today: today)
         compilation.bind(arguments)

@@ -7,14 +7,13 @@ import Darwin
 #endif
 
 /// Working memory for judging values: two byte buffers that normalization and mask
-/// formatting ping-pong between, and the PCRE2 match data, match context and JIT stack.
+/// formatting ping-pong between, and the state sets of patterns matched as an NFA.
 ///
 /// A `CompiledFieldType` is shared between threads, so nothing mutable lives in it. By
 /// default each thread gets its own `Scratch` through a pthread key, created on first use
 /// and released when the thread ends. A loop that judges many values on one thread can make
 /// its own and pass it (``CompiledFieldType/screen(utf8:scratch:)``), which saves the
-/// thread-local lookup per value. A scratch must not be used by two threads at once: PCRE2
-/// match data is never shared between threads.
+/// thread-local lookup per value. A scratch must not be used by two threads at once.
 package final class Scratch {
     private struct Buffers {
         var pointers: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
@@ -23,15 +22,15 @@ package final class Scratch {
 
     // Behind a pointer held in a `let`, so the hot path pays no dynamic exclusivity checks.
     private let buffers: UnsafeMutablePointer<Buffers>
-    // Held unretained-on-use: reaching it through `withRegex` costs no reference counting.
-    private let regexState: UnsafeMutablePointer<Unmanaged<RegexScratch>?>
+    // Held unretained-on-use: reaching it through `withPatternState` costs no reference counting.
+    private let patternState: UnsafeMutablePointer<Unmanaged<PatternScratch>?>
 
     package init() {
         buffers = .allocate(capacity: 1)
         buffers.initialize(to: Buffers(pointers: (.allocate(capacity: 256), .allocate(capacity: 256)),
                                        capacities: (256, 256)))
-        regexState = .allocate(capacity: 1)
-        regexState.initialize(to: nil)
+        patternState = .allocate(capacity: 1)
+        patternState.initialize(to: nil)
     }
 
     deinit {
@@ -39,9 +38,9 @@ package final class Scratch {
         buffers.pointee.pointers.1.deallocate()
         buffers.deinitialize(count: 1)
         buffers.deallocate()
-        regexState.pointee?.release()
-        regexState.deinitialize(count: 1)
-        regexState.deallocate()
+        patternState.pointee?.release()
+        patternState.deinitialize(count: 1)
+        patternState.deallocate()
     }
 
     /// Buffer `index` (0 or 1) with room for at least `capacity` bytes. Its contents are
@@ -70,12 +69,12 @@ package final class Scratch {
         }
     }
 
-    /// Calls `body` with the PCRE2 state of this thread, created on first use.
+    /// Calls `body` with this scratch's NFA state sets, created on first use.
     @inline(__always)
-    func withRegex<R>(_ body: (RegexScratch) -> R) -> R {
-        if let state = regexState.pointee { return state._withUnsafeGuaranteedRef(body) }
-        let state = Unmanaged.passRetained(RegexScratch())
-        regexState.pointee = state
+    func withPatternState<R>(_ body: (PatternScratch) -> R) -> R {
+        if let state = patternState.pointee { return state._withUnsafeGuaranteedRef(body) }
+        let state = Unmanaged.passRetained(PatternScratch())
+        patternState.pointee = state
         return state._withUnsafeGuaranteedRef(body)
     }
 

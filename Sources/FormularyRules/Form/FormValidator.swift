@@ -73,7 +73,7 @@ public struct FormValidator: Sendable {
         buffer.append(0)
         let layout = judge.layout(columns: keys)
         var found: [FormViolation] = []
-        // The calling thread's engine scratch (PCRE2 match data and JIT stack made once per
+        // The calling thread's engine scratch (byte buffers and NFA state sets made once per
         // thread, not once per call). The judge uses it only while screening, before it
         // calls anything that takes the thread's scratch itself.
         Scratch.withCurrent { engine in

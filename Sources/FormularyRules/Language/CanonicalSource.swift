@@ -41,7 +41,15 @@ enum Canonical {
     /// A regex literal that the lexer reads back as `source`: `/` is escaped, while
     /// backslash pairs (which the lexer passes through) are copied as they are.
     static func regex(_ source: String, _ flags: RegexFlags) -> String {
-        var out = "/"
+        var out = "/" + regexBody(source) + "/"
+        if flags.contains(.caseInsensitive) { out += "i" }
+        if flags.contains(.extended) { out += "x" }
+        return out
+    }
+
+    /// What goes between a regex literal's slashes for `source`.
+    static func regexBody(_ source: String) -> String {
+        var out = ""
         var escaping = false
         for scalar in source.unicodeScalars {
             if escaping {
@@ -56,9 +64,6 @@ enum Canonical {
                 out.unicodeScalars.append(scalar)
             }
         }
-        out += "/"
-        if flags.contains(.caseInsensitive) { out += "i" }
-        if flags.contains(.extended) { out += "x" }
         return out
     }
 

@@ -1,6 +1,6 @@
 extension SourceLocation {
     /// The placeholder location `strippingLocations()` puts everywhere.
-    public static let unknown = SourceLocation(file: "", line: 0, column: 0)
+    package static let unknown = SourceLocation(file: "", line: 0, column: 0)
 }
 
 extension Arg {
@@ -23,7 +23,7 @@ extension FieldTypeDefinition {
     /// A copy with every source location replaced by `SourceLocation.unknown`, for
     /// comparing definitions by meaning (e.g. a definition with the one parsed back from
     /// its `canonicalSource`).
-    public func strippingLocations() -> FieldTypeDefinition {
+    package func strippingLocations() -> FieldTypeDefinition {
         var copy = self
         copy.location = .unknown
         copy.parameters = parameters.map { var p = $0; p.location = .unknown; return p }
@@ -47,7 +47,7 @@ extension FieldTypeDefinition {
 
 extension FormDefinition {
     /// A copy with every source location replaced by `SourceLocation.unknown`.
-    public func strippingLocations() -> FormDefinition {
+    package func strippingLocations() -> FormDefinition {
         var copy = self
         copy.location = .unknown
         copy.fields = fields.map { field in

@@ -8,12 +8,12 @@
 ///
 /// The caret line copies the tabs that precede the token and gives wide characters (CJK,
 /// emoji) two columns, so the caret stays under the token in a terminal.
-public struct DiagnosticFormatter: Sendable {
+package struct DiagnosticFormatter: Sendable {
     /// Show the source line and the caret under the token (when the source line is known).
-    public var showsSourceLine: Bool
+    package var showsSourceLine: Bool
 
     /// A formatter; `showsSourceLine: false` prints only the `file:line:column:` lines.
-    public init(showsSourceLine: Bool = true) {
+    package init(showsSourceLine: Bool = true) {
         self.showsSourceLine = showsSourceLine
     }
 
@@ -22,13 +22,13 @@ public struct DiagnosticFormatter: Sendable {
     /// file name and the text (which may quote the file's text) have their control
     /// characters escaped (`TerminalText`): a plugin folder may hold a file named like an
     /// escape sequence.
-    public func header(_ diagnostic: Diagnostic) -> String {
+    package func header(_ diagnostic: Diagnostic) -> String {
         let l = diagnostic.location
         return TerminalText.escaped("\(l.file):\(l.line):\(l.column): \(diagnostic.severity.rawValue): \(diagnostic.text)")
     }
 
     /// One diagnostic, without a trailing newline.
-    public func format(_ diagnostic: Diagnostic) -> String {
+    package func format(_ diagnostic: Diagnostic) -> String {
         guard showsSourceLine, !diagnostic.sourceLine.isEmpty else { return header(diagnostic) }
         let line = String(diagnostic.sourceLine.map(Self.shown))
         return header(diagnostic) + "\n" + line + "\n" + Self.caretLine(for: diagnostic)
@@ -44,12 +44,12 @@ public struct DiagnosticFormatter: Sendable {
     }
 
     /// Several diagnostics, one after the other, each ending in a newline.
-    public func format(_ diagnostics: [Diagnostic]) -> String {
+    package func format(_ diagnostics: [Diagnostic]) -> String {
         diagnostics.map { format($0) + "\n" }.joined()
     }
 
     /// The `^~~~` line for a diagnostic's token.
-    public static func caretLine(for diagnostic: Diagnostic) -> String {
+    package static func caretLine(for diagnostic: Diagnostic) -> String {
         let characters = Array(diagnostic.sourceLine)
         let start = max(0, diagnostic.location.column - 1)
         var caret = ""

@@ -35,7 +35,7 @@ public struct DiagnosticID: Sendable, Hashable, CustomStringConvertible {
 /// the stable string), each with its default severity. Messages are built by the
 /// catalogue: `message(_:)` for a text written where the problem is found, or the
 /// catalogue's typed builders (`CompilerDiagnostic.emptyRange(_:)`, …).
-public protocol DiagnosticCatalog: RawRepresentable, CaseIterable, Sendable, Hashable
+package protocol DiagnosticCatalog: RawRepresentable, CaseIterable, Sendable, Hashable
 where RawValue == String {
     /// The domain every case belongs to.
     static var domain: DiagnosticDomain { get }
@@ -45,11 +45,11 @@ where RawValue == String {
 
 extension DiagnosticCatalog {
     /// The typed id of this case.
-    public var id: DiagnosticID { DiagnosticID(domain: Self.domain, rawValue: rawValue) }
+    package var id: DiagnosticID { DiagnosticID(domain: Self.domain, rawValue: rawValue) }
 
     /// A message with this id and its default severity (or `severity`), whose text is
     /// `text`; suggestions and hints go into `fixIts` and `notes`, not into `text`.
-    public func message(_ text: String, fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = [],
+    package func message(_ text: String, fixIts: [Diagnostic.FixIt] = [], notes: [Diagnostic.Note] = [],
                         severity: Diagnostic.Severity? = nil) -> DiagnosticMessage {
         DiagnosticMessage(id: id, severity: severity ?? defaultSeverity, text: text,
                           fixIts: fixIts, notes: notes)
@@ -58,15 +58,15 @@ extension DiagnosticCatalog {
 
 /// A diagnostic before it has a place: what a catalogue's builder returns. The emit site
 /// adds the location (`Diagnostic.init(_:at:sourceLine:)` or `SourceLines.diagnostic`).
-public struct DiagnosticMessage: Sendable, Hashable {
+package struct DiagnosticMessage: Sendable, Hashable {
     /// The id, from a catalogue.
-    public var id: DiagnosticID
+    package var id: DiagnosticID
     /// The severity, the id's default unless the builder chose another.
-    public var severity: Diagnostic.Severity
+    package var severity: Diagnostic.Severity
     /// What is wrong, without suggestions.
-    public var text: String
+    package var text: String
     /// Replacements that would resolve it ("did you mean").
-    public var fixIts: [Diagnostic.FixIt]
+    package var fixIts: [Diagnostic.FixIt]
     /// Hints and related places.
-    public var notes: [Diagnostic.Note]
+    package var notes: [Diagnostic.Note]
 }

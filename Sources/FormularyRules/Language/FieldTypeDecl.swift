@@ -1,9 +1,9 @@
 /// A parsed `.field` file before `extends` is resolved: the header and the directives in
 /// the order they were written, which is what inheritance needs (a derived type's lines
 /// are applied one by one on top of its base).
-public struct FieldTypeDecl: Sendable, Hashable {
+package struct FieldTypeDecl: Sendable, Hashable {
     /// One directive of a `.field` file, as written (before inheritance is applied).
-    public enum Directive: Sendable, Hashable {
+    package enum Directive: Sendable, Hashable {
         case label(String)
         case help(String)
         case placeholder(String)
@@ -21,13 +21,13 @@ public struct FieldTypeDecl: Sendable, Hashable {
     }
 
     /// One directive and where it stands (its keyword).
-    public struct Line: Sendable, Hashable {
+    package struct Line: Sendable, Hashable {
         /// The directive.
-        public var directive: Directive
+        package var directive: Directive
         /// Where the directive's keyword stands.
-        public var location: SourceLocation
+        package var location: SourceLocation
         /// Makes a line.
-        public init(directive: Directive, location: SourceLocation) {
+        package init(directive: Directive, location: SourceLocation) {
             self.directive = directive
             self.location = location
         }
@@ -35,37 +35,37 @@ public struct FieldTypeDecl: Sendable, Hashable {
 
     /// A `$name` used as an argument, remembered so that the resolver can check it against
     /// the parameters the type ends up with (its own and its bases').
-    public struct ParameterReference: Sendable, Hashable {
+    package struct ParameterReference: Sendable, Hashable {
         /// The parameter's name, without the `$`.
-        public var name: String
+        package var name: String
         /// Where the reference stands.
-        public var location: SourceLocation
+        package var location: SourceLocation
         /// The kinds the argument position accepts (`length` bounds: integer only).
-        public var allowedKinds: [ParameterValue.Kind]
+        package var allowedKinds: [ParameterValue.Kind]
         /// Declared by a `param` line above the reference in the same file.
-        public var declaredEarlier: Bool
+        package var declaredEarlier: Bool
     }
 
     /// The declared type's name (`field NAME`).
-    public var name: String
+    package var name: String
     /// Where the `field` header stands.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// `extends BASE`, with the location of BASE for diagnostics.
-    public var base: String?
+    package var base: String?
     /// Where the `extends` name stands, for diagnostics about the base.
-    public var baseLocation: SourceLocation?
+    package var baseLocation: SourceLocation?
     /// The directives in source order.
-    public var lines: [Line]
+    package var lines: [Line]
     /// Every `$name` argument of the file, checked once the parameters are known.
-    public var parameterReferences: [ParameterReference]
+    package var parameterReferences: [ParameterReference]
     /// The file's text, so that later diagnostics (from the resolver) can show their line.
-    public var source: SourceLines
+    package var source: SourceLines
     /// The file had errors; a type extending it reports `invalid-base` instead of
     /// inheriting half a definition.
-    public var hasErrors: Bool
+    package var hasErrors: Bool
 
     /// Makes a declaration.
-    public init(name: String, location: SourceLocation, base: String? = nil,
+    package init(name: String, location: SourceLocation, base: String? = nil,
                 baseLocation: SourceLocation? = nil, lines: [Line] = [],
                 parameterReferences: [ParameterReference] = [], source: SourceLines,
                 hasErrors: Bool = false) {

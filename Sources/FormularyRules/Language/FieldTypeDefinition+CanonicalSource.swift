@@ -7,7 +7,7 @@ extension FieldTypeDefinition {
     /// parsing and resolving the text gives back this definition except for its
     /// locations and its `bases`. Being deterministic, it is what a type's version hash is
     /// computed from.
-    public var canonicalSource: String {
+    package var canonicalSource: String {
         var lines = ["field \(name)"]
         if let label { lines.append("label \(Canonical.quote(label))") }
         if let help { lines.append("help \(Canonical.quote(help))") }
@@ -74,8 +74,8 @@ extension FieldTypeDefinition {
             return places.map { "decimal places " + Canonical.arg($0) { String($0) } } ?? "decimal"
         case .range(let range):
             return "range " + Canonical.range(range) { $0.text }
-        case .pattern(let source, let flags):
-            return "pattern " + Canonical.regex(source, flags)
+        case .pattern(let source, let flags, let negated):
+            return (negated ? "pattern not " : "pattern ") + Canonical.regex(source, flags)
         case .charset(let classes):
             return "charset " + classes.map { charsetClass -> String in
                 switch charsetClass {
@@ -108,7 +108,7 @@ extension Example.Expectation {
 extension FormDefinition {
     /// The form as a `.form` text: one directive per line, no comments, strings escaped.
     /// Parsing it gives back this form except for locations.
-    public var canonicalSource: String {
+    package var canonicalSource: String {
         var lines = ["form \(name)"]
         if let label { lines.append("label \(Canonical.quote(label))") }
         for field in fields {

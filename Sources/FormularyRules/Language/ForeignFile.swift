@@ -4,7 +4,7 @@
 /// Parsing such a file as rule script gives one diagnostic per line or per stray byte
 /// (1,226 for `/bin/ls`, 14 for a small CSV file), none of which says what went wrong:
 /// the wrong file was named. Recognizing it first gives one diagnostic that does.
-public enum ForeignFile: Sendable, Hashable {
+package enum ForeignFile: Sendable, Hashable {
     /// Not text: it holds NUL bytes (`what` names the format when its signature is known,
     /// e.g. "an executable (ELF)"); `line` and `column` are the first NUL's.
     case binary(what: String?, line: Int, column: Int)
@@ -14,7 +14,7 @@ public enum ForeignFile: Sendable, Hashable {
     case json(firstCharacter: Character)
 
     /// Whether the file is text (its lines may be shown).
-    public var isText: Bool {
+    package var isText: Bool {
         if case .binary = self { return false }
         return true
     }
@@ -23,7 +23,7 @@ public enum ForeignFile: Sendable, Hashable {
     static let window = 8000
 
     /// Recognizes `bytes` (a whole file), or nil when it may be a plugin file, however broken.
-    public static func recognize(_ bytes: [UInt8]) -> ForeignFile? {
+    package static func recognize(_ bytes: [UInt8]) -> ForeignFile? {
         // UTF-16 is text with a NUL in every other byte: the lexer says what it is.
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return nil }
         let head = bytes.prefix(window)
@@ -64,7 +64,7 @@ public enum ForeignFile: Sendable, Hashable {
     }
 
     /// The diagnostic for this file, at its start.
-    public func diagnostic(file: String, sourceLine: String) -> Diagnostic {
+    package func diagnostic(file: String, sourceLine: String) -> Diagnostic {
         let start = SourceLocation(file: file, line: 1, column: 1)
         switch self {
         case let .binary(what, line, column):

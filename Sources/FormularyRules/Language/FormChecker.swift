@@ -1,5 +1,5 @@
 /// Checks a parsed form against the registry of field types.
-public enum FormChecker: Sendable {
+package enum FormChecker: Sendable {
     /// Every problem of `form` that needs the registry: unknown types (with "did you
     /// mean"), arguments that do not fit the type's parameters, field keys declared twice,
     /// and cross-field rules naming fields the form does not declare.
@@ -8,7 +8,7 @@ public enum FormChecker: Sendable {
     ///   - source: the form's text, so that diagnostics can show their line.
     ///   - knownTypes: the registry's type names, for suggestions.
     ///   - lookup: the resolved definition of a type name, or nil.
-    public static func check(_ form: FormDefinition, source: SourceLines? = nil,
+    package static func check(_ form: FormDefinition, source: SourceLines? = nil,
                              knownTypes: [String] = [],
                              lookup: (String) -> FieldTypeDefinition?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []

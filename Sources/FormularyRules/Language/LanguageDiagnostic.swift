@@ -3,11 +3,11 @@
 /// binding), and the checks of arguments and parameter uses that the compiler repeats.
 ///
 /// The raw values are what `Diagnostic.id.rawValue` holds: tests, JSON output and
-/// documentation rely on them, so a case may be added but never renamed. Every id is an
-/// error by default. Emit sites build their messages with the typed builders of
+/// documentation rely on them, so a case may be added but never renamed. Every id but
+/// `retired-rule` is an error by default. Emit sites build their messages with the typed builders of
 /// `LanguageDiagnostic+Messages.swift` and `LanguageDiagnostic+Syntax.swift`, so each
 /// wording is written once.
-public enum LanguageDiagnostic: String, DiagnosticCatalog {
+package enum LanguageDiagnostic: String, DiagnosticCatalog {
     // Lexical
     /// Bytes that are not UTF-8, or a UTF-16 file.
     case invalidUTF8 = "invalid-utf8"
@@ -21,6 +21,12 @@ public enum LanguageDiagnostic: String, DiagnosticCatalog {
     case unterminatedRegex = "unterminated-regex"
     /// A regex flag other than `i` or `x`, or one given twice.
     case invalidRegexFlag = "invalid-regex-flag"
+    /// A pattern that is not well formed: an unclosed group or class, a quantifier with
+    /// nothing to repeat, an unknown escape or property, a repetition above 1000…
+    case invalidRegex = "invalid-regex"
+    /// A pattern construct of other regex dialects that Formulary's does not have:
+    /// backreferences, lookarounds, `\b`, atomic groups, inline flags after the start…
+    case unsupportedRegex = "unsupported-regex"
     /// A number or date glued to letters or dots (`1e5`, `30px`); a bad numeric argument.
     case invalidNumber = "invalid-number"
     /// A date literal naming no real day.
@@ -95,6 +101,8 @@ public enum LanguageDiagnostic: String, DiagnosticCatalog {
     case extendsTooDeep = "extends-too-deep"
     /// `drop` or a `reject` example naming no rule of the type.
     case unknownRule = "unknown-rule"
+    /// A `reject` example naming a rule the engine no longer has (`pattern-budget`); a warning.
+    case retiredRule = "retired-rule"
 
     // Type references and forms
     /// A type reference naming no type.
@@ -113,8 +121,9 @@ public enum LanguageDiagnostic: String, DiagnosticCatalog {
     case incompatibleComparison = "incompatible-comparison"
 
     /// `.language`.
-    public static var domain: DiagnosticDomain { .language }
+    package static var domain: DiagnosticDomain { .language }
 
-    /// `.error`: a file with a language problem cannot be used.
-    public var defaultSeverity: Diagnostic.Severity { .error }
+    /// `.error`: a file with a language problem cannot be used; `.warning` for
+    /// `retired-rule` (the type still works, only that example can no longer pass).
+    package var defaultSeverity: Diagnostic.Severity { self == .retiredRule ? .warning : .error }
 }

@@ -34,11 +34,13 @@ extension LineParser {
         case "range":
             kind = .range(try parseRange(example: "0...100 or 0<..<1", bound: Self.numberBound))
         case "pattern":
+            let not = cursor.take(word: "not")
             guard let token = cursor.peek, case .regex(let source, let flags) = token.kind else {
-                throw expected("a regex literal such as /[0-9]+/")
+                throw expected("a regex literal such as /[0-9]+/", after: not?.text)
             }
             cursor.advance()
-            kind = .pattern(source: source, flags: flags)
+            try checkPattern(source, flags, token: token, use: not == nil ? .check : .negatedCheck)
+            kind = .pattern(source: source, flags: flags, negated: not != nil)
         case "charset":
             kind = .charset(try parseCharsetClasses())
         case "one-of":

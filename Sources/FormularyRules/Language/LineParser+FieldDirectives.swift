@@ -47,6 +47,7 @@ extension LineParser {
                                    after: "when")
                 }
                 cursor.advance()
+                try checkPattern(source, flags, token: token, use: .maskCondition)
                 condition = MaskCondition(source: source, flags: flags)
             }
             return .mask(MaskRule(pattern: pattern, options: try parseModifiers(defaultName: "mask"),

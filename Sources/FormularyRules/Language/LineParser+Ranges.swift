@@ -95,7 +95,7 @@ extension LineParser {
 extension DateBound {
     /// Parses a date bound as written in a range or held by a string parameter:
     /// `2000-01-31`, `today`, `today+12y`, `today-18y`, `today+6m`, `today-30d`.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         if let date = CivilDate(iso: text) {
             self = .absolute(year: date.year, month: date.month, day: date.day)
         } else if text == "today" {

@@ -1,5 +1,5 @@
 /// Binds the arguments of a type reference (`age(min: 21)`) to a type's parameters.
-public enum ParameterBinding: Sendable {
+package enum ParameterBinding: Sendable {
     /// Every parameter's value: the argument's where one is given, the default otherwise.
     ///
     /// Fails with every problem at once: arguments naming no parameter (with a "did you
@@ -10,7 +10,7 @@ public enum ParameterBinding: Sendable {
     /// - Parameters:
     ///   - typeName: the type being referenced, for messages.
     ///   - source: the text the arguments were parsed from, so diagnostics can show it.
-    public static func bind(_ parameters: [Parameter], arguments: [TypeReference.Argument],
+    package static func bind(_ parameters: [Parameter], arguments: [TypeReference.Argument],
                             typeName: String, source: SourceLines? = nil)
         -> Result<[String: ParameterValue], DiagnosticList> {
         var values: [String: ParameterValue] = [:]

@@ -1,7 +1,7 @@
 /// The result of parsing one plugin file: what it declares, and every diagnostic about it.
-public struct ParseOutcome: Sendable, Hashable {
+package struct ParseOutcome: Sendable, Hashable {
     /// What a plugin file declares.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         case field(FieldTypeDecl)
         case form(FormDefinition)
         /// The file declares nothing usable (it is empty, or has no `field`/`form` header).
@@ -9,25 +9,25 @@ public struct ParseOutcome: Sendable, Hashable {
     }
 
     /// What the file declares.
-    public var content: Content
+    package var content: Content
     /// Lexical and syntax diagnostics, in file order. `TypeResolver` and `FormChecker` add
     /// the ones that need other files.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// The file's lines, for diagnostics that point into it later.
-    public var source: SourceLines
+    package var source: SourceLines
 
     /// Whether any diagnostic so far is an error (warnings do not count).
-    public var hasErrors: Bool { diagnostics.containsErrors }
+    package var hasErrors: Bool { diagnostics.containsErrors }
 }
 
 /// The entry point for plugin files: `.field` and `.form` alike.
-public enum PluginSource: Sendable {
+package enum PluginSource: Sendable {
     /// Parses a file whose kind is decided by its first directive (`field NAME` or
     /// `form NAME`). Without such a header, the file name's extension decides which
     /// directives are expected, so that the rest of the file still gets checked.
     ///
     /// Never fails and never stops at the first error: malformed input yields diagnostics.
-    public static func parse(bytes: [UInt8], file: String) -> ParseOutcome {
+    package static func parse(bytes: [UInt8], file: String) -> ParseOutcome {
         if let foreign = ForeignFile.recognize(bytes) {
             // One diagnostic that says which wrong file this is, instead of one per line.
             let text = foreign.isText ? String(decoding: bytes, as: UTF8.self) : ""
@@ -90,7 +90,7 @@ public enum PluginSource: Sendable {
     /// Parses a type reference as written on the command line or in a form:
     /// `age`, `age(min: 21, max: 99)`, `x(name: "text")`. Columns count from the start of
     /// `text`, which diagnostics show as the source line.
-    public static func parseTypeReference(_ text: String, file: String = "<command line>")
+    package static func parseTypeReference(_ text: String, file: String = "<command line>")
         -> Result<TypeReference, DiagnosticList> {
         let lexed = Lexer.lex(text, file: file)
         if !lexed.diagnostics.isEmpty { return .failure(DiagnosticList(lexed.diagnostics)) }
@@ -122,7 +122,7 @@ extension PluginSource {
     /// Whether a stored type source (a canonical, resolved definition) declares `secure`. A
     /// source that does not parse as a type counts as secure: nobody can tell, and a value is
     /// better hidden than shown by mistake.
-    public static func declaresSecure(typeSource source: String, file: String = "stored type") -> Bool {
+    package static func declaresSecure(typeSource source: String, file: String = "stored type") -> Bool {
         let outcome = parse(bytes: Array(source.utf8), file: file)
         guard case .field(let decl) = outcome.content else { return true }
         return decl.lines.contains { if case .secure = $0.directive { true } else { false } }

@@ -4,22 +4,22 @@
 ///
 /// A type reference naming no type there is the language's `unknown-type`
 /// (`LanguageDiagnostic.unknownType(_:knownTypes:at:otherwise:)`), as it is in a form.
-public enum RegistryDiagnostic: String, DiagnosticCatalog {
+package enum RegistryDiagnostic: String, DiagnosticCatalog {
     /// A type or form declared twice by files of the same source (one plugin folder).
     case duplicateDeclaration = "duplicate-declaration"
     /// A file or folder that could not be read.
     case unreadableFile = "unreadable-file"
 
     /// `.registry`.
-    public static var domain: DiagnosticDomain { .registry }
+    package static var domain: DiagnosticDomain { .registry }
 
     /// `.error`: which of the two declarations counts would be a guess.
-    public var defaultSeverity: Diagnostic.Severity { .error }
+    package var defaultSeverity: Diagnostic.Severity { .error }
 }
 
 extension RegistryDiagnostic {
     /// What was declared twice, for `duplicateDeclaration(_:named:alsoIn:)`.
-    public enum DeclarationKind: String, Sendable, CaseIterable {
+    package enum DeclarationKind: String, Sendable, CaseIterable {
         /// A field type (`.field`).
         case type
         /// A form (`.form`).
@@ -27,14 +27,14 @@ extension RegistryDiagnostic {
     }
 
     /// `type 'x' is also declared in FILE; a folder may declare each type once`.
-    public static func duplicateDeclaration(_ kind: DeclarationKind, named name: String,
+    package static func duplicateDeclaration(_ kind: DeclarationKind, named name: String,
                                             alsoIn file: String) -> DiagnosticMessage {
         RegistryDiagnostic.duplicateDeclaration.message(
             "\(kind.rawValue) '\(name)' is also declared in \(file); a folder may declare each \(kind.rawValue) once")
     }
 
     /// `PATH: why it could not be read`.
-    public static func unreadableFile(_ path: String, reason: String) -> DiagnosticMessage {
+    package static func unreadableFile(_ path: String, reason: String) -> DiagnosticMessage {
         RegistryDiagnostic.unreadableFile.message("\(path): \(reason)")
     }
 }

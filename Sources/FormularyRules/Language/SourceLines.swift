@@ -1,25 +1,25 @@
 /// The physical lines of one source file, kept so that diagnostics can show the line they
 /// point into long after the tokens are gone (for example when `extends` is resolved).
-public struct SourceLines: Sendable, Hashable {
+package struct SourceLines: Sendable, Hashable {
     /// The file name as it appears in diagnostics, e.g. `plugins/age.field`.
-    public var file: String
+    package var file: String
     /// Every physical line, without its line break. Invalid UTF-8 is shown as U+FFFD.
-    public var lines: [String]
+    package var lines: [String]
 
     /// The lines of `file`, as the lexer split them.
-    public init(file: String, lines: [String]) {
+    package init(file: String, lines: [String]) {
         self.file = file
         self.lines = lines
     }
 
     /// The text of 1-based line `number`, or "" when there is no such line.
-    public func text(ofLine number: Int) -> String {
+    package func text(ofLine number: Int) -> String {
         number >= 1 && number <= lines.count ? lines[number - 1] : ""
     }
 
     /// A catalogue message (`LanguageDiagnostic.unknownDirective(_:fixIt:note:)`, …)
     /// pointing at `location` in this file, with its source line filled in.
-    public func diagnostic(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
+    package func diagnostic(_ message: DiagnosticMessage, at location: SourceLocation) -> Diagnostic {
         Diagnostic(message, at: location, sourceLine: location.file == file ? text(ofLine: location.line) : "")
     }
 

@@ -1,10 +1,10 @@
 /// "Did you mean" suggestions for misspelled words.
-public enum Suggestion: Sendable {
+package enum Suggestion: Sendable {
     /// The candidate nearest to `word`, when it is near enough to be a plausible typo:
     /// at most 2 edits (1 for words of up to 3 characters), counting a swap of two
     /// neighbouring characters as one edit (`rnage` → `range`). Ties go to the earlier
     /// candidate, so callers list the most common words first.
-    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates where candidate != word {
@@ -17,26 +17,26 @@ public enum Suggestion: Sendable {
 
     /// `"; did you mean 'x'?"` or "", for messages that are not diagnostics (command-line
     /// errors); a diagnostic carries its suggestion as a fix-it (`fixIt(for:in:replacing:)`).
-    public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
+    package static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         nearest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// The message of a suggestion: `did you mean 'x'?`.
-    public static func didYouMean(_ suggestion: String) -> String {
+    package static func didYouMean(_ suggestion: String) -> String {
         "did you mean '\(suggestion)'?"
     }
 
     /// "did you mean 'x'?" as a fix-it that puts `prefix` + the nearest candidate in
     /// place of `range` (the misspelled token; `prefix` is what the token has before the
     /// word, such as the `$` of a parameter reference), or nil when no candidate is near.
-    public static func fixIt(for word: String, in candidates: some Sequence<String>,
+    package static func fixIt(for word: String, in candidates: some Sequence<String>,
                              replacing range: SourceLocation, prefix: String = "") -> Diagnostic.FixIt? {
         nearest(to: word, in: candidates).map { Diagnostic.FixIt(didYouMean($0), replacing: range, with: prefix + $0) }
     }
 
     /// "did you mean 'x'?" as a note, for a word whose place in the source is not known
     /// exactly enough to replace it; nil when no candidate is near.
-    public static func note(for word: String, in candidates: some Sequence<String>) -> Diagnostic.Note? {
+    package static func note(for word: String, in candidates: some Sequence<String>) -> Diagnostic.Note? {
         nearest(to: word, in: candidates).map { Diagnostic.Note(didYouMean($0)) }
     }
 

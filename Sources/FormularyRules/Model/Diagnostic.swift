@@ -33,7 +33,7 @@ public struct Diagnostic: Sendable, Hashable, Error {
     public var notes: [Note]
 
     /// A diagnostic with an explicit severity.
-    public init(id: DiagnosticID, severity: Severity, message: String,
+    package init(id: DiagnosticID, severity: Severity, message: String,
                 location: SourceLocation, sourceLine: String,
                 fixIts: [FixIt] = [], notes: [Note] = []) {
         self.id = id
@@ -47,7 +47,7 @@ public struct Diagnostic: Sendable, Hashable, Error {
 
     /// A diagnostic made from a catalogue's message, with the severity the message chose
     /// (its id's default unless the builder said otherwise).
-    public init(_ message: DiagnosticMessage, at location: SourceLocation, sourceLine: String) {
+    package init(_ message: DiagnosticMessage, at location: SourceLocation, sourceLine: String) {
         self.init(id: message.id, severity: message.severity, message: message.text,
                   location: location, sourceLine: sourceLine, fixIts: message.fixIts, notes: message.notes)
     }
@@ -74,7 +74,7 @@ extension Diagnostic {
         public var location: SourceLocation?
 
         /// A note, at `location` when there is one to point to.
-        public init(_ message: String, at location: SourceLocation? = nil) {
+        package init(_ message: String, at location: SourceLocation? = nil) {
             self.message = message
             self.location = location
         }
@@ -92,7 +92,7 @@ extension Diagnostic {
         public var replacement: String
 
         /// A fix-it replacing `range` by `replacement`.
-        public init(_ message: String, replacing range: SourceLocation, with replacement: String) {
+        package init(_ message: String, replacing range: SourceLocation, with replacement: String) {
             self.message = message
             self.range = range
             self.replacement = replacement

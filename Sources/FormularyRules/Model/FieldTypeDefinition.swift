@@ -27,28 +27,28 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     /// type does not say (``MessageTiming/leaving``). No effect on verdicts.
     public var timing: MessageTiming?
     /// `param NAME = DEFAULT` declarations, in source order (bases' first).
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
     /// `normalize` steps, applied in order before any check.
-    public var normalization: [NormalizeStep]
+    package var normalization: [NormalizeStep]
     /// The input masks in source order (a base's, unless the type declares its own). Each
     /// but the last usually has a `when` condition: the first whose condition matches the
     /// value's slot characters formats it, an unconditional one always matches.
-    public var masks: [MaskRule]
+    package var masks: [MaskRule]
     /// The last mask (the default one, and for most types the only one); setting it
     /// replaces every mask with this one.
-    public var mask: MaskRule? {
+    package var mask: MaskRule? {
         get { masks.last }
         set { masks = newValue.map { [$0] } ?? [] }
     }
     /// The checks in rule order: bases' checks first, then the type's own.
-    public var checks: [CheckRule]
+    package var checks: [CheckRule]
     /// `accept` and `reject` examples, run by `formulary types test` and the self-tests.
     public var examples: [Example]
     /// Where the `field` directive stands.
     public var location: SourceLocation
 
     /// Makes a definition; every part but the name and location defaults to "not declared".
-    public init(name: String, bases: [String] = [], label: String? = nil, help: String? = nil,
+    package init(name: String, bases: [String] = [], label: String? = nil, help: String? = nil,
                 placeholder: String? = nil, keyboard: Keyboard? = nil,
                 autocapitalize: Autocapitalize? = nil, autocomplete: Autocomplete? = nil,
                 secure: Bool = false,
@@ -98,15 +98,15 @@ public enum MessageTiming: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// `param NAME = DEFAULT`; the kind is that of the default.
-public struct Parameter: Sendable, Hashable {
+package struct Parameter: Sendable, Hashable {
     /// The parameter's name, used as `$name` in rules and `{name}` in messages.
-    public var name: String
+    package var name: String
     /// The value used when a reference such as `age(min: 18)` does not give one.
-    public var defaultValue: ParameterValue
+    package var defaultValue: ParameterValue
     /// Where the `param` directive stands.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Makes a parameter declaration.
-    public init(name: String, defaultValue: ParameterValue, location: SourceLocation) {
+    package init(name: String, defaultValue: ParameterValue, location: SourceLocation) {
         self.name = name
         self.defaultValue = defaultValue
         self.location = location
@@ -114,15 +114,15 @@ public struct Parameter: Sendable, Hashable {
 }
 
 /// A parameter's value. Numbers keep their source text: they are compared exactly.
-public enum ParameterValue: Sendable, Hashable {
+package enum ParameterValue: Sendable, Hashable {
     case integer(String)   // e.g. "-12"
     case decimal(String)   // e.g. "0.5"
     case string(String)
 
     /// The kind of a value; a reference must give a parameter a value of its default's kind.
-    public enum Kind: String, Sendable { case integer, decimal, string }
+    package enum Kind: String, Sendable { case integer, decimal, string }
     /// This value's kind.
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .integer: .integer
         case .decimal: .decimal
@@ -130,7 +130,7 @@ public enum ParameterValue: Sendable, Hashable {
         }
     }
     /// The text substituted for `{name}` in messages.
-    public var text: String {
+    package var text: String {
         switch self {
         case .integer(let s), .decimal(let s), .string(let s): s
         }
@@ -138,7 +138,7 @@ public enum ParameterValue: Sendable, Hashable {
 }
 
 /// An argument that is either a literal or a `$name` parameter reference.
-public enum Arg<Value: Sendable & Hashable>: Sendable, Hashable {
+package enum Arg<Value: Sendable & Hashable>: Sendable, Hashable {
     /// A literal written in the rule.
     case value(Value)
     /// `$name`: the parameter's value, with where the reference stands.
@@ -147,17 +147,17 @@ public enum Arg<Value: Sendable & Hashable>: Sendable, Hashable {
 
 /// A range in Swift's spelling, with optional exclusive lower bound (`0<...100`).
 /// A bare value `16` is `16...16`. Missing bounds are unbounded.
-public struct RangeSpec<Bound: Sendable & Hashable>: Sendable, Hashable {
+package struct RangeSpec<Bound: Sendable & Hashable>: Sendable, Hashable {
     /// The lower bound, or nil when the range has none (`...100`).
-    public var lower: Arg<Bound>?
+    package var lower: Arg<Bound>?
     /// Whether the lower bound itself is excluded (`0<...100`).
-    public var lowerExclusive: Bool
+    package var lowerExclusive: Bool
     /// The upper bound, or nil when the range has none (`18...`).
-    public var upper: Arg<Bound>?
+    package var upper: Arg<Bound>?
     /// Whether the upper bound itself is included (`...` rather than `..<`).
-    public var upperInclusive: Bool
+    package var upperInclusive: Bool
     /// Makes a range from its bounds.
-    public init(lower: Arg<Bound>?, lowerExclusive: Bool = false,
+    package init(lower: Arg<Bound>?, lowerExclusive: Bool = false,
                 upper: Arg<Bound>?, upperInclusive: Bool) {
         self.lower = lower
         self.lowerExclusive = lowerExclusive
@@ -167,17 +167,17 @@ public struct RangeSpec<Bound: Sendable & Hashable>: Sendable, Hashable {
 }
 
 /// A decimal number as written in the source (`-12`, `0.5`), compared exactly.
-public struct DecimalLiteral: Sendable, Hashable, CustomStringConvertible {
+package struct DecimalLiteral: Sendable, Hashable, CustomStringConvertible {
     /// The number exactly as written.
-    public var text: String
+    package var text: String
     /// Wraps the number's source text; it is not checked here (the parser does that).
-    public init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
     /// The number exactly as written.
-    public var description: String { text }
+    package var description: String { text }
 }
 
 /// An endpoint of a date range.
-public enum DateBound: Sendable, Hashable {
+package enum DateBound: Sendable, Hashable {
     /// A calendar date written in the rule (`2000-01-01`).
     case absolute(year: Int, month: Int, day: Int)
     /// `today`, `today+12y`, `today-30d`, `today+6m`.
@@ -185,10 +185,10 @@ public enum DateBound: Sendable, Hashable {
 }
 
 /// The unit of a `today±N` offset; the raw value is its letter in the language.
-public enum DateOffsetUnit: String, Sendable, Hashable { case years = "y", months = "m", days = "d" }
+package enum DateOffsetUnit: String, Sendable, Hashable { case years = "y", months = "m", days = "d" }
 
 /// One step of `normalize`, applied to the value before any check and before the mask.
-public enum NormalizeStep: Sendable, Hashable {
+package enum NormalizeStep: Sendable, Hashable {
     case trim, collapseSpaces, stripSpaces, strip(String), uppercase, lowercase, capitalize
 }
 
@@ -197,19 +197,19 @@ public enum NormalizeStep: Sendable, Hashable {
 public enum Severity: String, Sendable, Hashable, Codable { case error, warning }
 
 /// Modifiers every rule line may carry: `as NAME`, `message "…"`, `warning`, `final`.
-public struct RuleOptions: Sendable, Hashable {
+package struct RuleOptions: Sendable, Hashable {
     /// The rule's name: its keyword unless renamed with `as NAME`.
-    public var name: String
+    package var name: String
     /// `warning` on the rule line makes it a warning; errors are the default.
-    public var severity: Severity
+    package var severity: Severity
     /// The message template (`{value}`, `{min}`, `{max}`, `{param}`), or nil for the default.
-    public var message: String?
+    package var message: String?
     /// Runs only in the final stage.
-    public var finalOnly: Bool
+    package var finalOnly: Bool
     /// Where the rule line stands.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Makes the options of a rule line.
-    public init(name: String, severity: Severity = .error, message: String? = nil,
+    package init(name: String, severity: Severity = .error, message: String? = nil,
                 finalOnly: Bool = false, location: SourceLocation) {
         self.name = name
         self.severity = severity
@@ -220,20 +220,20 @@ public struct RuleOptions: Sendable, Hashable {
 }
 
 /// `mask "PATTERN"`: formats the value and checks it fills the mask (rule `mask`).
-public struct MaskRule: Sendable, Hashable {
+package struct MaskRule: Sendable, Hashable {
     /// The mask's pattern as written (`0000 0000 0000 0000`).
-    public var pattern: String
+    package var pattern: String
     /// The rule's name, severity and message.
-    public var options: RuleOptions
+    package var options: RuleOptions
     /// Whether the mask is also a check (rule `options.name`, `mask` by default). `drop mask`
     /// turns this off: the mask then only formats, as in `plugins/iban.field`, whose lengths
     /// vary by country.
-    public var checksFill: Bool
+    package var checksFill: Bool
     /// `when /RE/flags`: the mask applies only to values whose slot characters match (nil:
     /// always).
-    public var condition: MaskCondition?
+    package var condition: MaskCondition?
     /// Makes a mask rule.
-    public init(pattern: String, options: RuleOptions, checksFill: Bool = true, condition: MaskCondition? = nil) {
+    package init(pattern: String, options: RuleOptions, checksFill: Bool = true, condition: MaskCondition? = nil) {
         self.pattern = pattern
         self.options = options
         self.checksFill = checksFill
@@ -242,7 +242,7 @@ public struct MaskRule: Sendable, Hashable {
 
     /// The pattern with each number group (`{01-12}`) written as its digit slots (`00`):
     /// what formatting and the mask check see, for runtimes that only format (the export).
-    public var slotPattern: String {
+    package var slotPattern: String {
         let scalars = Array(pattern.unicodeScalars)
         var out = String.UnicodeScalarView()
         var k = 0, escaped = false
@@ -264,13 +264,13 @@ public struct MaskRule: Sendable, Hashable {
 /// The `when /RE/flags` of a mask: a regex over the value's slot characters (its letters
 /// and digits, every other character left out), matched as a whole in the final stage and as
 /// a possible prefix in the live stage.
-public struct MaskCondition: Sendable, Hashable {
+package struct MaskCondition: Sendable, Hashable {
     /// The regex as written between the slashes.
-    public var source: String
+    package var source: String
     /// The flags after the closing slash.
-    public var flags: RegexFlags
+    package var flags: RegexFlags
     /// Makes a condition.
-    public init(source: String, flags: RegexFlags = []) {
+    package init(source: String, flags: RegexFlags = []) {
         self.source = source
         self.flags = flags
     }
@@ -285,7 +285,7 @@ public enum LengthUnit: String, Sendable, Hashable, CaseIterable {
 /// The algorithm of a `checksum` check; the raw value is its name in the language and the
 /// rule name it fails as. Each reads the digits of the normalized, formatted value (and
 /// `mod97` its letters, `isbn10`/`isbn` a final `X`).
-public enum ChecksumAlgorithm: String, Sendable, Hashable, CaseIterable {
+package enum ChecksumAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// Luhn (ISO/IEC 7812), as for payment cards.
     case luhn
     /// ISO 7064 MOD 97-10, as for IBAN.
@@ -301,37 +301,39 @@ public enum ChecksumAlgorithm: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A class of characters that `charset` allows; `literal` lists characters one by one.
-public enum CharsetClass: Sendable, Hashable {
+package enum CharsetClass: Sendable, Hashable {
     case digits, letters, marks, spaces, punctuation, alphanumerics
     case literal(String)
 }
 
 /// Flags after a pattern's closing slash: `i` (case-insensitive) and `x` (extended).
-public struct RegexFlags: OptionSet, Sendable, Hashable {
+package struct RegexFlags: OptionSet, Sendable, Hashable {
     /// The flags as bits.
-    public let rawValue: UInt8
+    package let rawValue: UInt8
     /// Makes flags from their bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `i`: letters match regardless of case.
-    public static let caseInsensitive = RegexFlags(rawValue: 1)
+    package static let caseInsensitive = RegexFlags(rawValue: 1)
     /// `x`: white space and `#` comments in the pattern are ignored.
-    public static let extended = RegexFlags(rawValue: 2)
+    package static let extended = RegexFlags(rawValue: 2)
 }
 
 /// What a check line tests, with its arguments as parsed.
-public enum CheckKind: Sendable, Hashable {
+package enum CheckKind: Sendable, Hashable {
     case length(RangeSpec<Int>, LengthUnit)
     case integer
     case decimal(places: Arg<Int>?)
     case range(RangeSpec<DecimalLiteral>)
-    case pattern(source: String, flags: RegexFlags)
+    /// `pattern /RE/flags`, the value must match as a whole; `pattern not /RE/flags`
+    /// (`negated`), it must not.
+    case pattern(source: String, flags: RegexFlags, negated: Bool = false)
     case charset([CharsetClass])
     case oneOf([String], ignoreCase: Bool)
     case date(format: String, range: RangeSpec<DateBound>?)
     case checksum(ChecksumAlgorithm)
 
     /// The keyword that introduces the check, which is also its default rule name.
-    public var keyword: String {
+    package var keyword: String {
         switch self {
         case .length: "length"
         case .integer: "integer"
@@ -347,13 +349,13 @@ public enum CheckKind: Sendable, Hashable {
 }
 
 /// One check line of a type: what it tests and its rule options.
-public struct CheckRule: Sendable, Hashable {
+package struct CheckRule: Sendable, Hashable {
     /// What the check tests.
-    public var kind: CheckKind
+    package var kind: CheckKind
     /// The rule's name, severity, message and stage.
-    public var options: RuleOptions
+    package var options: RuleOptions
     /// Makes a check rule.
-    public init(kind: CheckKind, options: RuleOptions) {
+    package init(kind: CheckKind, options: RuleOptions) {
         self.kind = kind
         self.options = options
     }
@@ -376,7 +378,7 @@ public struct Example: Sendable, Hashable {
     /// Where the example line stands.
     public var location: SourceLocation
     /// Makes an example.
-    public init(value: String, live: Bool, expectation: Expectation, location: SourceLocation) {
+    package init(value: String, live: Bool, expectation: Expectation, location: SourceLocation) {
         self.value = value
         self.live = live
         self.expectation = expectation

@@ -7,12 +7,12 @@ public struct FormDefinition: Sendable, Hashable {
     /// The fields in source order.
     public var fields: [FormField]
     /// Cross-field rules in source order, judged after the fields.
-    public var rules: [CrossFieldRule]
+    package var rules: [CrossFieldRule]
     /// Where the `form` directive stands.
     public var location: SourceLocation
 
     /// Makes a form definition.
-    public init(name: String, label: String? = nil, fields: [FormField] = [],
+    package init(name: String, label: String? = nil, fields: [FormField] = [],
                 rules: [CrossFieldRule] = [], location: SourceLocation) {
         self.name = name
         self.label = label
@@ -37,7 +37,7 @@ public struct FormField: Sendable, Hashable {
     /// Where the `field` line stands.
     public var location: SourceLocation
     /// Makes a form field.
-    public init(key: String, type: TypeReference, required: Bool = false, label: String? = nil,
+    package init(key: String, type: TypeReference, required: Bool = false, label: String? = nil,
                 timing: MessageTiming? = nil, location: SourceLocation) {
         self.key = key
         self.type = type
@@ -51,15 +51,15 @@ public struct FormField: Sendable, Hashable {
 /// A type named with optional arguments: `age(min: 21, max: 99)`.
 public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
     /// One `name: value` argument of a reference.
-    public struct Argument: Sendable, Hashable {
+    package struct Argument: Sendable, Hashable {
         /// The parameter the argument sets.
-        public var name: String
+        package var name: String
         /// The value given.
-        public var value: ParameterValue
+        package var value: ParameterValue
         /// Where the argument stands.
-        public var location: SourceLocation
+        package var location: SourceLocation
         /// Makes an argument.
-        public init(name: String, value: ParameterValue, location: SourceLocation) {
+        package init(name: String, value: ParameterValue, location: SourceLocation) {
             self.name = name
             self.value = value
             self.location = location
@@ -68,11 +68,11 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
     /// The referenced type's name.
     public var name: String
     /// The arguments in source order.
-    public var arguments: [Argument]
+    package var arguments: [Argument]
     /// Where the reference stands.
     public var location: SourceLocation
     /// Makes a reference.
-    public init(name: String, arguments: [Argument] = [], location: SourceLocation) {
+    package init(name: String, arguments: [Argument] = [], location: SourceLocation) {
         self.name = name
         self.arguments = arguments
         self.location = location
@@ -92,9 +92,9 @@ public struct TypeReference: Sendable, Hashable, CustomStringConvertible {
 
 /// `same A B`, `require X… when Y`, `compare A OP B` and `unique X…`, with the usual rule
 /// options.
-public struct CrossFieldRule: Sendable, Hashable {
+package struct CrossFieldRule: Sendable, Hashable {
     /// What a cross-field rule requires.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// `same A B`: both fields hold the same canonical value.
         case same(String, String)
         /// `require X… when Y`: the listed fields are present whenever field `Y` is.
@@ -107,11 +107,11 @@ public struct CrossFieldRule: Sendable, Hashable {
         case unique([String])
     }
     /// What the rule requires.
-    public var kind: Kind
+    package var kind: Kind
     /// Default names: `same`, `require`, `compare`, `unique`.
-    public var options: RuleOptions
+    package var options: RuleOptions
     /// Makes a cross-field rule.
-    public init(kind: Kind, options: RuleOptions) {
+    package init(kind: Kind, options: RuleOptions) {
         self.kind = kind
         self.options = options
     }

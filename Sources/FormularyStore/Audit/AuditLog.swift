@@ -7,9 +7,9 @@ import FormularyJSON
 /// encoding (see ``canonicalEncoding(prevHash:seq:at:actor:action:subject:details:)`` and
 /// docs/storage.md), so editing, removing, reordering or cutting off records shows in
 /// ``verify(_:)``. UPDATE and DELETE are refused by triggers.
-public enum AuditLog {
+package enum AuditLog {
     /// The `prev_hash` of the first record.
-    public static let genesisHash = String(repeating: "0", count: 64)
+    package static let genesisHash = String(repeating: "0", count: 64)
 
     /// Version tag that starts every encoding, so that a future format can never be confused.
     static let encodingTag = "formulary-audit-v1\n"
@@ -49,7 +49,7 @@ public enum AuditLog {
     /// The bytes that are hashed for a record:
     /// `"formulary-audit-v1\n"` followed by the netstrings (`<byte count>:<bytes>,`) of
     /// prev_hash, seq in decimal, at, actor, action, subject and details, in that order.
-    public static func canonicalEncoding(prevHash: String, seq: Int64, at: String, actor: String,
+    package static func canonicalEncoding(prevHash: String, seq: Int64, at: String, actor: String,
                                          action: String, subject: String, details: String) -> [UInt8] {
         var out = Array(encodingTag.utf8)
         for field in [prevHash, String(seq), at, actor, action, subject, details] {
@@ -63,7 +63,7 @@ public enum AuditLog {
     }
 
     /// SHA-256 hex of the canonical encoding.
-    public static func hash(prevHash: String, seq: Int64, at: String, actor: String,
+    package static func hash(prevHash: String, seq: Int64, at: String, actor: String,
                             action: String, subject: String, details: String) -> String {
         SHA256.hex(canonicalEncoding(prevHash: prevHash, seq: seq, at: at, actor: actor,
                                      action: action, subject: subject, details: details))

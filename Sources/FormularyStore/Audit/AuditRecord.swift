@@ -1,22 +1,22 @@
 /// One record of the audit log.
-public struct AuditRecord: Sendable, Hashable {
+package struct AuditRecord: Sendable, Hashable {
     /// 1, 2, 3… without gaps.
-    public var seq: Int64
+    package var seq: Int64
     /// UTC ISO 8601 with milliseconds.
-    public var at: String
-    public var actor: String
+    package var at: String
+    package var actor: String
     /// What was done, e.g. `types.add`, `entries.import`.
-    public var action: String
+    package var action: String
     /// What it was done to, e.g. a type's name.
-    public var subject: String
+    package var subject: String
     /// Canonical JSON text (keys sorted, no whitespace). Never holds secure values.
-    public var details: String
+    package var details: String
     /// The previous record's hash; 64 zeros for the first record.
-    public var prevHash: String
+    package var prevHash: String
     /// SHA-256 hex of ``AuditLog/canonicalEncoding(prevHash:seq:at:actor:action:subject:details:)``.
-    public var hash: String
+    package var hash: String
 
-    public init(seq: Int64, at: String, actor: String, action: String, subject: String,
+    package init(seq: Int64, at: String, actor: String, action: String, subject: String,
                 details: String, prevHash: String, hash: String) {
         self.seq = seq
         self.at = at
@@ -29,28 +29,28 @@ public struct AuditRecord: Sendable, Hashable {
     }
 
     /// The hash this record should have, recomputed from its fields.
-    public var expectedHash: String {
+    package var expectedHash: String {
         AuditLog.hash(prevHash: prevHash, seq: seq, at: at, actor: actor, action: action,
                       subject: subject, details: details)
     }
 }
 
 /// The outcome of ``AuditLog/verify(_:)``.
-public struct AuditVerification: Sendable, Hashable {
+package struct AuditVerification: Sendable, Hashable {
     /// Records that verified, from the first one on.
-    public var verifiedCount: Int
+    package var verifiedCount: Int
     /// The hash of the last verified record (64 zeros when there is none): write it down
     /// outside the database to be able to detect a rewrite of the whole chain later.
-    public var headHash: String
+    package var headHash: String
     /// The first problem found, or nil when the whole chain verifies.
-    public var failure: AuditFailure?
+    package var failure: AuditFailure?
 
-    public var isValid: Bool { failure == nil }
+    package var isValid: Bool { failure == nil }
 }
 
 /// The first record that does not verify, and why.
-public struct AuditFailure: Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
+package struct AuditFailure: Sendable, Hashable, CustomStringConvertible {
+    package enum Reason: Sendable, Hashable {
         /// The record's content does not hash to its stored hash (it was edited).
         case hashMismatch(stored: String, computed: String)
         /// The record's `prev_hash` is not the previous record's hash (records were removed,
@@ -68,10 +68,10 @@ public struct AuditFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first record that does not verify (for a truncated log, the first missing one).
-    public var seq: Int64
-    public var reason: Reason
+    package var seq: Int64
+    package var reason: Reason
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case let .hashMismatch(stored, computed):
             "record \(seq): content does not match its hash (stored \(stored.prefix(12))…, "

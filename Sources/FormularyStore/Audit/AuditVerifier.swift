@@ -296,13 +296,13 @@ extension Store {
     /// Checks the database, its schema, the audit chain, and the data against the log
     /// (`audit verify`). With `expectedHead`, also that the log still holds a record with
     /// that hash (a head kept elsewhere: a cut or rewritten log no longer does).
-    public func auditReport(expectedHead: String? = nil) throws -> AuditReport {
+    package func auditReport(expectedHead: String? = nil) throws -> AuditReport {
         try AuditVerifier(store: self).run(expectedHead: expectedHead)
     }
 
     /// The newest record's sequence number and hash (`audit head`); 0 and 64 zeros when the
     /// log is empty.
-    public func auditHead() throws -> (seq: Int64, hash: String) {
+    package func auditHead() throws -> (seq: Int64, hash: String) {
         try backend.lastAuditRecord().map { ($0.seq, $0.hash) } ?? (0, AuditLog.genesisHash)
     }
 }

@@ -144,11 +144,11 @@ final class DigestFeed {
 }
 
 /// A database's data-digest key (table `audit_key`): digests are HMAC-SHA256 under it.
-public struct AuditKey: Sendable, Hashable {
+package struct AuditKey: Sendable, Hashable {
     let bytes: [UInt8]
 
     /// Wraps a 32-byte key (tests; stores read theirs from `audit_key`).
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         precondition(bytes.count == 32, "an audit key has 32 bytes")
         self.bytes = bytes
     }

@@ -3,7 +3,7 @@ import Foundation
 /// What a transaction is for, in terms every backend can honour: SQLite maps a write to
 /// `BEGIN IMMEDIATE` (the write lock at once, so no upgrade can deadlock) and a read to
 /// `BEGIN DEFERRED`; a server database maps them to its own isolation levels.
-public enum StoreTransactionKind: Sendable {
+package enum StoreTransactionKind: Sendable {
     /// A consistent view for reading; nothing is written.
     case read
     /// The transaction writes: it takes the right to write before its first statement.
@@ -354,7 +354,7 @@ package protocol StoreBackend: AnyObject {
 }
 
 /// An `imports` row with its form's name.
-public struct ImportHeader: Sendable, Hashable {
+package struct ImportHeader: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(id: Int64, formID: Int64, form: String, at: String, actor: String, source: String) {
         self.id = id
@@ -365,16 +365,16 @@ public struct ImportHeader: Sendable, Hashable {
         self.source = source
     }
 
-    public var id: Int64
-    public var formID: Int64
-    public var form: String
-    public var at: String
-    public var actor: String
-    public var source: String
+    package var id: Int64
+    package var formID: Int64
+    package var form: String
+    package var at: String
+    package var actor: String
+    package var source: String
 }
 
 /// An entry as stored: its values still encoded (``EntryValues``), its layout by id.
-public struct EntryRecord: Sendable, Hashable {
+package struct EntryRecord: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(id: Int64, form: String, key: String?, layoutID: Int64, values: [UInt8], version: Int, createdAt: String, updatedAt: String, createdIn: Int64, updatedIn: Int64?) {
         self.id = id
@@ -389,20 +389,20 @@ public struct EntryRecord: Sendable, Hashable {
         self.updatedIn = updatedIn
     }
 
-    public var id: Int64
-    public var form: String
-    public var key: String?
-    public var layoutID: Int64
-    public var values: [UInt8]
-    public var version: Int
-    public var createdAt: String
-    public var updatedAt: String
-    public var createdIn: Int64
-    public var updatedIn: Int64?
+    package var id: Int64
+    package var form: String
+    package var key: String?
+    package var layoutID: Int64
+    package var values: [UInt8]
+    package var version: Int
+    package var createdAt: String
+    package var updatedAt: String
+    package var createdIn: Int64
+    package var updatedIn: Int64?
 }
 
 /// An earlier version of an entry as stored.
-public struct EarlierVersionRecord: Sendable, Hashable {
+package struct EarlierVersionRecord: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(entryID: Int64, version: Int, layoutID: Int64, values: [UInt8], writtenIn: Int64, replacedIn: Int64, writtenAt: String, replacedAt: String) {
         self.entryID = entryID
@@ -415,19 +415,19 @@ public struct EarlierVersionRecord: Sendable, Hashable {
         self.replacedAt = replacedAt
     }
 
-    public var entryID: Int64
-    public var version: Int
-    public var layoutID: Int64
-    public var values: [UInt8]
-    public var writtenIn: Int64
-    public var replacedIn: Int64
+    package var entryID: Int64
+    package var version: Int
+    package var layoutID: Int64
+    package var values: [UInt8]
+    package var writtenIn: Int64
+    package var replacedIn: Int64
     /// When the imports that wrote and replaced it ran.
-    public var writtenAt: String
-    public var replacedAt: String
+    package var writtenAt: String
+    package var replacedAt: String
 }
 
 /// One stored version of an entry, current or earlier, as digests read it.
-public struct EntryVersionRow: Sendable, Hashable {
+package struct EntryVersionRow: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(entryID: Int64, version: Int64, formID: Int64, key: String?, layoutID: Int64, writtenIn: Int64, createdOrReplacedIn: Int64, isCurrent: Bool, sourceLine: Int64? = nil) {
         self.entryID = entryID
@@ -441,24 +441,24 @@ public struct EntryVersionRow: Sendable, Hashable {
         self.sourceLine = sourceLine
     }
 
-    public var entryID: Int64
-    public var version: Int64
-    public var formID: Int64
-    public var key: String?
-    public var layoutID: Int64
+    package var entryID: Int64
+    package var version: Int64
+    package var formID: Int64
+    package var key: String?
+    package var layoutID: Int64
     /// The import that wrote this version.
-    public var writtenIn: Int64
+    package var writtenIn: Int64
     /// For the current version: the import that created the entry. For an earlier one: the
     /// import that replaced it.
-    public var createdOrReplacedIn: Int64
-    public var isCurrent: Bool
+    package var createdOrReplacedIn: Int64
+    package var isCurrent: Bool
     /// The line of the import's file on which this version's record starts (nil before
     /// migration 5, and for versions no file line wrote).
-    public var sourceLine: Int64? = nil
+    package var sourceLine: Int64? = nil
 }
 
 /// Writes the entries of one import, as ``EntryWriter`` asks.
-public protocol EntryRowWriting: AnyObject {
+package protocol EntryRowWriting: AnyObject {
     /// Stores a new entry and returns its id; `line` is where its record starts in the
     /// import's file (nil when no file line wrote it).
     func insert(key: String?, layoutID: Int64, values: UnsafeRawBufferPointer, line: Int64?) throws -> Int64
@@ -472,14 +472,14 @@ public protocol EntryRowWriting: AnyObject {
 }
 
 /// Reads entries for one validation worker, from a fixed snapshot.
-public protocol EntryScanning: AnyObject {
+package protocol EntryScanning: AnyObject {
     func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws
     /// Ends the snapshot.
     func end()
 }
 
 /// Writes one run's failed rules, results and progress, as ``RunResultWriter`` asks.
-public protocol RunResultRowWriting: AnyObject {
+package protocol RunResultRowWriting: AnyObject {
     /// Stores a failed rule of the run (its `id` is ignored) and returns its id.
     func insertRule(_ rule: RunRule) throws -> Int64
     /// Stores one result; a writer may hold results back until ``progress(formID:judgedThrough:counts:)``.
@@ -498,5 +498,5 @@ public protocol RunResultRowWriting: AnyObject {
 
 extension RunResultRowWriting {
     /// Keeps checking for repeats: correct whatever the caller promised.
-    public func promiseNewRows() {}
+    package func promiseNewRows() {}
 }

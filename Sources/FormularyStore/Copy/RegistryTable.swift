@@ -8,7 +8,7 @@
 /// know of them). Left out on purpose: the migrations' bookkeeping (`schema_migrations`, each
 /// database's own), the audit head (kept by a trigger as records are appended) and the audit
 /// key (copied by ``StoreBackend/replaceAuditKey(_:)``, which has to go around its guards).
-public enum RegistryTable: String, CaseIterable, Sendable {
+package enum RegistryTable: String, CaseIterable, Sendable {
     case typeVersions = "type_versions"
     case typeEvents = "type_events"
     case formVersions = "form_versions"
@@ -28,10 +28,10 @@ public enum RegistryTable: String, CaseIterable, Sendable {
     case auditLog = "audit_log"
 
     /// The table's name in both schemas.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// The columns copied, in the order rows are read and written.
-    public var columns: [RegistryColumn] {
+    package var columns: [RegistryColumn] {
         switch self {
         case .typeVersions:
             [.int("id"), .text("name"), .text("hash"), .text("source"), .text("origin"), .text("recorded_at"),
@@ -84,7 +84,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
     /// the audit log must be appended in `seq` order, and entries land in id order, the order
     /// validation scans them in. Text never takes part, since the two databases may sort it
     /// differently.
-    public var orderColumns: [String] {
+    package var orderColumns: [String] {
         switch self {
         case .entryVersions: ["entry_id", "version"]
         case .runForms, .runTypeVersions: ["run_id", "form_id"]
@@ -96,7 +96,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
     }
 
     /// What the rows are, for messages ("entries", "audit records").
-    public var noun: String {
+    package var noun: String {
         switch self {
         case .typeVersions: "type versions"
         case .typeEvents: "type events"
@@ -120,7 +120,7 @@ public enum RegistryTable: String, CaseIterable, Sendable {
 }
 
 /// How a copied column's values are kept, in terms both backends map to their own types.
-public enum RegistryColumnKind: Sendable {
+package enum RegistryColumnKind: Sendable {
     /// A 64-bit integer (SQLite `INTEGER`, PostgreSQL `BIGINT`).
     case integer
     /// UTF-8 text.
@@ -134,11 +134,11 @@ public enum RegistryColumnKind: Sendable {
 
 /// One copied column: its name in both schemas and its kind. Any column may be NULL where
 /// the schema allows it; the copy writes what it reads.
-public struct RegistryColumn: Sendable, Hashable {
+package struct RegistryColumn: Sendable, Hashable {
     /// The column's name.
-    public var name: String
+    package var name: String
     /// How its values are kept.
-    public var kind: RegistryColumnKind
+    package var kind: RegistryColumnKind
 
     static func int(_ name: String) -> Self { Self(name: name, kind: .integer) }
     static func text(_ name: String) -> Self { Self(name: name, kind: .text) }
@@ -148,7 +148,7 @@ public struct RegistryColumn: Sendable, Hashable {
 
 /// One row being copied, as the reading backend holds it (valid only during the call that
 /// hands it over): the writing backend pulls each column by the kind its table names.
-public protocol RegistryRowReading {
+package protocol RegistryRowReading {
     /// Whether column `column` (0-based, in ``RegistryTable/columns`` order) is NULL.
     func isNull(_ column: Int) -> Bool
     /// An integer or flag column (a flag reads 0 or 1).
@@ -159,7 +159,7 @@ public protocol RegistryRowReading {
 
 /// Writes the rows of one table of a registry copy into the target database, in the open
 /// write transaction; rows may be held back until ``finish()``.
-public protocol RegistryRowWriting: AnyObject {
+package protocol RegistryRowWriting: AnyObject {
     /// Writes one row, read in the table's column order.
     func write(_ row: any RegistryRowReading) throws
     /// Writes whatever is held back; the table's rows are all in the database afterwards.

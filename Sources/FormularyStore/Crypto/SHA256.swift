@@ -1,34 +1,34 @@
 import CCrypto
 
 /// SHA-256 (FIPS 180-4) computed by libcrypto's EVP digest API.
-public enum SHA256 {
+package enum SHA256 {
     /// Digest length in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The digest of `bytes`.
-    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = Hasher()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The digest of the UTF-8 bytes of `text`.
-    public static func hash(_ text: String) -> [UInt8] {
+    package static func hash(_ text: String) -> [UInt8] {
         hash(text.utf8)
     }
 
     /// The digest of `bytes` in lowercase hexadecimal (64 characters).
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         hexString(hash(bytes))
     }
 
     /// The digest of the UTF-8 bytes of `text` in lowercase hexadecimal.
-    public static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         hexString(hash(text.utf8))
     }
 
     /// Lowercase hexadecimal spelling of `bytes`.
-    public static func hexString(_ bytes: [UInt8]) -> String {
+    package static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -42,11 +42,11 @@ public enum SHA256 {
     /// An incremental SHA-256: feed it bytes in pieces, then ``finalize()`` once.
     ///
     /// A non-copyable value owning its libcrypto context, so the context is freed exactly once.
-    public struct Hasher: ~Copyable {
+    package struct Hasher: ~Copyable {
         private let context: OpaquePointer
         private var finished = false
 
-        public init() {
+        package init() {
             guard let context = EVP_MD_CTX_new(),
                   EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
                 // Only fails on allocation failure or a libcrypto without SHA-256.
@@ -58,14 +58,14 @@ public enum SHA256 {
         deinit { EVP_MD_CTX_free(context) }
 
         /// Adds raw bytes.
-        public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        package mutating func update(_ buffer: UnsafeRawBufferPointer) {
             precondition(!finished, "SHA256.Hasher used after finalize()")
             guard let base = buffer.baseAddress, buffer.count > 0 else { return }
             EVP_DigestUpdate(context, base, buffer.count)
         }
 
         /// Adds `bytes`, in contiguous chunks when the sequence is not contiguous itself.
-        public mutating func update(_ bytes: some Sequence<UInt8>) {
+        package mutating func update(_ bytes: some Sequence<UInt8>) {
             let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
                 update(UnsafeRawBufferPointer(buffer))
             }
@@ -83,13 +83,13 @@ public enum SHA256 {
         }
 
         /// Adds the UTF-8 bytes of `text`.
-        public mutating func update(_ text: String) {
+        package mutating func update(_ text: String) {
             var text = text
             text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
         }
 
         /// The digest of everything added. The hasher cannot be used afterwards.
-        public mutating func finalize() -> [UInt8] {
+        package mutating func finalize() -> [UInt8] {
             precondition(!finished, "SHA256.Hasher finalized twice")
             finished = true
             var digest = [UInt8](repeating: 0, count: SHA256.byteCount)

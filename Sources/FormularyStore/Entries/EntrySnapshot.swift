@@ -4,33 +4,33 @@
 /// Get them from ``Store/beginEntrySnapshots(count:)`` inside the transaction that records the
 /// run, so that they and the run's own bookkeeping see the same entries and imports. A
 /// snapshot is used by one thread at a time; ``end()`` (or releasing it) ends it.
-public final class EntrySnapshot: @unchecked Sendable {
+package final class EntrySnapshot: @unchecked Sendable {
     let scan: any EntryScanning
 
     init(_ scan: any EntryScanning) { self.scan = scan }
 
     /// Calls `body` with every entry whose id is in `afterID < id <= throughID`, in id order.
     /// The row's values are only valid during the call.
-    public func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws {
+    package func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws {
         try scan.forEachEntry(afterID: afterID, throughID: throughID, body)
     }
 
     /// Ends the snapshot; it cannot be read afterwards.
-    public func end() { scan.end() }
+    package func end() { scan.end() }
 }
 
 /// An entry as a validation worker reads it: its ids, version and encoded values
 /// (``EntryValues``), straight from the storage's buffers.
-public struct EntryRowView {
-    public let id: Int64
-    public let formID: Int64
-    public let layoutID: Int64
-    public let version: Int
+@usableFromInline package struct EntryRowView {
+    @usableFromInline package let id: Int64
+    @usableFromInline package let formID: Int64
+    @usableFromInline package let layoutID: Int64
+    @usableFromInline package let version: Int
     /// The encoded values; valid only during the call that received the row.
-    public let values: UnsafeRawBufferPointer
+    @usableFromInline package let values: UnsafeRawBufferPointer
 
     @inlinable
-    public init(id: Int64, formID: Int64, layoutID: Int64, version: Int, values: UnsafeRawBufferPointer) {
+    package init(id: Int64, formID: Int64, layoutID: Int64, version: Int, values: UnsafeRawBufferPointer) {
         self.id = id
         self.formID = formID
         self.layoutID = layoutID
@@ -40,7 +40,7 @@ public struct EntryRowView {
 
     /// Calls `body` with the encoded values.
     @inlinable
-    public func withValues<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withValues<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(values)
     }
 }
@@ -49,18 +49,18 @@ extension Store {
     /// Opens `count` snapshots of the entries. Call it inside the ``transaction(_:)`` that
     /// records a validation run: the write lock keeps imports out meanwhile, so every snapshot
     /// sees what the run's bookkeeping sees.
-    public func beginEntrySnapshots(count: Int) throws -> [EntrySnapshot] {
+    package func beginEntrySnapshots(count: Int) throws -> [EntrySnapshot] {
         try backend.beginEntryScans(count: count).map(EntrySnapshot.init)
     }
 
     /// Runs `body` while snapshots stay open for a long time (a validation run writes its
     /// batches inside it): the storage may put off its maintenance until the end.
-    public func withCheckpointsDeferred<T>(_ body: () throws -> T) throws -> T {
+    package func withCheckpointsDeferred<T>(_ body: () throws -> T) throws -> T {
         try backend.withLongReaders(body)
     }
 
     /// Every layout's column names, by id: what a run's judges locate values by.
-    public func entryLayouts() throws -> [Int64: [String]] {
+    package func entryLayouts() throws -> [Int64: [String]] {
         try backend.encodedLayouts().mapValues { try EntryValues.decodeNames($0) }
     }
 }

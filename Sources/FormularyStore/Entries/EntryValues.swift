@@ -10,16 +10,16 @@ import FormularyRules
 ///
 /// Why not JSON text: reading a value is a varint and a pointer, with no parsing, escaping or
 /// allocation, which keeps batch validation close to SQLite's raw read speed (docs/storage.md).
-public enum EntryValues {
+@usableFromInline package enum EntryValues {
     /// Encodes `values` (nil for absent) into a new array.
-    public static func encode(_ values: [String?]) -> [UInt8] {
+    package static func encode(_ values: [String?]) -> [UInt8] {
         var out: [UInt8] = []
         encode(values, into: &out)
         return out
     }
 
     /// Encodes `values`, replacing the contents of `out` (whose capacity is reused).
-    public static func encode(_ values: [String?], into out: inout [UInt8]) {
+    package static func encode(_ values: [String?], into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         var pendingAbsent = 0
         for value in values {
@@ -35,12 +35,12 @@ public enum EntryValues {
     }
 
     /// Encodes non-optional strings (layout field names).
-    public static func encode(_ names: [String]) -> [UInt8] {
+    package static func encode(_ names: [String]) -> [UInt8] {
         encode(names.map(Optional.some))
     }
 
     /// Decodes every slot present in `bytes` (trailing absent slots are not represented).
-    public static func decode(_ bytes: [UInt8]) throws(EntryValuesError) -> [String?] {
+    package static func decode(_ bytes: [UInt8]) throws(EntryValuesError) -> [String?] {
         var values: [String?] = []
         let failure = bytes.withUnsafeBytes { buffer -> EntryValuesError? in
             var reader = EntryValuesReader(buffer)
@@ -58,7 +58,7 @@ public enum EntryValues {
     }
 
     /// Decodes field names; an absent name is malformed.
-    public static func decodeNames(_ bytes: [UInt8]) throws(EntryValuesError) -> [String] {
+    package static func decodeNames(_ bytes: [UInt8]) throws(EntryValuesError) -> [String] {
         var names: [String] = []
         for value in try decode(bytes) {
             guard let value else { throw EntryValuesError.malformed(offset: 0) }
@@ -104,18 +104,18 @@ public enum EntryValues {
 package typealias EntryValueSpan = ValueSpan
 
 /// Reads the slots of an encoded entry one by one, without copying.
-public struct EntryValuesReader {
+@usableFromInline package struct EntryValuesReader {
     @usableFromInline let bytes: UnsafeRawBufferPointer
     /// Offset of the next slot's tag.
-    public var offset: Int { position }
+    @usableFromInline package var offset: Int { position }
     @usableFromInline var position = 0
 
-    @inlinable public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    @inlinable package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     /// The next slot: nil at the end, `.some(nil)` for an absent value, else the value's
     /// bytes (valid as long as the buffer given to `init`).
     @inlinable
-    public mutating func next() throws(EntryValuesError) -> UnsafeRawBufferPointer?? {
+    package mutating func next() throws(EntryValuesError) -> UnsafeRawBufferPointer?? {
         guard position < bytes.count else { return nil }
         var tag: UInt64 = 0
         var shift: UInt64 = 0
@@ -137,10 +137,10 @@ public struct EntryValuesReader {
 }
 
 /// An encoded entry that cannot be read (a damaged database).
-public enum EntryValuesError: Error, Sendable, Hashable, CustomStringConvertible {
+@usableFromInline package enum EntryValuesError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(offset: Int)
 
-    public var description: String {
+    @usableFromInline package var description: String {
         switch self {
         case .malformed(let offset): "malformed entry values at byte \(offset)"
         }

@@ -8,16 +8,16 @@ import FormularyJSON
 /// on its own). A writer is one import: it records an `imports` row (time, actor, source), and
 /// every entry it creates or changes points to it. It digests what it writes as it goes, and
 /// ``recordAudit(details:)`` ends the import with its audit record.
-public final class EntryWriter {
-    public let store: Store
-    public let formID: Int64
-    public let form: String
+package final class EntryWriter {
+    package let store: Store
+    package let formID: Int64
+    package let form: String
     /// The `imports` row of this writer.
-    public let importID: Int64
+    package let importID: Int64
     /// When the import happened (UTC ISO 8601).
-    public let timestamp: String
-    public let actor: String
-    public let source: String
+    package let timestamp: String
+    package let actor: String
+    package let source: String
     private let rows: any EntryRowWriting
     private var scratch: [UInt8] = []
     private let digest = DataDigests.ImportAccumulator()
@@ -36,14 +36,14 @@ public final class EntryWriter {
     }
 
     /// The layout id for these column names (see ``Store/layoutID(for:)``).
-    public func layoutID(for fields: [String]) throws -> Int64 {
+    package func layoutID(for fields: [String]) throws -> Int64 {
         try store.layoutID(for: fields)
     }
 
     /// Adds a new entry whose values (nil for absent) follow the layout's field order.
     @discardableResult
     /// `line` is where the entry's record starts in the import's file, when it came from one.
-    public func add(layoutID: Int64, values: [String?], line: Int? = nil) throws -> Int64 {
+    package func add(layoutID: Int64, values: [String?], line: Int? = nil) throws -> Int64 {
         EntryValues.encode(values, into: &scratch)
         return try scratch.withUnsafeBytes { try add(layoutID: layoutID, encoded: $0, key: nil, line: line) }
     }
@@ -51,7 +51,7 @@ public final class EntryWriter {
     /// Adds a new entry from already encoded values (``EntryValues``). A key that another entry
     /// of the form has is a UNIQUE violation; use ``upsert(key:layoutID:values:)`` for keyed imports.
     @discardableResult
-    public func add(layoutID: Int64, encoded: UnsafeRawBufferPointer, key: String? = nil,
+    package func add(layoutID: Int64, encoded: UnsafeRawBufferPointer, key: String? = nil,
                     line: Int? = nil) throws -> Int64 {
         let sourceLine = line.map(Int64.init)
         let id = try rows.insert(key: key, layoutID: layoutID, values: encoded, line: sourceLine)
@@ -64,14 +64,14 @@ public final class EntryWriter {
     /// keeping the previous values in the entry's history.
     @discardableResult
     /// `line` is where the record starts in the import's file, when it came from one.
-    public func upsert(key: String, layoutID: Int64, values: [String?], line: Int? = nil) throws -> EntryWriteOutcome {
+    package func upsert(key: String, layoutID: Int64, values: [String?], line: Int? = nil) throws -> EntryWriteOutcome {
         EntryValues.encode(values, into: &scratch)
         return try scratch.withUnsafeBytes { try upsert(key: key, layoutID: layoutID, encoded: $0, line: line) }
     }
 
     /// ``upsert(key:layoutID:values:)`` from already encoded values.
     @discardableResult
-    public func upsert(key: String, layoutID: Int64, encoded: UnsafeRawBufferPointer,
+    package func upsert(key: String, layoutID: Int64, encoded: UnsafeRawBufferPointer,
                        line: Int? = nil) throws -> EntryWriteOutcome {
         guard let (id, same, version) = try rows.find(key: key, layoutID: layoutID, values: encoded) else {
             return .inserted(id: try add(layoutID: layoutID, encoded: encoded, key: key, line: line))
@@ -91,7 +91,7 @@ public final class EntryWriter {
     /// they have a key or not.
     /// - Returns: the new version.
     @discardableResult
-    public func replace(id: Int64, key: String?, version: Int, layoutID: Int64, values: [String?]) throws -> Int {
+    package func replace(id: Int64, key: String?, version: Int, layoutID: Int64, values: [String?]) throws -> Int {
         EntryValues.encode(values, into: &scratch)
         try scratch.withUnsafeBytes { encoded in
             // No file line wrote it: its source is the writer's own (`canonicalize`).
@@ -109,7 +109,7 @@ public final class EntryWriter {
     /// passes `canonicalize: true` for its own action name (`canonicalize`); `audit verify`
     /// checks the digest of either.
     @discardableResult
-    public func recordAudit(details: JSONObject = JSONObject(), canonicalize: Bool = false) throws -> AuditRecord {
+    package func recordAudit(details: JSONObject = JSONObject(), canonicalize: Bool = false) throws -> AuditRecord {
         var layouts: [Int64: [UInt8]] = [:]
         for id in digest.layoutIDs { layouts[id] = EntryValues.encode(try store.layoutFields(id)) }
         let header = ImportHeader(id: importID, formID: formID, form: form, at: timestamp,

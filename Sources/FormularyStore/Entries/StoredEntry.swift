@@ -1,49 +1,49 @@
 /// An entry as stored, decoded for display (`entries list`, `entries show`).
-public struct StoredEntry: Sendable, Hashable {
-    public var id: Int64
-    public var form: String
+package struct StoredEntry: Sendable, Hashable {
+    package var id: Int64
+    package var form: String
     /// The import key, when the entry was imported with `--key`.
-    public var key: String?
+    package var key: String?
     /// The entry's columns, in the order they were imported (declared and unknown alike).
-    public var fields: [String]
+    package var fields: [String]
     /// One value per field; nil when absent.
-    public var values: [String?]
+    package var values: [String?]
     /// 1 for a new entry, +1 for each keyed update.
-    public var version: Int
+    package var version: Int
     /// When the import that created it ran (UTC ISO 8601).
-    public var createdAt: String
+    package var createdAt: String
     /// When a keyed import last changed it; equal to ``createdAt`` when never changed.
-    public var updatedAt: String
+    package var updatedAt: String
     /// The imports that created and last changed it.
-    public var createdIn: Int64
-    public var updatedIn: Int64?
+    package var createdIn: Int64
+    package var updatedIn: Int64?
 
     /// The value of `field`, or nil when the entry has no such column or it is absent.
-    public subscript(field: String) -> String? {
+    package subscript(field: String) -> String? {
         guard let index = fields.firstIndex(of: field) else { return nil }
         return values[index]
     }
 
     /// The present values as (field, value) pairs, in column order.
-    public var presentValues: [(field: String, value: String)] {
+    package var presentValues: [(field: String, value: String)] {
         zip(fields, values).compactMap { field, value in value.map { (field, $0) } }
     }
 }
 
 /// The values an entry had before a keyed import replaced them (`entry_versions`).
-public struct StoredEntryVersion: Sendable, Hashable {
-    public var entryID: Int64
-    public var version: Int
-    public var fields: [String]
-    public var values: [String?]
+package struct StoredEntryVersion: Sendable, Hashable {
+    package var entryID: Int64
+    package var version: Int
+    package var fields: [String]
+    package var values: [String?]
     /// When the import that wrote this version ran.
-    public var validFrom: String
+    package var validFrom: String
     /// When the import that replaced it ran.
-    public var replacedAt: String
+    package var replacedAt: String
 }
 
 /// What ``EntryWriter`` did with one row.
-public enum EntryWriteOutcome: Sendable, Hashable {
+package enum EntryWriteOutcome: Sendable, Hashable {
     /// A new entry.
     case inserted(id: Int64)
     /// An existing entry with the same key got new values; the old ones went to its history.
@@ -51,7 +51,7 @@ public enum EntryWriteOutcome: Sendable, Hashable {
     /// An existing entry with the same key already had exactly these values.
     case unchanged(id: Int64)
 
-    public var id: Int64 {
+    package var id: Int64 {
         switch self {
         case .inserted(let id), .updated(let id, _), .unchanged(let id): id
         }

@@ -2,7 +2,7 @@
 
 extension Migration {
     /// The migrations of migrations/, in order, as compiled into this executable.
-    public static let embedded: [Migration] = [
+    package static let embedded: [Migration] = [
         Migration(id: 1, name: "0001_initial.sql", sql: #"""
 -- 0001: field types, forms, entries and the audit log.
 -- The numbered files of migrations/ are the only definition of the schema; see docs/storage.md.

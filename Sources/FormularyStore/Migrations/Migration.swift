@@ -1,32 +1,32 @@
 /// One numbered file of `migrations/`: the SQL that brings the schema from version `id - 1`
 /// to version `id`.
-public struct Migration: Sendable, Hashable {
+package struct Migration: Sendable, Hashable {
     /// The file's number (`0002_…` is 2). Migrations apply in increasing order.
-    public var id: Int
+    package var id: Int
     /// The file name, e.g. `0001_initial.sql`.
-    public var name: String
+    package var name: String
     /// The file's text, byte for byte.
-    public var sql: String
+    package var sql: String
 
-    public init(id: Int, name: String, sql: String) {
+    package init(id: Int, name: String, sql: String) {
         self.id = id
         self.name = name
         self.sql = sql
     }
 
     /// SHA-256 of the text, in hex: what the database records when the migration is applied.
-    public var sha256: String { SHA256.hex(sql) }
+    package var sha256: String { SHA256.hex(sql) }
 }
 
 /// A migration recorded as applied in a database.
-public struct AppliedMigration: Sendable, Hashable {
-    public var id: Int
-    public var name: String
-    public var sha256: String
+package struct AppliedMigration: Sendable, Hashable {
+    package var id: Int
+    package var name: String
+    package var sha256: String
     /// UTC ISO 8601.
-    public var appliedAt: String
+    package var appliedAt: String
 
-    public init(id: Int, name: String, sha256: String, appliedAt: String) {
+    package init(id: Int, name: String, sha256: String, appliedAt: String) {
         self.id = id
         self.name = name
         self.sha256 = sha256
@@ -35,18 +35,18 @@ public struct AppliedMigration: Sendable, Hashable {
 }
 
 /// Where a migration stands in one database, for `migrate --status`.
-public enum MigrationStatus: Sendable, Hashable {
+package enum MigrationStatus: Sendable, Hashable {
     case applied(AppliedMigration)
     case pending(Migration)
 
-    public var id: Int {
+    package var id: Int {
         switch self {
         case .applied(let applied): applied.id
         case .pending(let migration): migration.id
         }
     }
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .applied(let applied): applied.name
         case .pending(let migration): migration.name
@@ -55,7 +55,7 @@ public enum MigrationStatus: Sendable, Hashable {
 }
 
 /// Why a database's schema cannot be trusted by this executable.
-public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database applied a migration whose text differs from this executable's copy.
     case modified(id: Int, name: String, recorded: String, expected: String)
     /// The database applied a migration this executable does not have (a newer binary did).
@@ -66,7 +66,7 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     /// application, and Formulary neither reads it nor adds its own tables to it.
     case foreignDatabase(tables: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .modified(id, name, recorded, expected):
             "migration \(id) (\(name)) was applied with SHA-256 \(recorded), but this formulary's "
@@ -84,7 +84,7 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The first few names, then how many more: `notes, tags and 15 more`.
-    public static func sample(_ names: [String], limit: Int = 3) -> String {
+    package static func sample(_ names: [String], limit: Int = 3) -> String {
         guard names.count > limit else {
             return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
         }

@@ -7,11 +7,11 @@ import Foundation
 /// their bookkeeping rows in one `BEGIN IMMEDIATE` transaction, and the list of applied
 /// migrations is read again inside that transaction, so that a failure leaves no migration
 /// half-applied and processes racing to migrate the same new file apply each one exactly once.
-public struct Migrator: Sendable {
-    public let migrations: [Migration]
+package struct Migrator: Sendable {
+    package let migrations: [Migration]
 
     /// - Parameter migrations: defaults to the migrations embedded in the executable.
-    public init(migrations: [Migration] = Migration.embedded) throws(MigrationError) {
+    package init(migrations: [Migration] = Migration.embedded) throws(MigrationError) {
         for (previous, next) in zip(migrations, migrations.dropFirst()) where next.id <= previous.id {
             throw .invalidList("migration \(next.name) does not follow \(previous.name)")
         }
@@ -32,7 +32,7 @@ public struct Migrator: Sendable {
     /// - Throws: ``MigrationError/foreignDatabase(tables:)`` when `db` has tables but no
     ///   bookkeeping table: it belongs to another application, and its "pending" migrations
     ///   must not be applied to it.
-    public func applied(in db: Database) throws -> [AppliedMigration] {
+    package func applied(in db: Database) throws -> [AppliedMigration] {
         // One query decides: outside a transaction, two would read two snapshots, and a
         // migration committed between them would look like another application's tables.
         let tables = try Self.tables(in: db)
@@ -54,7 +54,7 @@ public struct Migrator: Sendable {
     }
 
     /// Throws when an applied migration is unknown to this executable or differs from its copy.
-    public func check(_ applied: [AppliedMigration]) throws(MigrationError) {
+    package func check(_ applied: [AppliedMigration]) throws(MigrationError) {
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.id, $0) })
         for record in applied {
             guard let migration = known[record.id] else {
@@ -69,13 +69,13 @@ public struct Migrator: Sendable {
     }
 
     /// Applied and pending migrations, after checking the applied ones.
-    public func status(of db: Database) throws -> [MigrationStatus] {
+    package func status(of db: Database) throws -> [MigrationStatus] {
         try status(applied: try applied(in: db))
     }
 
     /// The applied migrations (read from either kind of database) and the pending ones,
     /// after checking the applied ones against this executable's copies.
-    public func status(applied: [AppliedMigration]) throws(MigrationError) -> [MigrationStatus] {
+    package func status(applied: [AppliedMigration]) throws(MigrationError) -> [MigrationStatus] {
         try check(applied)
         let done = Set(applied.map(\.id))
         return applied.map(MigrationStatus.applied)
@@ -83,7 +83,7 @@ public struct Migrator: Sendable {
     }
 
     /// True when every known migration is applied (and the applied ones check out).
-    public func isUpToDate(_ db: Database) throws -> Bool {
+    package func isUpToDate(_ db: Database) throws -> Bool {
         try status(of: db).allSatisfy { if case .applied = $0 { true } else { false } }
     }
 
@@ -97,7 +97,7 @@ public struct Migrator: Sendable {
     /// `afterApplying` runs in the same transaction once the pending ones are applied, with
     /// those applied: for data steps that belong to a schema change (see ``Store/migrate(actor:)``).
     @discardableResult
-    public func migrate(_ db: Database, now: () -> Date = Date.init,
+    package func migrate(_ db: Database, now: () -> Date = Date.init,
                         afterApplying: ([AppliedMigration]) throws -> Void = { _ in }) throws -> [AppliedMigration] {
         let known = try applied(in: db)
         try check(known)

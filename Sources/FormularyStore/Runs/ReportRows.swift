@@ -2,7 +2,7 @@
 /// the database and stream, so that memory does not grow with the number of failures.
 
 /// What a report groups failures by, as the store computes group keys.
-public enum ReportGroupKey: String, Sendable, Hashable, CaseIterable {
+package enum ReportGroupKey: String, Sendable, Hashable, CaseIterable {
     /// The failed rule's name.
     case rule
     /// The field (`FORM.FIELD` when the report spans several forms); `(form)` for rules of
@@ -18,14 +18,14 @@ public enum ReportGroupKey: String, Sendable, Hashable, CaseIterable {
 /// Which stored values a report must not show, by form id: the secure fields of each form,
 /// or every field of a form no registry knows. Values of a field whose judging type version
 /// was `secure` are masked whatever this says.
-public struct ReportSecrets: Sendable, Hashable {
+package struct ReportSecrets: Sendable, Hashable {
     /// Form id → its secure fields (nil: every field is secret).
-    public var byForm: [Int64: Set<String>?]
+    package var byForm: [Int64: Set<String>?]
     /// What a report shows in place of a secret value.
-    public var mask: String
+    package var mask: String
 
     /// Makes the secrets of a report.
-    public init(byForm: [Int64: Set<String>?], mask: String) {
+    package init(byForm: [Int64: Set<String>?], mask: String) {
         self.byForm = byForm
         self.mask = mask
     }
@@ -60,27 +60,27 @@ public struct ReportSecrets: Sendable, Hashable {
 }
 
 /// One failed rule of one entry, with the value it judged and where the entry came from.
-public struct ReportFailureRow: Sendable, Hashable {
+package struct ReportFailureRow: Sendable, Hashable {
     /// The entry that failed.
-    public var entryID: Int64
+    package var entryID: Int64
     /// The entry version judged.
-    public var entryVersion: Int
+    package var entryVersion: Int
     /// The entry's key (nil without one; the mask when it is a secret value).
-    public var key: String?
+    package var key: String?
     /// The failed rule.
-    public var rule: RunRule
+    package var rule: RunRule
     /// The value of the failure's field in the version judged: nil when the rule has no
     /// field or the value was absent, the mask for a secret value.
-    public var value: String?
+    package var value: String?
     /// Whether ``value`` is masked.
-    public var valueIsSecret: Bool
+    package var valueIsSecret: Bool
     /// `FILE:LINE` of the import that wrote the version (`FILE` alone when the line is not
     /// known); nil when no import is recorded.
-    public var source: String?
+    package var source: String?
 }
 
 /// A group of failures as the store counts them.
-public struct ReportGroupRow: Sendable, Hashable {
+package struct ReportGroupRow: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(key: String, entryID: Int64?, entryKey: String?, failures: Int, entries: Int, errors: Int, warnings: Int, message: String, rules: [String], values: [String?] = [], source: String? = nil) {
         self.key = key
@@ -97,31 +97,31 @@ public struct ReportGroupRow: Sendable, Hashable {
     }
 
     /// The group key (for entries, the id in decimal).
-    public var key: String
+    package var key: String
     /// For entry groups: the entry's id and key (the mask when secret).
-    public var entryID: Int64?
+    package var entryID: Int64?
     /// For entry groups: the entry's key (the mask when secret), nil without one.
-    public var entryKey: String?
+    package var entryKey: String?
     /// Failed rules in the group.
-    public var failures: Int
+    package var failures: Int
     /// Distinct entries in the group.
-    public var entries: Int
+    package var entries: Int
     /// Failed rules of error severity.
-    public var errors: Int
+    package var errors: Int
     /// Failed rules of warning severity.
-    public var warnings: Int
+    package var warnings: Int
     /// The most frequent message (for entry groups, that of its first failed rule).
-    public var message: String
+    package var message: String
     /// Distinct rules in the order first seen (`field.rule` for entry groups).
-    public var rules: [String]
+    package var rules: [String]
     /// For entry groups: the value of each of ``rules`` (nil when absent or the rule has no
     /// field; the mask when secret), and the entry's source `FILE:LINE`.
-    public var values: [String?] = []
-    public var source: String? = nil
+    package var values: [String?] = []
+    package var source: String? = nil
 }
 
 /// How often one value failed in a group (a rule or a field).
-public struct ReportValueCount: Sendable, Hashable {
+package struct ReportValueCount: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(key: String, value: String, count: Int) {
         self.key = key
@@ -130,15 +130,15 @@ public struct ReportValueCount: Sendable, Hashable {
     }
 
     /// The group (rule or field) key.
-    public var key: String
+    package var key: String
     /// The value as stored.
-    public var value: String
+    package var value: String
     /// Failures of the group with this value.
-    public var count: Int
+    package var count: Int
 }
 
 /// An entry named by a comparison of two runs.
-public struct ReportEntryRow: Sendable, Hashable {
+package struct ReportEntryRow: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(entryID: Int64, key: String?, judgedBefore: Bool) {
         self.entryID = entryID
@@ -147,9 +147,9 @@ public struct ReportEntryRow: Sendable, Hashable {
     }
 
     /// The entry.
-    public var entryID: Int64
+    package var entryID: Int64
     /// The entry's key (the mask when secret), nil without one.
-    public var key: String?
+    package var key: String?
     /// For a newly failing entry: whether the previous run judged it.
-    public var judgedBefore: Bool
+    package var judgedBefore: Bool
 }

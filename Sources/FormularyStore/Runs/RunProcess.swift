@@ -13,26 +13,26 @@ import Darwin
 /// (`/proc/PID/stat`, field 22, in clock ticks since boot) is recorded with it, and a process
 /// with that pid and another start time is another process. A run recorded on another host
 /// cannot be checked and is taken as live.
-public struct RunProcess: Sendable, Hashable {
-    public var host: String
-    public var pid: Int64
+package struct RunProcess: Sendable, Hashable {
+    package var host: String
+    package var pid: Int64
     /// The start time token; empty where the platform has none.
-    public var start: String
+    package var start: String
 
-    public init(host: String, pid: Int64, start: String) {
+    package init(host: String, pid: Int64, start: String) {
         self.host = host
         self.pid = pid
         self.start = start
     }
 
     /// This process.
-    public static let current: RunProcess = {
+    package static let current: RunProcess = {
         let pid = Int64(getpid())
         return RunProcess(host: hostName(), pid: pid, start: startToken(of: pid) ?? "")
     }()
 
     /// Whether the process is still running (always true for another host's process).
-    public var isAlive: Bool {
+    package var isAlive: Bool {
         guard host == RunProcess.current.host else { return true }
         if self == RunProcess.current { return true }
         guard pid > 0, pid <= Int64(Int32.max) else { return false }

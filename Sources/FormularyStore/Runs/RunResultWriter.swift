@@ -11,8 +11,8 @@ import FormularyRules
 ///
 /// After a batch fails to commit, the rule ids this writer remembers may name rolled-back
 /// rows: stop the run (mark it incomplete) rather than writing more batches with it.
-public final class RunResultWriter {
-    public let runID: Int64
+package final class RunResultWriter {
+    package let runID: Int64
     private let rows: any RunResultRowWriting
     private var ruleIDs: [RuleKey: Int64] = [:]
     /// The digest of the rows written, fed in `run_results` order: an entry's rules are held
@@ -65,7 +65,7 @@ public final class RunResultWriter {
     /// read back from the store at the end: ``writtenResults()`` sorts and hashes them then.
     /// Call it before the first ``add(entryID:entryVersion:ruleID:)``; with carried rows it
     /// changes nothing (they are read back).
-    public func keepRowsForDigest() {
+    package func keepRowsForDigest() {
         guard !carried else { return }
         precondition(highestEntry < 0, "keepRowsForDigest() comes before the first row")
         keptRows = []
@@ -78,12 +78,12 @@ public final class RunResultWriter {
     /// without looking for stored repeats (PostgreSQL: binary `COPY`, no `ON CONFLICT`, a
     /// third of the server's time); a broken promise fails the batch's commit (a duplicate
     /// key), it never stores a row twice.
-    public func promiseNewRows() {
+    package func promiseNewRows() {
         rows.promiseNewRows()
     }
 
     /// The id of this failed rule in the run, inserted on first use.
-    public func ruleID(formID: Int64, field: String?, type: String?, rule: String,
+    package func ruleID(formID: Int64, field: String?, type: String?, rule: String,
                        severity: Severity, message: String) throws -> Int64 {
         let key = RuleKey(formID: formID, field: field, type: type, rule: rule, severity: severity, message: message)
         if let id = ruleIDs[key] { return id }
@@ -94,7 +94,7 @@ public final class RunResultWriter {
     }
 
     /// Records one failed rule of one entry (the same rule twice for an entry is kept once).
-    public func add(entryID: Int64, entryVersion: Int, ruleID: Int64) throws {
+    package func add(entryID: Int64, entryVersion: Int, ruleID: Int64) throws {
         if entryID != entryOfRules {
             feedEntryRules()
             entryOfRules = entryID
@@ -107,7 +107,7 @@ public final class RunResultWriter {
 
     /// Writes the results held back, moves the form's progress marker to `judgedThrough`
     /// (never back), and adds the batch's counts to the form's and the run's.
-    public func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws {
+    package func progress(formID: Int64, judgedThrough: Int64, counts: RunCounts) throws {
         try rows.progress(formID: formID, judgedThrough: judgedThrough, counts: counts)
     }
 
@@ -116,7 +116,7 @@ public final class RunResultWriter {
     /// shared (or, for rows the base holds itself, copied) inside the storage (``StoreBackend/carryForward(runID:formID:fromRun:throughID:sinceImport:)``).
     /// Returns the carried entries' counts, to add with the batch's ``progress(formID:judgedThrough:counts:)``
     /// in the same transaction. Rules failed later by judged entries reuse the copied or shared rules.
-    public func carryForward(formID: Int64, fromRun base: Int64, throughID: Int64,
+    package func carryForward(formID: Int64, fromRun base: Int64, throughID: Int64,
                              sinceImport: Int64) throws -> RunCounts {
         let counts = try backend.carryForward(runID: runID, formID: formID, fromRun: base, throughID: throughID,
                                               sinceImport: sinceImport)
@@ -135,7 +135,7 @@ public final class RunResultWriter {
     /// final batch after the scan): the digest is then of the rows in `run_results` order,
     /// sorted from the rows kept (``keepRowsForDigest()``) or else read back from the store;
     /// after ``carryForward(formID:fromRun:throughID:sinceImport:)`` always read back.
-    public func writtenResults() throws -> WrittenResults {
+    package func writtenResults() throws -> WrittenResults {
         feedEntryRules()
         if !carried, var rows = keptRows {
             keptRows = nil
@@ -176,7 +176,7 @@ public final class RunResultWriter {
 }
 
 /// The digest of the results a ``RunResultWriter`` wrote, for the run's end record.
-public struct WrittenResults: Sendable {
+package struct WrittenResults: Sendable {
     let runID: Int64
     let hash: [UInt8]
     let count: Int

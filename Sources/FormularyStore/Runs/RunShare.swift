@@ -1,19 +1,19 @@
 /// What makes a validation run shared between processes (`validate --join`): where its
 /// entries are read from and how long a claim on one of its chunks lasts.
-public struct RunShare: Sendable, Hashable {
+package struct RunShare: Sendable, Hashable {
     /// The run.
-    public var runID: Int64
+    package var runID: Int64
     /// The snapshot of the entries the run judges, as the storage names it (PostgreSQL: the
     /// id `pg_export_snapshot()` gave the starting process, valid while that process holds it).
-    public var snapshot: String
+    package var snapshot: String
     /// How long a claim lasts without being renewed, in seconds.
-    public var leaseSeconds: Double
+    package var leaseSeconds: Double
     /// Fields the starting process judged as `secure` although their type version is not
     /// (an earlier version was): form id → field keys. Joiners mask the same ones.
-    public var masked: [Int64: Set<String>]
+    package var masked: [Int64: Set<String>]
 
     /// A sharing record.
-    public init(runID: Int64, snapshot: String, leaseSeconds: Double, masked: [Int64: Set<String>] = [:]) {
+    package init(runID: Int64, snapshot: String, leaseSeconds: Double, masked: [Int64: Set<String>] = [:]) {
         self.runID = runID
         self.snapshot = snapshot
         self.leaseSeconds = leaseSeconds
@@ -38,21 +38,21 @@ public struct RunShare: Sendable, Hashable {
 }
 
 /// One chunk of a shared run as a process claimed it: entries with `afterID < id <= throughID`.
-public struct RunChunk: Sendable, Hashable {
+package struct RunChunk: Sendable, Hashable {
     /// The chunk's number in the run, from 1 in id order.
-    public var seq: Int
+    package var seq: Int
     /// The chunk's entries have ids above this one…
-    public var afterID: Int64
+    package var afterID: Int64
     /// …and up to this one.
-    public var throughID: Int64
+    package var throughID: Int64
     /// The claim: the chunk's results commit only while it still holds the chunk.
-    public var token: String
+    package var token: String
     /// How often the chunk was claimed, this claim included (more than 1: taken over after
     /// a lease expired).
-    public var claims: Int
+    package var claims: Int
 
     /// A claimed chunk.
-    public init(seq: Int, afterID: Int64, throughID: Int64, token: String, claims: Int) {
+    package init(seq: Int, afterID: Int64, throughID: Int64, token: String, claims: Int) {
         self.seq = seq
         self.afterID = afterID
         self.throughID = throughID
@@ -62,24 +62,24 @@ public struct RunChunk: Sendable, Hashable {
 }
 
 /// How far the chunks of a shared run are.
-public struct RunChunkTally: Sendable, Hashable {
+package struct RunChunkTally: Sendable, Hashable {
     /// Chunks of the run.
-    public var total = 0
+    package var total = 0
     /// Never claimed.
-    public var pending = 0
+    package var pending = 0
     /// Claimed, lease running.
-    public var claimed = 0
+    package var claimed = 0
     /// Claimed, lease expired: another process may take them over.
-    public var expired = 0
+    package var expired = 0
     /// Committed.
-    public var done = 0
+    package var done = 0
     /// Seconds until the first running lease expires (nil when none runs).
-    public var secondsToNextExpiry: Double?
+    package var secondsToNextExpiry: Double?
     /// The counts recorded by the chunks' commits, added up.
-    public var committed = RunCounts()
+    package var committed = RunCounts()
 
     /// A tally.
-    public init(total: Int = 0, pending: Int = 0, claimed: Int = 0, expired: Int = 0, done: Int = 0,
+    package init(total: Int = 0, pending: Int = 0, claimed: Int = 0, expired: Int = 0, done: Int = 0,
                 secondsToNextExpiry: Double? = nil, committed: RunCounts = RunCounts()) {
         self.total = total
         self.pending = pending
@@ -91,54 +91,54 @@ public struct RunChunkTally: Sendable, Hashable {
     }
 
     /// Whether every chunk is done.
-    public var isFinished: Bool { done == total }
+    package var isFinished: Bool { done == total }
 }
 
 extension Store {
     /// Whether this store's runs may be shared with other processes (PostgreSQL).
-    public var sharesRuns: Bool { backend.sharesRuns }
+    package var sharesRuns: Bool { backend.sharesRuns }
 
     /// The id under which other processes read the same entries as `snapshot` (one of
     /// ``beginEntrySnapshots(count:)``'s), or nil on SQLite.
-    public func sharedSnapshotID(of snapshot: EntrySnapshot) -> String? {
+    package func sharedSnapshotID(of snapshot: EntrySnapshot) -> String? {
         backend.sharedSnapshot(of: snapshot.scan)
     }
 
     /// `count` snapshots that see the entries as another process's snapshot `id` does.
-    public func joinEntrySnapshots(id: String, count: Int) throws -> [EntrySnapshot] {
+    package func joinEntrySnapshots(id: String, count: Int) throws -> [EntrySnapshot] {
         try backend.joinEntryScans(snapshot: id, count: count).map(EntrySnapshot.init)
     }
 
     /// Records run `share.runID` as shared and its chunks (id ranges, in order), pending.
-    public func shareRun(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
+    package func shareRun(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
         try transaction { try backend.insertRunShare(share, chunks: chunks) }
     }
 
     /// The sharing record of run `runID`, nil when it is not shared.
-    public func runShare(runID: Int64) throws -> RunShare? {
+    package func runShare(runID: Int64) throws -> RunShare? {
         try backend.runShare(runID: runID)
     }
 
     /// Claims the next chunk of a running shared run that nobody holds (pending, or its
     /// lease expired) for this process; nil when there is none. Outside any transaction.
-    public func claimRunChunk(runID: Int64) throws -> RunChunk? {
+    package func claimRunChunk(runID: Int64) throws -> RunChunk? {
         try backend.claimRunChunk(runID: runID, worker: Self.workerName)
     }
 
     /// Extends a held claim's lease; false when the chunk was taken over or the run ended.
-    public func renewRunChunk(runID: Int64, _ chunk: RunChunk) throws -> Bool {
+    package func renewRunChunk(runID: Int64, _ chunk: RunChunk) throws -> Bool {
         try backend.renewRunChunk(runID: runID, chunk)
     }
 
     /// Marks a claimed chunk done with its counts; call inside the ``transaction(_:)`` that
     /// writes its results, first. False (nothing changed) when the claim no longer holds it:
     /// then roll the transaction back.
-    public func commitRunChunk(runID: Int64, _ chunk: RunChunk, counts: RunCounts) throws -> Bool {
+    package func commitRunChunk(runID: Int64, _ chunk: RunChunk, counts: RunCounts) throws -> Bool {
         try backend.commitRunChunk(runID: runID, chunk, worker: Self.workerName, counts: counts)
     }
 
     /// How far the chunks of run `runID` are.
-    public func runChunkTally(runID: Int64) throws -> RunChunkTally {
+    package func runChunkTally(runID: Int64) throws -> RunChunkTally {
         try backend.runChunkTally(runID: runID)
     }
 

@@ -18,7 +18,7 @@ extension Database {
     ///
     /// - Throws: a ``DatabaseError`` with SQLite's code and, for a file that cannot be opened,
     ///   the system's reason (`Permission denied`…) as its message.
-    public static func fileHeader(path: String, count: Int) throws(DatabaseError) -> [UInt8] {
+    package static func fileHeader(path: String, count: Int) throws(DatabaseError) -> [UInt8] {
         var handle: OpaquePointer?
         // Read-only and without a statement: nothing is read but these bytes, nothing written.
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)

@@ -1,14 +1,14 @@
 import CSQLite
 
 /// How a transaction body ends its work (``Database/inTransaction(_:_:)``).
-public enum TransactionCompletion: Sendable {
+package enum TransactionCompletion: Sendable {
     case commit
     case rollback
 }
 
 extension Database {
     /// How a top-level transaction takes its locks.
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         /// Takes locks on first read or write. Fine for reads; writes may meet `SQLITE_BUSY`
         /// when upgrading, which no busy handler can resolve.
         case deferred = "DEFERRED"
@@ -25,7 +25,7 @@ extension Database {
     /// errors (`SQLITE_FULL`, I/O errors) SQLite rolls the whole transaction back by itself, and a
     /// body that caught such an error and went on would otherwise "commit" nothing, silently.
     /// Inside another transaction, use ``inSavepoint(_:)``.
-    public func inTransaction(_ kind: TransactionKind = .immediate,
+    package func inTransaction(_ kind: TransactionKind = .immediate,
                               _ body: () throws -> TransactionCompletion) throws {
         guard !isInTransaction else {
             throw DatabaseError(extendedCode: SQLITE_MISUSE,
@@ -48,7 +48,7 @@ extension Database {
     /// Runs `body` in a savepoint of the current transaction (or in a transaction of its own
     /// when there is none): `.commit` keeps its work, `.rollback` or an error undoes only it,
     /// and the error propagates to the enclosing work.
-    public func inSavepoint(_ body: () throws -> TransactionCompletion) throws {
+    package func inSavepoint(_ body: () throws -> TransactionCompletion) throws {
         guard isInTransaction else { return try inTransaction(.immediate, body) }
         savepointDepth += 1
         let name = "formulary_sp\(savepointDepth)"
@@ -77,7 +77,7 @@ extension Database {
 
     /// Runs `body` and commits its work when it returns a value, rolls it back when it throws:
     /// a transaction of `kind` at the top level, a savepoint inside one.
-    public func transaction<T>(_ kind: TransactionKind = .immediate,
+    package func transaction<T>(_ kind: TransactionKind = .immediate,
                                _ body: () throws -> T) throws -> T {
         var result: T?
         let work: () throws -> TransactionCompletion = {

@@ -18,35 +18,35 @@ import Darwin
 /// waits up to ``Configuration/busyTimeoutMilliseconds`` for other connections (including for
 /// `BEGIN IMMEDIATE`). A connection belongs to one thread at a time: it is not `Sendable`;
 /// open one connection per thread instead.
-public final class Database {
-    public struct Configuration: Sendable {
+@usableFromInline package final class Database {
+    package struct Configuration: Sendable {
         /// How long a statement waits for another connection's lock before `SQLITE_BUSY`.
         ///
         /// A minute: an import holds the write lock for its whole transaction, which for a
         /// large file on a busy machine lasts well beyond a few seconds, and a command that
         /// merely arrives during it must wait rather than fail with "database is locked".
         /// Readers never wait (WAL); only a writer stuck for a minute makes others give up.
-        public var busyTimeoutMilliseconds: Int32 = 60_000
+        package var busyTimeoutMilliseconds: Int32 = 60_000
         /// Opens the file read-only (`SQLITE_OPEN_READONLY`): no journal mode change, no write,
         /// never a new file. Where the database cannot be written (a read-only file, folder or
         /// file system) and no write-ahead log is waiting, it is opened `immutable`, so that
         /// SQLite needs no `-wal` or `-shm` file beside it; see ``Database/opensImmutable(_:)``.
-        public var readOnly = false
+        package var readOnly = false
         /// Creates the file when it does not exist.
-        public var create = true
-        public init() {}
+        package var create = true
+        package init() {}
     }
 
     /// A hook called before every step of every statement with the statement's SQL; returning a
     /// result code makes that step fail with it instead of running (fault injection: disk full,
     /// I/O error, busy…). Nil, the default, costs one load per step.
-    public typealias StepHook = @Sendable (_ sql: String) -> Int32?
+    @usableFromInline package typealias StepHook = @Sendable (_ sql: String) -> Int32?
 
     @usableFromInline let handle: OpaquePointer
     /// The file name the connection was opened with.
-    public let path: String
+    package let path: String
     /// Fault injection for this connection; starts as ``defaultStepHook``.
-    public var stepHook: StepHook? {
+    package var stepHook: StepHook? {
         get { hooks.hook }
         set { hooks.hook = newValue }
     }
@@ -60,13 +60,13 @@ public final class Database {
 
     /// The hook new connections start with, for tests and fault-injection runs that cannot
     /// reach the connection a command opens.
-    public static var defaultStepHook: StepHook? {
+    package static var defaultStepHook: StepHook? {
         get { defaultHook.withLock { $0 } }
         set { defaultHook.withLock { $0 = newValue } }
     }
 
     /// Opens (and by default creates) the database at `path`.
-    public init(path: String, configuration: Configuration = .init()) throws(DatabaseError) {
+    package init(path: String, configuration: Configuration = .init()) throws(DatabaseError) {
         var flags = SQLITE_OPEN_NOMUTEX
         var name = path
         if configuration.readOnly {
@@ -142,7 +142,7 @@ public final class Database {
     /// are) — and no write-ahead log with content is waiting beside it (its transactions are
     /// committed and an immutable reader would miss them). A writer cannot work there either:
     /// it would need to create the same `-wal` and `-shm` files.
-    public static func opensImmutable(_ path: String) -> Bool {
+    package static func opensImmutable(_ path: String) -> Bool {
         var walStatus = stat()
         if stat(path + "-wal", &walStatus) == 0 && walStatus.st_size > 0 { return false }
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
@@ -203,7 +203,7 @@ public final class Database {
     ///
     /// Getting it resets it: do not ask for the same SQL again while iterating its rows (use
     /// ``makeStatement(_:)`` for a second, independent cursor).
-    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    package func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
@@ -214,19 +214,19 @@ public final class Database {
     }
 
     /// A new statement for `sql`, not cached.
-    public func makeStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    package func makeStatement(_ sql: String) throws(DatabaseError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// Runs one statement (cached) with `arguments`, ignoring any rows.
-    public func execute(_ sql: String, _ arguments: StatementArguments = .none) throws(DatabaseError) {
+    package func execute(_ sql: String, _ arguments: StatementArguments = .none) throws(DatabaseError) {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         try statement.execute()
     }
 
     /// Runs every statement of `script` in order (no arguments, not cached): migrations, pragmas.
-    public func executeScript(_ script: String) throws(DatabaseError) {
+    package func executeScript(_ script: String) throws(DatabaseError) {
         // withCString only rethrows untyped errors; the body throws nothing else.
         do { try runScript(script) } catch let error as DatabaseError { throw error } catch {
             throw DatabaseError(extendedCode: SQLITE_ERROR, message: "\(error)", sql: nil)
@@ -272,30 +272,30 @@ public final class Database {
     // MARK: Convenience reads
 
     /// The first column of the first row, as Int64, or nil when there is no row or it is NULL.
-    public func scalarInt64(_ sql: String, _ arguments: StatementArguments = .none) throws -> Int64? {
+    package func scalarInt64(_ sql: String, _ arguments: StatementArguments = .none) throws -> Int64? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         return try statement.first { $0.optionalInt64(0) } ?? nil
     }
 
     /// The first column of the first row, as text, or nil when there is no row or it is NULL.
-    public func scalarString(_ sql: String, _ arguments: StatementArguments = .none) throws -> String? {
+    package func scalarString(_ sql: String, _ arguments: StatementArguments = .none) throws -> String? {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         return try statement.first { $0.optionalString(0) } ?? nil
     }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// True while a transaction is open on this connection.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// True when a table (or view) of that name exists.
-    public func tableExists(_ name: String) throws -> Bool {
+    package func tableExists(_ name: String) throws -> Bool {
         try scalarInt64("SELECT count(*) FROM sqlite_schema WHERE name = ? AND type IN ('table','view')",
                         [.text(name)]) ?? 0 > 0
     }

@@ -5,17 +5,17 @@ import CSQLite
 /// It carries the primary and extended result codes, SQLite's message and the SQL text of the
 /// statement that failed. Bound values are never part of it: entries may hold secure values and
 /// errors end up on standard error and in logs.
-public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+@usableFromInline package struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`…), i.e. `extendedCode & 0xff`.
-    public var resultCode: Int32 { extendedCode & 0xff }
+    package var resultCode: Int32 { extendedCode & 0xff }
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_WRITE`…).
-    public var extendedCode: Int32
+    package var extendedCode: Int32
     /// SQLite's message (`sqlite3_errmsg`), or the generic text of the code.
-    public var message: String
+    package var message: String
     /// The SQL of the failing statement, with its `?` placeholders: never the bound values.
-    public var sql: String?
+    package var sql: String?
 
-    public init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
+    @usableFromInline package init(extendedCode: Int32, message: String? = nil, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message ?? String(cString: sqlite3_errstr(extendedCode))
         self.sql = sql
@@ -39,12 +39,12 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// True for `SQLITE_BUSY` and `SQLITE_LOCKED`: another connection holds the lock.
-    public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+    package var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
 
     /// True for constraint violations (`UNIQUE`, `CHECK`, `FOREIGN KEY`, trigger `RAISE`…).
-    public var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
+    package var isConstraintViolation: Bool { resultCode == SQLITE_CONSTRAINT }
 
-    public var description: String {
+    @usableFromInline package var description: String {
         var text = "SQLite error \(resultCode)"
         if extendedCode != resultCode { text += " (extended \(extendedCode))" }
         text += ": \(message)"

@@ -5,50 +5,50 @@ import CSQLite
 /// A `Row` is a view: it is only valid inside the closure that received it (do not keep it), and reading a
 /// column costs no allocation beyond the value returned (none at all for numbers and for
 /// ``withUnsafeBytes(at:_:)``).
-public struct Row {
+@usableFromInline package struct Row {
     @usableFromInline let handle: OpaquePointer
 
     @usableFromInline init(handle: OpaquePointer) { self.handle = handle }
 
     /// Number of columns in the result.
-    @inlinable public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    @inlinable package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
     /// True when the column holds SQL NULL.
-    @inlinable public func isNull(_ column: Int) -> Bool {
+    @inlinable package func isNull(_ column: Int) -> Bool {
         sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
     }
 
-    @inlinable public func int64(_ column: Int) -> Int64 {
+    @inlinable package func int64(_ column: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(column))
     }
 
-    @inlinable public func int(_ column: Int) -> Int {
+    @inlinable package func int(_ column: Int) -> Int {
         Int(sqlite3_column_int64(handle, Int32(column)))
     }
 
-    @inlinable public func optionalInt64(_ column: Int) -> Int64? {
+    @inlinable package func optionalInt64(_ column: Int) -> Int64? {
         isNull(column) ? nil : int64(column)
     }
 
-    @inlinable public func double(_ column: Int) -> Double {
+    @inlinable package func double(_ column: Int) -> Double {
         sqlite3_column_double(handle, Int32(column))
     }
 
-    @inlinable public func bool(_ column: Int) -> Bool { int64(column) != 0 }
+    @inlinable package func bool(_ column: Int) -> Bool { int64(column) != 0 }
 
     /// The column as text; NULL reads as the empty string (use ``optionalString(_:)`` to tell).
-    @inlinable public func string(_ column: Int) -> String {
+    @inlinable package func string(_ column: Int) -> String {
         optionalString(column) ?? ""
     }
 
-    @inlinable public func optionalString(_ column: Int) -> String? {
+    @inlinable package func optionalString(_ column: Int) -> String? {
         guard let text = sqlite3_column_text(handle, Int32(column)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// The column's bytes, copied; NULL reads as an empty array.
-    @inlinable public func blob(_ column: Int) -> [UInt8] {
+    @inlinable package func blob(_ column: Int) -> [UInt8] {
         withUnsafeBytes(at: column) { Array($0) }
     }
 
@@ -56,7 +56,7 @@ public struct Row {
     ///
     /// The buffer is valid only during the call. Text columns give their UTF-8 bytes; NULL
     /// gives an empty buffer.
-    @inlinable public func withUnsafeBytes<R, E: Error>(
+    @inlinable package func withUnsafeBytes<R, E: Error>(
         at column: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
         let index = Int32(column)
@@ -67,7 +67,7 @@ public struct Row {
     }
 
     /// The column as an ``SQLValue``, whatever its storage class.
-    public func value(_ column: Int) -> SQLValue {
+    package func value(_ column: Int) -> SQLValue {
         switch sqlite3_column_type(handle, Int32(column)) {
         case SQLITE_INTEGER: .integer(int64(column))
         case SQLITE_FLOAT: .real(double(column))

@@ -10,10 +10,10 @@ import Foundation
 /// ``Database/makeStatement(_:)``. Each use starts with a fresh state: binding after a previous
 /// run resets the statement first, and every run ends with a reset so that read transactions
 /// and locks are never left open by a forgotten statement.
-public final class Statement {
+@usableFromInline package final class Statement {
     @usableFromInline let handle: OpaquePointer
     /// The SQL text, as prepared (placeholders, never values).
-    public let sql: String
+    @usableFromInline package let sql: String
     /// The connection, for error messages. A statement keeps no reference to its `Database`:
     /// `sqlite3_close_v2` waits for the last statement to be finalized.
     @usableFromInline let connection: OpaquePointer
@@ -48,10 +48,10 @@ public final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     /// Number of `?` parameters.
-    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+    package var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// Forgets the previous run and its bindings (all parameters become NULL).
-    @inlinable public func reset() {
+    @inlinable package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         needsReset = false
@@ -63,21 +63,21 @@ public final class Statement {
 
     // MARK: Binding (indices start at 1, as in SQLite)
 
-    @inlinable public func bind(_ value: Int64, at index: Int) {
+    @inlinable package func bind(_ value: Int64, at index: Int) {
         prepareForBinding()
         sqlite3_bind_int64(handle, Int32(index), value)
     }
 
-    @inlinable public func bind(_ value: Int, at index: Int) {
+    @inlinable package func bind(_ value: Int, at index: Int) {
         bind(Int64(value), at: index)
     }
 
-    @inlinable public func bind(_ value: Double, at index: Int) {
+    @inlinable package func bind(_ value: Double, at index: Int) {
         prepareForBinding()
         sqlite3_bind_double(handle, Int32(index), value)
     }
 
-    @inlinable public func bind(_ value: String, at index: Int) {
+    @inlinable package func bind(_ value: String, at index: Int) {
         prepareForBinding()
         var value = value
         value.withUTF8 { utf8 in
@@ -92,16 +92,16 @@ public final class Statement {
         }
     }
 
-    @inlinable public func bind(_ value: String?, at index: Int) {
+    @inlinable package func bind(_ value: String?, at index: Int) {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
-    @inlinable public func bind(_ value: Int64?, at index: Int) {
+    @inlinable package func bind(_ value: Int64?, at index: Int) {
         if let value { bind(value, at: index) } else { bindNull(at: index) }
     }
 
     /// Binds a BLOB; SQLite copies the bytes.
-    @inlinable public func bind(bytes: UnsafeRawBufferPointer, at index: Int) {
+    @inlinable package func bind(bytes: UnsafeRawBufferPointer, at index: Int) {
         prepareForBinding()
         if let base = bytes.baseAddress, bytes.count > 0 {
             sqlite3_bind_blob(handle, Int32(index), base, Int32(bytes.count), sqliteTransient)
@@ -111,21 +111,21 @@ public final class Statement {
         }
     }
 
-    @inlinable public func bind(_ value: [UInt8], at index: Int) {
+    @inlinable package func bind(_ value: [UInt8], at index: Int) {
         value.withUnsafeBytes { bind(bytes: $0, at: index) }
     }
 
     /// Binds a BLOB from `Data`; SQLite copies the bytes.
-    public func bind(_ value: Data, at index: Int) {
+    package func bind(_ value: Data, at index: Int) {
         value.withUnsafeBytes { bind(bytes: $0, at: index) }
     }
 
-    @inlinable public func bindNull(at index: Int) {
+    @inlinable package func bindNull(at index: Int) {
         prepareForBinding()
         sqlite3_bind_null(handle, Int32(index))
     }
 
-    public func bind(_ value: SQLValue, at index: Int) {
+    package func bind(_ value: SQLValue, at index: Int) {
         switch value {
         case .null: bindNull(at: index)
         case .integer(let v): bind(v, at: index)
@@ -139,7 +139,7 @@ public final class Statement {
 
     /// Advances to the next row: true when a row is available, false when the statement is done
     /// (the statement is then reset, keeping its bindings for another run).
-    @inlinable public func step() throws(DatabaseError) -> Bool {
+    @inlinable package func step() throws(DatabaseError) -> Bool {
         if let hook = hooks.hook, let injected = hook(sql) {
             sqlite3_reset(handle)
             needsReset = true
@@ -162,26 +162,26 @@ public final class Statement {
     }
 
     /// Runs the statement to completion, ignoring rows.
-    @inlinable public func execute() throws(DatabaseError) {
+    @inlinable package func execute() throws(DatabaseError) {
         while try step() {}
     }
 
     /// Runs the statement with `arguments` bound.
-    public func execute(_ arguments: StatementArguments) throws(DatabaseError) {
+    package func execute(_ arguments: StatementArguments) throws(DatabaseError) {
         try bind(arguments)
         try execute()
     }
 
     /// Calls `body` for each row. The ``Row`` must not escape the call; reading it allocates
     /// nothing beyond the values taken out.
-    @inlinable public func forEachRow(_ body: (Row) throws -> Void) throws {
+    @inlinable package func forEachRow(_ body: (Row) throws -> Void) throws {
         defer { if needsReset { sqlite3_reset(handle) } }
         let row = Row(handle: handle)
         while try step() { try body(row) }
     }
 
     /// The rows mapped by `transform`.
-    public func map<T>(_ transform: (Row) throws -> T) throws -> [T] {
+    package func map<T>(_ transform: (Row) throws -> T) throws -> [T] {
         var result: [T] = []
         defer { sqlite3_reset(handle) }
         let row = Row(handle: handle)
@@ -190,7 +190,7 @@ public final class Statement {
     }
 
     /// The first row mapped by `transform`, or nil when there is none.
-    public func first<T>(_ transform: (Row) throws -> T) throws -> T? {
+    package func first<T>(_ transform: (Row) throws -> T) throws -> T? {
         defer { sqlite3_reset(handle) }
         guard try step() else { return nil }
         return try transform(Row(handle: handle))

@@ -5,7 +5,7 @@ import CSQLite
 ///
 /// Binding checks the arguments against the statement, so that a wrong count or a misspelt
 /// name is an error naming the statement (never a value) instead of a silent NULL.
-public struct StatementArguments: Sendable, Hashable {
+package struct StatementArguments: Sendable, Hashable {
     enum Storage: Sendable, Hashable {
         case positional([SQLValue])
         case named([String: SQLValue])
@@ -14,19 +14,19 @@ public struct StatementArguments: Sendable, Hashable {
     let storage: Storage
 
     /// Values for `?1`, `?2`… in order.
-    public init(_ values: [SQLValue]) { storage = .positional(values) }
+    package init(_ values: [SQLValue]) { storage = .positional(values) }
 
     /// Values by placeholder name, without its `:`, `@` or `$`.
-    public init(named values: [String: SQLValue]) { storage = .named(values) }
+    package init(named values: [String: SQLValue]) { storage = .named(values) }
 
     /// No arguments.
-    public static let none = StatementArguments([])
+    package static let none = StatementArguments([])
 }
 
 extension StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    public init(arrayLiteral elements: SQLValue...) { self.init(elements) }
+    package init(arrayLiteral elements: SQLValue...) { self.init(elements) }
 
-    public init(dictionaryLiteral elements: (String, SQLValue)...) {
+    package init(dictionaryLiteral elements: (String, SQLValue)...) {
         self.init(named: Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
@@ -42,7 +42,7 @@ extension Statement {
     /// Resets the statement and binds `arguments`, after checking them against its
     /// placeholders: as many positional values as placeholders, all of them `?` or `?NNN`;
     /// or a value for every named placeholder and no value without one.
-    public func bind(_ arguments: StatementArguments) throws(DatabaseError) {
+    package func bind(_ arguments: StatementArguments) throws(DatabaseError) {
         reset()
         let names = parameterNames
         switch arguments.storage {

@@ -20,13 +20,13 @@ import CSQLite
 /// the connection's file for the region SQLite mapped (`xShmMap` of the VFS, with no
 /// extension): the same memory SQLite reads, valid while the connection is open and in WAL
 /// mode — which the watch guarantees by holding the connection.
-public final class WALIndexWatch: @unchecked Sendable {
+package final class WALIndexWatch: @unchecked Sendable {
     /// The header's first copy: SQLite writes the second, then this one, so this one moved
     /// means the commit's header is written.
-    public struct Stamp: Equatable, Sendable {
+    package struct Stamp: Equatable, Sendable {
         fileprivate var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
-        public static func == (a: Stamp, b: Stamp) -> Bool {
+        package static func == (a: Stamp, b: Stamp) -> Bool {
             a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2
                 && a.words.3 == b.words.3 && a.words.4 == b.words.4 && a.words.5 == b.words.5
         }
@@ -58,7 +58,7 @@ public final class WALIndexWatch: @unchecked Sendable {
     }
 
     /// The header as it is now.
-    public func stamp() -> Stamp {
+    package func stamp() -> Stamp {
         Stamp(words: (base.load(fromByteOffset: 0, as: UInt64.self), base.load(fromByteOffset: 8, as: UInt64.self),
                       base.load(fromByteOffset: 16, as: UInt64.self), base.load(fromByteOffset: 24, as: UInt64.self),
                       base.load(fromByteOffset: 32, as: UInt64.self), base.load(fromByteOffset: 40, as: UInt64.self)))

@@ -1,5 +1,5 @@
 /// The two kinds of versioned definitions the database keeps.
-public enum DefinitionKind: String, Sendable, Hashable {
+package enum DefinitionKind: String, Sendable, Hashable {
     case type
     case form
 
@@ -8,7 +8,7 @@ public enum DefinitionKind: String, Sendable, Hashable {
 }
 
 /// One stored version of a field type or form, identified by the SHA-256 of its source.
-public struct DefinitionVersion: Sendable, Hashable {
+package struct DefinitionVersion: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(id: Int64, kind: DefinitionKind, name: String, hash: String, source: String, origin: String, recordedAt: String, actor: String, secure: Bool = false) {
         self.id = id
@@ -22,30 +22,30 @@ public struct DefinitionVersion: Sendable, Hashable {
         self.secure = secure
     }
 
-    public var id: Int64
-    public var kind: DefinitionKind
-    public var name: String
+    package var id: Int64
+    package var kind: DefinitionKind
+    package var name: String
     /// SHA-256 hex of ``source``.
-    public var hash: String
+    package var hash: String
     /// The canonical source of the resolved definition.
-    public var source: String
+    package var source: String
     /// Where it came from when first recorded: `database` for `types add`/`forms add`,
     /// otherwise the source of a version recorded because a validation run used it
     /// (`builtin`, `folder:PATH`…).
-    public var origin: String
+    package var origin: String
     /// When it was first recorded (UTC ISO 8601).
-    public var recordedAt: String
-    public var actor: String
+    package var recordedAt: String
+    package var actor: String
     /// For a type: whether the version is `secure` (values of fields it judges are never
     /// shown). Always false for a form.
-    public var secure: Bool = false
+    package var secure: Bool = false
 
     /// The first 12 hex digits, as shown in lists.
-    public var shortHash: String { String(hash.prefix(12)) }
+    package var shortHash: String { String(hash.prefix(12)) }
 }
 
 /// Something that happened to a name in the database registry.
-public struct DefinitionEvent: Sendable, Hashable {
+package struct DefinitionEvent: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
     package init(id: Int64, name: String, action: Action, version: DefinitionVersion?, at: String, actor: String) {
         self.id = id
@@ -56,36 +56,36 @@ public struct DefinitionEvent: Sendable, Hashable {
         self.actor = actor
     }
 
-    public enum Action: String, Sendable, Hashable {
+    package enum Action: String, Sendable, Hashable {
         /// A version became the current database definition of the name.
         case add
         /// The name was hidden from the registry.
         case retire
     }
-    public var id: Int64
-    public var name: String
-    public var action: Action
+    package var id: Int64
+    package var name: String
+    package var action: Action
     /// The version added; nil for a retirement.
-    public var version: DefinitionVersion?
-    public var at: String
-    public var actor: String
+    package var version: DefinitionVersion?
+    package var at: String
+    package var actor: String
 }
 
 /// What ``Store/addVersion(_:name:source:actor:)`` did.
-public enum AddOutcome: Sendable, Hashable {
+package enum AddOutcome: Sendable, Hashable {
     /// The version became current. `isNewVersion` is false when an earlier version (or a
     /// version recorded by a run) came back; `previous` is the version it replaced, if any.
     case added(DefinitionVersion, isNewVersion: Bool, previous: DefinitionVersion?)
     /// That exact definition is already the current one: nothing was written.
     case unchanged(DefinitionVersion)
 
-    public var version: DefinitionVersion {
+    package var version: DefinitionVersion {
         switch self {
         case .added(let version, _, _), .unchanged(let version): version
         }
     }
 
-    public var changedDatabase: Bool {
+    package var changedDatabase: Bool {
         if case .added = self { true } else { false }
     }
 }

@@ -6,9 +6,9 @@
 /// `Key (key)=(…) already exists`, `Failing row contains (…)`), and why the messages of data
 /// exceptions (SQLSTATE class 22, which quote the offending input) have their quoted parts
 /// replaced by `"…"`.
-public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where the error came from.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// No connection could be made, or it was lost (server stopped, network gone).
         case connection
         /// The server refused a statement (see ``PostgresError/sqlState``).
@@ -19,16 +19,16 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Where the error came from.
-    public var kind: Kind
+    package var kind: Kind
     /// The five-character SQLSTATE (`23505`, `40P01`…), when the server gave one.
-    public var sqlState: String?
+    package var sqlState: String?
     /// The server's or libpq's message, without values.
-    public var message: String
+    package var message: String
     /// The SQL of the failing statement, with its `$1` placeholders: never the bound values.
-    public var sql: String?
+    package var sql: String?
 
     /// An error of `kind` with the given parts.
-    public init(kind: Kind, sqlState: String? = nil, message: String, sql: String? = nil) {
+    package init(kind: Kind, sqlState: String? = nil, message: String, sql: String? = nil) {
         self.kind = kind
         self.sqlState = sqlState
         self.message = kind == .server && sqlState?.hasPrefix("22") == true
@@ -38,29 +38,29 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The SQLSTATE of text holding a NUL character, which PostgreSQL cannot store
     /// (`character_not_in_repertoire`, 22021): refused before it is sent.
-    public static let nulInText = "22021"
+    package static let nulInText = "22021"
 
     /// Text to store held a NUL character (SQLite stores it; PostgreSQL cannot).
-    public var isNulInText: Bool { sqlState == Self.nulInText }
+    package var isNulInText: Bool { sqlState == Self.nulInText }
 
     /// `unique_violation` (23505).
-    public var isUniqueViolation: Bool { sqlState == "23505" }
+    package var isUniqueViolation: Bool { sqlState == "23505" }
     /// Any integrity constraint violation (class 23) or an exception raised by a trigger
     /// (P0001), which is how the schema refuses changes to the audit log.
-    public var isConstraintViolation: Bool {
+    package var isConstraintViolation: Bool {
         sqlState?.hasPrefix("23") == true || sqlState == "P0001"
     }
     /// A serialization failure (40001) or a deadlock (40P01): the transaction may be retried.
-    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    package var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
     /// The connection failed or was lost (libpq's own failure, or SQLSTATE class 08 / 57P0x,
     /// the server shutting down).
-    public var isConnectionFailure: Bool {
+    package var isConnectionFailure: Bool {
         kind == .connection || sqlState?.hasPrefix("08") == true || sqlState?.hasPrefix("57P0") == true
     }
 
     /// A human description: `PostgreSQL error 23505: duplicate key value violates … — while
     /// executing `INSERT …``.
-    public var description: String {
+    package var description: String {
         var text: String
         switch kind {
         case .connection: text = "PostgreSQL connection error"

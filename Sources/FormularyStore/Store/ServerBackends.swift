@@ -8,7 +8,7 @@ import Synchronization
 /// it. The `formulary` executable installs the PostgreSQL backend at start
 /// (`PostgresBackend.install()`); a program that has not gets a clear error for a
 /// `postgres://` URL instead.
-public enum ServerBackends {
+package enum ServerBackends {
     /// Opens a backend on the database `url` names; read-only for the whole session when
     /// asked.
     package typealias Opener = @Sendable (_ url: String, _ readOnly: Bool) throws -> any StoreBackend

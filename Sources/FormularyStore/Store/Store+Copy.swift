@@ -1,25 +1,25 @@
 import Foundation
 
 /// What ``Store/copyRegistry(to:progress:)`` copied.
-public struct RegistryCopySummary: Sendable, Equatable {
+package struct RegistryCopySummary: Sendable, Equatable {
     /// Rows copied per table, in copy order (tables without rows included, with 0).
-    public var rows: [(table: RegistryTable, count: Int)]
+    package var rows: [(table: RegistryTable, count: Int)]
     /// The audit log's head, the same in both databases afterwards.
-    public var auditHead: (seq: Int64, hash: String)
+    package var auditHead: (seq: Int64, hash: String)
 
     /// Rows copied of one table.
-    public func count(_ table: RegistryTable) -> Int {
+    package func count(_ table: RegistryTable) -> Int {
         rows.first { $0.table == table }?.count ?? 0
     }
 
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         a.rows.elementsEqual(b.rows) { $0.table == $1.table && $0.count == $1.count }
             && a.auditHead == b.auditHead
     }
 }
 
 /// Why a registry was not copied; nothing was written to the target.
-public enum RegistryCopyError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RegistryCopyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The target holds data (what kind, by ``RegistryTable/noun``).
     case targetNotEmpty(target: String, holds: [String])
     /// The target has the source's data-digest key: it is the source itself, or a copy of it.
@@ -27,7 +27,7 @@ public enum RegistryCopyError: Error, Sendable, Equatable, CustomStringConvertib
     /// The target's audit head is not the source's after the copy (a bug: nothing was committed).
     case headsDiffer(source: String, target: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .targetNotEmpty(target, holds):
             "\(target) already holds data (\(holds.joined(separator: ", "))); copy writes only into a new "
@@ -43,15 +43,15 @@ public enum RegistryCopyError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// A failure of one of the two databases of a copy, saying which, so that the message can
 /// name the right one (both may be on PostgreSQL servers).
-public struct RegistryCopyFailure: Error, CustomStringConvertible {
+package struct RegistryCopyFailure: Error, CustomStringConvertible {
     /// Which database failed.
-    public enum Side: Sendable { case source, target }
+    package enum Side: Sendable { case source, target }
     /// Which database failed.
-    public var side: Side
+    package var side: Side
     /// Its error (a `DatabaseError`, a ``PostgresError``, a ``StoreError``…).
-    public var underlying: any Error
+    package var underlying: any Error
 
-    public var description: String { "\(side == .source ? "source" : "target"): \(underlying)" }
+    package var description: String { "\(side == .source ? "source" : "target"): \(underlying)" }
 
     /// Runs `body`, marking an error it throws as `side`'s unless it is already marked (or
     /// is a ``RegistryCopyError``, which is about the copy as a whole).
@@ -89,7 +89,7 @@ extension Store {
     ///   (nothing written), and ``RegistryCopyFailure`` with the error of either database
     ///   (the target rolled back).
     @discardableResult
-    public func copyRegistry(to target: Store,
+    package func copyRegistry(to target: Store,
                              progress: (RegistryTable, Int) -> Void = { _, _ in }) throws -> RegistryCopySummary {
         typealias On = RegistryCopyFailure
         try On.on(.source) { try requireCurrentSchema() }

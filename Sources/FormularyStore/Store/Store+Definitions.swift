@@ -7,7 +7,7 @@ extension Store {
     /// Stores `source` (the canonical source of a resolved definition) as the current database
     /// version of `name`, keyed by its SHA-256, and audits it (`types.add` / `forms.add`).
     /// Adding the definition that is already current writes nothing and says so.
-    public func addVersion(_ kind: DefinitionKind, name: String, source: String,
+    package func addVersion(_ kind: DefinitionKind, name: String, source: String,
                            actor: String) throws -> AddOutcome {
         try transaction {
             let previous = try backend.currentVersion(kind, name: name)
@@ -31,7 +31,7 @@ extension Store {
     /// Records a version without making it a database definition: for built-in and folder
     /// versions a validation run used, so that results can always name the exact version.
     /// Returns the stored version (the existing one when that hash is known).
-    public func recordVersion(_ kind: DefinitionKind, name: String, source: String,
+    package func recordVersion(_ kind: DefinitionKind, name: String, source: String,
                               origin: String, actor: String) throws -> DefinitionVersion {
         try transaction {
             let hash = SHA256.hex(source)
@@ -43,7 +43,7 @@ extension Store {
     /// Hides `name` from the database registry; its versions stay. Audited.
     /// Throws ``StoreError/notInDatabase(kind:name:)`` when the name has no current version.
     @discardableResult
-    public func retire(_ kind: DefinitionKind, name: String, actor: String) throws -> DefinitionVersion {
+    package func retire(_ kind: DefinitionKind, name: String, actor: String) throws -> DefinitionVersion {
         try transaction {
             guard let current = try backend.currentVersion(kind, name: name) else {
                 throw StoreError.notInDatabase(kind: kind, name: name)
@@ -60,32 +60,32 @@ extension Store {
 
     /// The current database definition of every name that is not retired, by name: the
     /// "types added to the database" registry source.
-    public func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
+    package func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
         try backend.currentVersions(kind)
     }
 
     /// The current database definition of `name`, or nil (never added, or retired).
-    public func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion? {
+    package func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion? {
         try backend.currentVersion(kind, name: name)
     }
 
     /// Every stored version of `name` (added or used by a run), oldest first.
-    public func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
+    package func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
         try backend.versions(kind, name: name)
     }
 
     /// The adds and retirements of `name`, oldest first (`types history`).
-    public func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent] {
+    package func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent] {
         try backend.events(kind, name: name)
     }
 
     /// The version of `name` with that hash, if stored.
-    public func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion? {
+    package func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion? {
         try backend.version(kind, name: name, hash: hash)
     }
 
     /// The version with that row id (as referenced by runs).
-    public func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion? {
+    package func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion? {
         try backend.version(kind, id: id)
     }
 

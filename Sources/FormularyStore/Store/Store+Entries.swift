@@ -1,31 +1,31 @@
 /// Forms, layouts and entries: what imports write and what `entries` reads.
 extension Store {
     /// The id under which entries of form `name` are filed, or nil when none ever were.
-    public func formID(named name: String) throws -> Int64? {
+    package func formID(named name: String) throws -> Int64? {
         try backend.formID(named: name)
     }
 
     /// The id of form `name`, created on first use (entries may belong to a folder form that
     /// is not in the database).
-    public func ensureFormID(named name: String) throws -> Int64 {
+    package func ensureFormID(named name: String) throws -> Int64 {
         if let id = try backend.formID(named: name) { return id }
         return try backend.insertForm(named: name)
     }
 
     /// Names of the forms that have entries filed under them (or had).
-    public func formNamesWithEntries() throws -> [String] {
+    package func formNamesWithEntries() throws -> [String] {
         try backend.formNames()
     }
 
     /// Whether any entry is filed under the form. Stops at the first one it finds, where
     /// ``entryCount(form:)`` reads the whole table.
-    public func hasEntries(form: String) throws -> Bool {
+    package func hasEntries(form: String) throws -> Bool {
         guard let id = try backend.formID(named: form) else { return false }
         return try backend.hasEntries(formID: id)
     }
 
     /// The id of the layout (ordered column names), created on first use and cached.
-    public func layoutID(for fields: [String]) throws -> Int64 {
+    package func layoutID(for fields: [String]) throws -> Int64 {
         if let id = layoutIDs[fields] { return id }
         let encoded = EntryValues.encode(fields)
         let id = try backend.layoutID(encodedFields: encoded) ?? backend.insertLayout(encodedFields: encoded)
@@ -37,7 +37,7 @@ extension Store {
     }
 
     /// The column names of a layout.
-    public func layoutFields(_ id: Int64) throws -> [String] {
+    package func layoutFields(_ id: Int64) throws -> [String] {
         if let fields = layoutFieldsByID[id] { return fields }
         guard let bytes = try backend.encodedLayout(id: id) else {
             throw StoreError.corrupt("entry layout \(id) is missing")
@@ -48,36 +48,36 @@ extension Store {
     }
 
     /// Forgets cached layout ids; ``Store/transaction(_:)`` does it when it rolls back.
-    public func clearLayoutCache() {
+    package func clearLayoutCache() {
         layoutIDs.removeAll()
         layoutFieldsByID.removeAll()
     }
 
     /// A writer for one import into form `name` (the form id is created if needed): records
     /// the import (now, `actor`, `source` — a file name or `-`) and returns the writer.
-    public func entryWriter(form name: String, actor: String = "unknown",
+    package func entryWriter(form name: String, actor: String = "unknown",
                             source: String = "-") throws -> EntryWriter {
         try EntryWriter(store: self, form: name, formID: ensureFormID(named: name), actor: actor,
                         source: source)
     }
 
     /// One entry, decoded.
-    public func entry(id: Int64) throws -> StoredEntry? {
+    package func entry(id: Int64) throws -> StoredEntry? {
         try backend.entry(id: id).map(decode)
     }
 
     /// Entries in id order, optionally of one form, after `afterID`, at most `limit`.
-    public func entries(form: String? = nil, afterID: Int64 = 0, limit: Int? = nil) throws -> [StoredEntry] {
+    package func entries(form: String? = nil, afterID: Int64 = 0, limit: Int? = nil) throws -> [StoredEntry] {
         try backend.entries(form: form, afterID: afterID, limit: limit).map(decode)
     }
 
     /// Number of entries, optionally of one form.
-    public func entryCount(form: String? = nil) throws -> Int {
+    package func entryCount(form: String? = nil) throws -> Int {
         try backend.entryCount(form: form)
     }
 
     /// The earlier values of an entry, oldest first (its current values are in ``entry(id:)``).
-    public func entryHistory(id: Int64) throws -> [StoredEntryVersion] {
+    package func entryHistory(id: Int64) throws -> [StoredEntryVersion] {
         try backend.earlierVersions(entryID: id).map { v in
             let fields = try layoutFields(v.layoutID)
             return StoredEntryVersion(entryID: v.entryID, version: v.version, fields: fields,
@@ -87,18 +87,18 @@ extension Store {
     }
 
     /// Whether any entry of the form was imported with a key (`import --key`).
-    public func hasKeyedEntries(formID: Int64) throws -> Bool {
+    package func hasKeyedEntries(formID: Int64) throws -> Bool {
         try backend.hasKeyedEntries(formID: formID)
     }
 
     /// The keys of those of `ids` that have one, by id. Ids without a key, or unknown, are
     /// left out.
-    public func entryKeys(_ ids: some Sequence<Int64>) throws -> [Int64: String] {
+    package func entryKeys(_ ids: some Sequence<Int64>) throws -> [Int64: String] {
         try backend.entryKeys(Array(ids))
     }
 
     /// The lowest and highest entry ids (0, 0 without entries): the id space a run goes through.
-    public func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
+    package func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
         try backend.entryIDBounds()
     }
 
@@ -127,7 +127,7 @@ extension Store {
     /// Calls `body` with each entry's id, layout id and encoded values, without copying the
     /// values. Entries of `formID` with `afterID < id <= throughID` (all when nil), in id
     /// order, as of now; stops early when `body` returns false.
-    public func forEachEncodedEntry(formID: Int64, afterID: Int64 = 0, throughID: Int64? = nil,
+    package func forEachEncodedEntry(formID: Int64, afterID: Int64 = 0, throughID: Int64? = nil,
                                     _ body: (_ id: Int64, _ layoutID: Int64,
                                              _ values: UnsafeRawBufferPointer) throws -> Bool) throws {
         struct Stop: Error {}
@@ -143,22 +143,22 @@ extension Store {
 }
 
 /// Who wrote one version of an entry: the import (or `canonicalize`) and when.
-public struct EntryVersionOrigin: Sendable, Hashable {
+package struct EntryVersionOrigin: Sendable, Hashable {
     /// The entry version (1 for the values it was created with).
-    public var version: Int
+    package var version: Int
     /// The `imports` row that wrote it.
-    public var importID: Int64
+    package var importID: Int64
     /// When it was written (UTC ISO 8601).
-    public var at: String
+    package var at: String
     /// Who wrote it.
-    public var actor: String
+    package var actor: String
     /// The import's source: a file name, `-` for standard input, or `canonicalize`.
-    public var source: String
+    package var source: String
 }
 
 extension Store {
     /// Where each version of entry `id` came from, oldest first (none for an unknown id).
-    public func entryVersionOrigins(id: Int64) throws -> [EntryVersionOrigin] {
+    package func entryVersionOrigins(id: Int64) throws -> [EntryVersionOrigin] {
         guard let entry = try backend.entry(id: id) else { return [] }
         let written = try backend.earlierVersions(entryID: id).map { ($0.version, $0.writtenIn) }
             + [(entry.version, entry.updatedIn ?? entry.createdIn)]

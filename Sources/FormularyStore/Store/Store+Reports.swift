@@ -4,7 +4,7 @@ extension Store {
     /// Each failure of run `runID` (of form `formID` when given) with its rule, value (masked
     /// by `secrets`) and source, in entry order or in the order of the groups of `groupedBy`.
     /// Stops when `body` returns false.
-    public func forEachReportFailure(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+    package func forEachReportFailure(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
                                      groupedBy: ReportGroupKey? = nil,
                                      _ body: (ReportFailureRow) throws -> Bool) throws {
         var ruleByID: [Int64: RunRule] = [:]
@@ -18,21 +18,21 @@ extension Store {
     }
 
     /// The groups of a run's failures by `key`, worst first; stops when `body` returns false.
-    public func forEachReportGroup(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+    package func forEachReportGroup(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
                                    by key: ReportGroupKey, _ body: (ReportGroupRow) throws -> Bool) throws {
         try backend.forEachReportGroup(runID: runID, formID: formID, multiForm: multiForm, secrets: secrets,
                                        by: key, body)
     }
 
     /// The `limit` most frequent non-secret failing values of each rule or field.
-    public func reportTopValues(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+    package func reportTopValues(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
                                 by key: ReportGroupKey, limit: Int = 10) throws -> [ReportValueCount] {
         try backend.reportTopValues(runID: runID, formID: formID, multiForm: multiForm, secrets: secrets,
                                     by: key, limit: limit)
     }
 
     /// Failures of a run (of one form) counted by group key.
-    public func reportGroupCounts(runID: Int64, formID: Int64?, multiForm: Bool,
+    package func reportGroupCounts(runID: Int64, formID: Int64?, multiForm: Bool,
                                   by key: ReportGroupKey) throws -> [String: Int] {
         try backend.reportGroupCounts(runID: runID, formID: formID, multiForm: multiForm, by: key)
     }
@@ -40,7 +40,7 @@ extension Store {
     /// Newly failing (`newly`) or fixed entries of a form between a run and the previous
     /// one, by id, at most `limit`; returns how many there are in all.
     @discardableResult
-    public func forEachComparedEntry(runID: Int64, previousRunID: Int64, formID: Int64, newly: Bool,
+    package func forEachComparedEntry(runID: Int64, previousRunID: Int64, formID: Int64, newly: Bool,
                                      previousJudgedThrough: Int64, judgedThrough: Int64, secrets: ReportSecrets,
                                      limit: Int?, _ body: (ReportEntryRow) throws -> Void) throws -> Int {
         try backend.forEachComparedEntry(runID: runID, previousRunID: previousRunID, formID: formID, newly: newly,

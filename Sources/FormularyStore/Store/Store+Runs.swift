@@ -15,7 +15,7 @@ extension Store {
     /// audit record (action `validate`), and returns their ids. `validate` calls it first, so
     /// the database agrees with what readers already show.
     @discardableResult
-    public func abandonDeadRuns(actor: String) throws -> [Int64] {
+    package func abandonDeadRuns(actor: String) throws -> [Int64] {
         try transaction {
             let running = try backend.runningRuns()
             var abandoned: [Int64] = []
@@ -31,7 +31,7 @@ extension Store {
     /// Inserts a `running` run for this process; call inside ``transaction(_:)``, which should
     /// also open the readers' snapshots (the write lock keeps imports out meanwhile).
     /// Returns the run id; `startedAt` and `lastImport` are read now.
-    public func insertRun(actor: String, today: String) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
+    package func insertRun(actor: String, today: String) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
         try insertRun(actor: actor, today: today, process: .current)
     }
 
@@ -46,19 +46,19 @@ extension Store {
     }
 
     /// Records that run `runID` judges form `formID` with that form version, up to `lastID`.
-    public func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
+    package func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
         try backend.insertRunForm(runID: runID, formID: formID, formVersionID: formVersionID, lastID: lastID)
     }
 
     /// Records the type version that judges `field` of form `formID` in run `runID`.
-    public func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws {
+    package func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws {
         try backend.insertRunFieldType(runID: runID, formID: formID, field: field, typeVersionID: typeVersionID)
     }
 
     /// Appends the run's `validate.start` audit record: the digest of what it judges with
     /// (forms and their versions, the type version of each field). Call it in the transaction
     /// that inserted the run, after its forms and field types.
-    public func recordRunStart(id: Int64, actor: String) throws {
+    package func recordRunStart(id: Int64, actor: String) throws {
         guard let plan = try runPlan(id) else { throw StoreError.corrupt("run \(id) is missing") }
         try appendAudit(actor: actor, action: AuditAction.runStart, subject: String(id), details: [
             "forms": .array(plan.run.forms.map { .string($0.form) }),
@@ -70,7 +70,7 @@ extension Store {
     /// the run id, details the counts and the digest of the run's rows). `written`, from the
     /// run's writer, saves reading a complete run's results back. Runs in its own transaction
     /// when there is none.
-    public func finishRun(id: Int64, status: RunStatus, error: String?, actor: String,
+    package func finishRun(id: Int64, status: RunStatus, error: String?, actor: String,
                           written: WrittenResults? = nil) throws {
         try transaction {
             try finishRun(id: id, status: status, error: error, actor: actor, endedAt: timestamp(),
@@ -115,7 +115,7 @@ extension Store {
     /// A writer for the results of one run, with its statements prepared once. Use it from the
     /// thread that owns this store; wrap each batch (results, then ``RunResultWriter/progress(formID:judgedThrough:counts:)``)
     /// in ``transaction(_:)`` so that results and the progress marker commit together.
-    public func runResultWriter(runID: Int64) throws -> RunResultWriter {
+    package func runResultWriter(runID: Int64) throws -> RunResultWriter {
         try RunResultWriter(store: self, runID: runID)
     }
 
@@ -123,31 +123,31 @@ extension Store {
 
     /// The newest complete run that judged form `formID` to its end: what a run may carry
     /// the form's unchanged results forward from. Interrupted runs never are.
-    public func latestCompleteRun(formID: Int64) throws -> RunRecord? {
+    package func latestCompleteRun(formID: Int64) throws -> RunRecord? {
         try backend.latestCompleteRunID(formID: formID).flatMap { try run(id: $0) }
     }
 
     /// Ids of the entries of form `formID` up to `throughID` that an import changed after
     /// import `sinceImport`, ascending (read through an index, not a scan).
-    public func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64] {
+    package func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64] {
         try backend.changedEntryIDs(formID: formID, throughID: throughID, sinceImport: sinceImport)
     }
 
     // MARK: Reading runs
 
     /// Runs, newest first; only those that judged `form` when given; at most `limit`.
-    public func runs(form: String? = nil, limit: Int? = nil) throws -> [RunRecord] {
+    package func runs(form: String? = nil, limit: Int? = nil) throws -> [RunRecord] {
         try backend.runHeaders(form: form, limit: limit).map(withForms)
     }
 
     /// The run with that id, or nil.
-    public func run(id: Int64) throws -> RunRecord? {
+    package func run(id: Int64) throws -> RunRecord? {
         try backend.runHeader(id: id).map(withForms)
     }
 
     /// The newest run (that judged `form`, when given); with `completeOnly`, the newest
     /// complete one.
-    public func latestRun(form: String? = nil, completeOnly: Bool = false) throws -> RunRecord? {
+    package func latestRun(form: String? = nil, completeOnly: Bool = false) throws -> RunRecord? {
         for run in try runs(form: form) where !completeOnly || run.status == .complete {
             return run
         }
@@ -155,13 +155,13 @@ extension Store {
     }
 
     /// The newest run before `runID` that judged `form` (for "newly failing / fixed").
-    public func previousRun(before runID: Int64, form: String) throws -> RunRecord? {
+    package func previousRun(before runID: Int64, form: String) throws -> RunRecord? {
         try backend.previousRunID(before: runID, form: form).flatMap { try run(id: $0) }
     }
 
     /// The distinct failed rules of a run (optionally of one form), by id: those its results
     /// point at, its own or those of a run whose results it shares.
-    public func rules(ofRun runID: Int64, form: String? = nil) throws -> [RunRule] {
+    package func rules(ofRun runID: Int64, form: String? = nil) throws -> [RunRule] {
         let rules = try backend.rules(ofRun: runID, form: form)
         guard try backend.runForms(runID: runID).contains(where: { $0.sharesFrom != nil }) else { return rules }
         // A shared run's rule that only entries judged again had failed is not this run's.
@@ -172,7 +172,7 @@ extension Store {
 
     /// Calls `body` with every result of a run (optionally of one form), in entry id order,
     /// without loading them all: reports of large runs stream through this.
-    public func forEachResult(ofRun runID: Int64, form: String? = nil,
+    package func forEachResult(ofRun runID: Int64, form: String? = nil,
                               _ body: (RunResult) throws -> Void) throws {
         var ruleByID: [Int64: RunRule] = [:]
         for rule in try backend.rules(ofRun: runID, form: form) { ruleByID[rule.id] = rule }
@@ -183,7 +183,7 @@ extension Store {
     }
 
     /// Every result of a run (optionally of one form), in entry id order.
-    public func results(ofRun runID: Int64, form: String? = nil) throws -> [RunResult] {
+    package func results(ofRun runID: Int64, form: String? = nil) throws -> [RunResult] {
         var out: [RunResult] = []
         try forEachResult(ofRun: runID, form: form) { out.append($0) }
         return out
@@ -191,7 +191,7 @@ extension Store {
 
     /// The failing entries of a run (errors or warnings), in id order, each with its failed
     /// rules: `entries list --failing` and reports.
-    public func failingEntries(ofRun runID: Int64, form: String? = nil,
+    package func failingEntries(ofRun runID: Int64, form: String? = nil,
                                includeWarningsOnly: Bool = true) throws -> [FailingEntry] {
         var out: [FailingEntry] = []
         try forEachResult(ofRun: runID, form: form) { result in
@@ -209,7 +209,7 @@ extension Store {
 
     /// Failures of a run counted by rule, field, type or entry, worst first (most errors, then
     /// most warnings, then key).
-    public func resultGroups(ofRun runID: Int64, form: String? = nil,
+    package func resultGroups(ofRun runID: Int64, form: String? = nil,
                              by key: RunResultGroup.Key) throws -> [RunResultGroup] {
         var groups: [String: (errors: Int, warnings: Int, entries: Set<Int64>)] = [:]
         try forEachResult(ofRun: runID, form: form) { result in
@@ -230,7 +230,7 @@ extension Store {
     }
 
     /// The type versions that judged each field in a run (optionally of one form).
-    public func fieldTypes(ofRun runID: Int64, formID: Int64? = nil) throws -> [RunFieldType] {
+    package func fieldTypes(ofRun runID: Int64, formID: Int64? = nil) throws -> [RunFieldType] {
         try backend.fieldTypes(ofRun: runID, formID: formID)
     }
 
@@ -238,13 +238,13 @@ extension Store {
     /// by field then version id: what decides, with the registries, which stored values
     /// of the form are secret (a type version that was `secure` when it judged a field
     /// keeps that field masked whatever the registry says later).
-    public func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
+    package func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
         try backend.fieldTypes(ofForm: name)
     }
 
     /// The ids of the entries of form `formID` that run `runID` found invalid (at least one
     /// error-severity result), ascending.
-    public func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
+    package func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
         try backend.invalidEntryIDs(ofRun: runID, formID: formID)
     }
 
@@ -253,18 +253,18 @@ extension Store {
     /// Every run that judged the entry, oldest first, with its verdict, failed rules, the
     /// entry version judged and the type versions used (`history ENTRY`). Throws
     /// ``StoreError/noSuchEntry(_:)`` for an unknown id.
-    public func runHistory(entryID: Int64) throws -> [EntryRunVerdict] {
+    package func runHistory(entryID: Int64) throws -> [EntryRunVerdict] {
         try verdicts(entryID: entryID, latestOnly: false)
     }
 
     /// The newest run's verdict on the entry, or nil when no run judged it (`entries show`).
-    public func latestVerdict(entryID: Int64) throws -> EntryRunVerdict? {
+    package func latestVerdict(entryID: Int64) throws -> EntryRunVerdict? {
         try verdicts(entryID: entryID, latestOnly: true).last
     }
 
     /// Ids of the entries that the newest run of each form (or of `form`) found invalid (or,
     /// with `includeWarningsOnly`, with any failed rule), ascending: `entries list --failing`.
-    public func failingEntryIDs(form: String? = nil, includeWarningsOnly: Bool = false) throws -> [Int64] {
+    package func failingEntryIDs(form: String? = nil, includeWarningsOnly: Bool = false) throws -> [Int64] {
         var ids: [Int64] = []
         try forEachFailingEntryID(form: form, includeWarningsOnly: includeWarningsOnly) { ids.append($0); return true }
         return ids
@@ -272,7 +272,7 @@ extension Store {
 
     /// ``failingEntryIDs(form:includeWarningsOnly:)`` one id at a time, without holding them
     /// (the database sorts and merges the forms' runs); stops when `body` returns false.
-    public func forEachFailingEntryID(form: String? = nil, includeWarningsOnly: Bool = false,
+    package func forEachFailingEntryID(form: String? = nil, includeWarningsOnly: Bool = false,
                                       _ body: (Int64) throws -> Bool) throws {
         let forms = try form.map { [$0] } ?? formNamesWithEntries()
         var runs: [(runID: Int64, formID: Int64)] = []

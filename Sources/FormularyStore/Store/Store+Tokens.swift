@@ -1,24 +1,24 @@
 import FormularyJSON
 
 /// A token of `formulary serve` as stored: never the token itself, only its SHA-256.
-public struct StoredToken: Sendable, Equatable {
+package struct StoredToken: Sendable, Equatable {
     /// The row's id (0 before it is stored).
-    public var id: Int64
+    package var id: Int64
     /// The name people and the access log know it by.
-    public var name: String
+    package var name: String
     /// `read`, `submit` or `admin`.
-    public var scope: String
+    package var scope: String
     /// The SHA-256 of the token, hex.
-    public var hash: String
+    package var hash: String
     /// When it was made.
-    public var createdAt: String
+    package var createdAt: String
     /// Who made it.
-    public var createdBy: String
+    package var createdBy: String
     /// When it was revoked, or nil while it works.
-    public var revokedAt: String?
+    package var revokedAt: String?
 
     /// A token row.
-    public init(id: Int64 = 0, name: String, scope: String, hash: String, createdAt: String, createdBy: String,
+    package init(id: Int64 = 0, name: String, scope: String, hash: String, createdAt: String, createdBy: String,
                 revokedAt: String? = nil) {
         self.id = id
         self.name = name
@@ -31,14 +31,14 @@ public struct StoredToken: Sendable, Equatable {
 }
 
 /// Why a token change was refused.
-public enum TokenStoreError: Error, Equatable, CustomStringConvertible {
+package enum TokenStoreError: Error, Equatable, CustomStringConvertible {
     /// An unrevoked token already has the name.
     case nameTaken(String)
     /// No unrevoked token has the name.
     case noSuchToken(String)
 
     /// What went wrong and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .nameTaken(let name):
             "a token named '\(name)' already works; revoke it first ('formulary tokens revoke \(name)') or choose another name"
@@ -52,7 +52,7 @@ extension Store {
     /// Stores a token's hash under `name` with `scope`, audited as `token.add` with the
     /// token's id, scope and the digest of its row (never the token or its hash), in one
     /// transaction.
-    public func addToken(name: String, scope: String, hash: String, actor: String) throws -> StoredToken {
+    package func addToken(name: String, scope: String, hash: String, actor: String) throws -> StoredToken {
         try transaction {
             if try backend.tokens().contains(where: { $0.name == name && $0.revokedAt == nil }) {
                 throw TokenStoreError.nameTaken(name)
@@ -72,7 +72,7 @@ extension Store {
 
     /// Revokes the working token `name`, audited as `token.revoke` with the digest of its
     /// revoked row, in one transaction.
-    public func revokeToken(name: String, actor: String) throws {
+    package func revokeToken(name: String, actor: String) throws {
         try transaction {
             guard var token = try backend.tokens().first(where: { $0.name == name && $0.revokedAt == nil }) else {
                 throw TokenStoreError.noSuchToken(name)
@@ -86,7 +86,7 @@ extension Store {
     }
 
     /// Every token, revoked ones too, oldest first.
-    public func tokens() throws -> [StoredToken] {
+    package func tokens() throws -> [StoredToken] {
         try backend.tokens()
     }
 

@@ -16,18 +16,18 @@ import FormularyRules
 ///
 /// A store is one connection: use it from one thread at a time; validation workers read
 /// through ``beginEntrySnapshots(count:)``.
-public final class Store {
+package final class Store {
     /// Where the rows are kept.
     package let backend: any StoreBackend
     /// Where "now" comes from, for timestamps; tests fix it.
-    public var clock: @Sendable () -> Date = { Date() }
+    package var clock: @Sendable () -> Date = { Date() }
     var layoutIDs: [[String]: Int64] = [:]
     var layoutFieldsByID: [Int64: [String]] = [:]
     /// The data-digest key, read once (it never changes: triggers refuse it).
     var cachedAuditKey: AuditKey?
 
     /// Opens (creating the file if needed) the SQLite database at `path`.
-    public init(path: String, configuration: Database.Configuration = .init(),
+    package init(path: String, configuration: Database.Configuration = .init(),
                 migrations: [Migration] = Migration.embedded) throws {
         backend = try SQLiteBackend(path: path, configuration: configuration, migrations: migrations)
     }
@@ -54,7 +54,7 @@ public final class Store {
     /// (token digests), on a database that has tokens, appends one with their rows as they
     /// stand (see ``sealExistingTokens(actor:)``).
     @discardableResult
-    public func migrate(actor: String = "formulary") throws -> [AppliedMigration] {
+    package func migrate(actor: String = "formulary") throws -> [AppliedMigration] {
         try backend.applyMigrations(now: clock) { applied in
             let ids = Set(applied.map(\.id))
             // The flags first: the seal digests the versions with them.
@@ -80,7 +80,7 @@ public final class Store {
     }
 
     /// Applied and pending migrations (`migrate --status`).
-    public func migrationStatus() throws -> [MigrationStatus] {
+    package func migrationStatus() throws -> [MigrationStatus] {
         try backend.migrationStatus()
     }
 
@@ -88,7 +88,7 @@ public final class Store {
     /// migrations (`audit verify` compares them itself); empty for a database without tables.
     ///
     /// - Throws: ``MigrationError/foreignDatabase(tables:)`` for another application's database.
-    public func recordedMigrations() throws -> [AppliedMigration] {
+    package func recordedMigrations() throws -> [AppliedMigration] {
         try backend.recordedMigrations()
     }
 
@@ -98,7 +98,7 @@ public final class Store {
     ///   file: `init` was never run on it), ``MigrationError/foreignDatabase(tables:)`` for
     ///   another application's database, ``StoreError/schemaOutOfDate(pending:)`` when
     ///   migrations are pending.
-    public func requireCurrentSchema() throws {
+    package func requireCurrentSchema() throws {
         let status = try migrationStatus()
         if !status.contains(where: { if case .applied = $0 { true } else { false } }) {
             throw StoreError.notInitialized
@@ -112,7 +112,7 @@ public final class Store {
     // MARK: Transactions and time
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction (a savepoint when nested).
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         do {
             return try backend.transaction(.write, body)
         } catch {
@@ -123,37 +123,37 @@ public final class Store {
     }
 
     /// Runs `body` in a deferred (read) transaction: a consistent snapshot for reports.
-    public func read<T>(_ body: () throws -> T) throws -> T {
+    package func read<T>(_ body: () throws -> T) throws -> T {
         try backend.transaction(.read, body)
     }
 
     /// The current time as stored (UTC ISO 8601 with milliseconds).
-    public func timestamp() -> String { Timestamp.string(from: clock()) }
+    package func timestamp() -> String { Timestamp.string(from: clock()) }
 
     // MARK: Audit
 
     /// Appends an audit record in the current transaction (or its own). Never pass secure values.
     @discardableResult
-    public func appendAudit(actor: String, action: String, subject: String,
+    package func appendAudit(actor: String, action: String, subject: String,
                             details: JSONValue = .object([:])) throws -> AuditRecord {
         try AuditLog.append(backend, actor: actor, action: action, subject: subject,
                             details: details, at: clock())
     }
 
     /// Audit records in order; see ``AuditLog/records(_:since:actor:limit:)``.
-    public func auditRecords(since: String? = nil, actor: String? = nil,
+    package func auditRecords(since: String? = nil, actor: String? = nil,
                              limit: Int? = nil) throws -> [AuditRecord] {
         try backend.auditRecords(since: since, actor: actor, limit: limit)
     }
 
     /// Recomputes the audit chain (`audit verify`).
-    public func verifyAudit() throws -> AuditVerification {
+    package func verifyAudit() throws -> AuditVerification {
         try AuditLog.verify(backend)
     }
 }
 
 /// Store-level failures that are not SQLite's.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Migrations are pending: run `formulary migrate` (or `init`).
     case schemaOutOfDate(pending: [String])
     /// No migration was ever applied (and the file has no table): `formulary init` was not run.
@@ -173,7 +173,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A snapshot of another process could not be joined: that process no longer holds it.
     case snapshotGone
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .schemaOutOfDate(let pending):
             "the database schema is out of date (pending: \(pending.joined(separator: ", "))); "

@@ -2,14 +2,14 @@ extension StoreLocation {
     /// Whether `text` is a PostgreSQL URL (`postgres://…` or `postgresql://…`). Told by the
     /// scheme alone, so that a program without the PostgreSQL module still tells a server's
     /// URL from a file's path, and says what it lacks.
-    public static func isServerURL(_ text: String) -> Bool {
+    package static func isServerURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
     /// `url` with its password, if any, replaced by `•••` (`postgres://ann:secret@h/db` →
     /// `postgres://ann:•••@h/db`; also a `password=` query parameter), so that a message shows
     /// that the URL holds one without showing it.
-    public static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let rest = url[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex

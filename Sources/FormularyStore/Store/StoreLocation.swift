@@ -3,7 +3,7 @@ import Foundation
 /// Where a store keeps its rows, read from what the user named (`--db`, `FORMULARY_DB`): a
 /// `postgres://` or `postgresql://` URL names a database on a PostgreSQL server; anything
 /// else is the path of an SQLite file.
-public enum StoreLocation: Sendable, Equatable {
+package enum StoreLocation: Sendable, Equatable {
     /// An SQLite database file.
     case sqliteFile(path: String)
     /// A PostgreSQL database, by its URL as given (a password in it included).
@@ -11,18 +11,18 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// The location `text` names: a server for a `postgres://` or `postgresql://` URL, an
     /// SQLite file for anything else.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self = Self.isServerURL(text) ? .postgres(url: text) : .sqliteFile(path: text)
     }
 
     /// Whether it is a database server rather than a file.
-    public var isServer: Bool {
+    package var isServer: Bool {
         if case .postgres = self { true } else { false }
     }
 
     /// How messages show it: the path, or the URL with its password replaced by `•••`
     /// (`postgres://ann:•••@db:5432/formulary`). Never the password itself.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .sqliteFile(let path): path
         case .postgres(let url): Self.redacted(url)
@@ -32,7 +32,7 @@ public enum StoreLocation: Sendable, Equatable {
     /// The server's host and port as the URL gives them (`db.example.com:5432`; the port is
     /// libpq's default 5432 when the URL leaves it out); nil for a file, and for a URL
     /// without a host (libpq then takes `PGHOST` or the local socket).
-    public var serverAddress: String? {
+    package var serverAddress: String? {
         guard case .postgres(let url) = self, let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         var authority = rest[..<(rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex)]
@@ -48,7 +48,7 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// The database's name on the server (the URL's path, percent-decoded; libpq's default, the
     /// user's name, when it has none); nil for a file.
-    public var databaseName: String? {
+    package var databaseName: String? {
         guard case .postgres(let url) = self, let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         guard let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }), rest[slash] == "/" else { return nil }
@@ -70,7 +70,7 @@ extension Store {
     ///
     /// - Throws: `DatabaseError` (SQLite) or ``PostgresError`` (the server cannot be reached,
     ///   refuses the login, or has no such database).
-    public convenience init(location: StoreLocation, configuration: Database.Configuration = .init()) throws {
+    package convenience init(location: StoreLocation, configuration: Database.Configuration = .init()) throws {
         switch location {
         case .sqliteFile(let path):
             try self.init(path: path, configuration: configuration)
@@ -81,5 +81,5 @@ extension Store {
     }
 
     /// Whether the store is on a database server (PostgreSQL) rather than in an SQLite file.
-    public var isOnServer: Bool { !(backend is SQLiteBackend) }
+    package var isOnServer: Bool { !(backend is SQLiteBackend) }
 }

@@ -3,8 +3,8 @@ import FormularyRules
 
 /// UTC ISO 8601 timestamps with milliseconds (`2026-11-29T15:39:27.123Z`): the one spelling of
 /// times in the database, which sorts as text in time order.
-public enum Timestamp {
-    public static func string(from date: Date) -> String {
+package enum Timestamp {
+    package static func string(from date: Date) -> String {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = millis / 1000
         let fraction = Int(millis - seconds * 1000)

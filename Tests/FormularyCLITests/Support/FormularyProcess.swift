@@ -25,7 +25,8 @@ private extension Array where Element == String {
 ///
 /// The binary sits in the same build folder as the test bundle (`swift build --build-tests`
 /// builds both), so it is found from the test process's own path. `FORMULARY_TEST_BINARY`
-/// overrides that, e.g. to run the suite against a release build.
+/// overrides that, e.g. to run the spawned tests against a release build (the others run
+/// the commands in-process, ``InProcess``).
 enum FormularyProcess {
     struct NotFound: Error, CustomStringConvertible {
         var searched: [String]

@@ -70,8 +70,8 @@ final class Sandbox {
         try FileManager.default.createDirectory(at: root.appendingPathComponent(relative), withIntermediateDirectories: true)
     }
 
-    /// Runs `formulary ARGUMENTS…` in the sandbox; `environment` entries replace (or, with
-    /// nil, remove) the sandbox's.
+    /// Runs `formulary ARGUMENTS…` in the sandbox, in this process (``InProcess``);
+    /// `environment` entries replace (or, with nil, remove) the sandbox's.
     @discardableResult
     func run(_ arguments: String..., environment overrides: [String: String?] = [:],
              stdin: String? = nil) throws -> ProcessResult {
@@ -80,12 +80,30 @@ final class Sandbox {
 
     @discardableResult
     func run(_ arguments: [String], environment overrides: [String: String?] = [:],
-             stdin: String? = nil, launcher: [String] = [], stdoutPath: String? = nil) throws -> ProcessResult {
+             stdin: String? = nil) throws -> ProcessResult {
+        try InProcess.run(arguments, environment: environment(overrides), directory: root, stdin: stdin.map { Data($0.utf8) })
+    }
+
+    /// Runs `formulary ARGUMENTS…` in the sandbox as the executable, in a process of its own:
+    /// for what needs one (the exit status end to end, signals, several processes, file
+    /// permissions through `launcher`, standard output to `stdoutPath`, the test hooks).
+    @discardableResult
+    func spawn(_ arguments: String..., environment overrides: [String: String?] = [:],
+               stdin: String? = nil) throws -> ProcessResult {
+        try spawn(arguments, environment: overrides, stdin: stdin)
+    }
+
+    @discardableResult
+    func spawn(_ arguments: [String], environment overrides: [String: String?] = [:],
+               stdin: String? = nil, launcher: [String] = [], stdoutPath: String? = nil) throws -> ProcessResult {
+        try FormularyProcess.run(arguments, environment: environment(overrides), directory: root,
+                                 stdin: stdin.map { Data($0.utf8) }, launcher: launcher, stdoutPath: stdoutPath)
+    }
+
+    private func environment(_ overrides: [String: String?]) -> [String: String] {
         var env = environment
         for (name, value) in overrides { env[name] = value }
-        return try FormularyProcess.run(arguments, environment: env, directory: root,
-                                        stdin: stdin.map { Data($0.utf8) }, launcher: launcher,
-                                        stdoutPath: stdoutPath)
+        return env
     }
 
     /// Runs `init` and fails loudly if it does not work: most database tests start here.

@@ -2,14 +2,14 @@
 /// forward by sharing the stored rows of the run that judged them (see docs/storage.md,
 /// "Incremental runs").
 extension SQLiteBackend {
-    public func latestCompleteRunID(formID: Int64) throws -> Int64? {
+    package func latestCompleteRunID(formID: Int64) throws -> Int64? {
         try database.scalarInt64("""
             SELECT max(rf.run_id) FROM run_forms AS rf JOIN runs AS r ON r.id = rf.run_id
             WHERE rf.form_id = ? AND r.status = 'complete' AND rf.judged_through >= rf.last_id
             """, [.integer(formID)])
     }
 
-    public func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64] {
+    package func changedEntryIDs(formID: Int64, throughID: Int64, sinceImport: Int64) throws -> [Int64] {
         let statement = try database.cachedStatement("""
             SELECT id FROM entries INDEXED BY entries_by_update
             WHERE form_id = ?1 AND updated_in IS NOT NULL AND updated_in > ?2 AND id <= ?3 ORDER BY id
@@ -25,7 +25,7 @@ extension SQLiteBackend {
         WHERE form_id = :F AND updated_in IS NOT NULL AND updated_in > :I AND id <= :T
         """
 
-    public func carryForward(runID: Int64, formID: Int64, fromRun base: Int64, throughID: Int64,
+    package func carryForward(runID: Int64, formID: Int64, fromRun base: Int64, throughID: Int64,
                              sinceImport: Int64) throws -> RunCounts {
         let changedArguments: [String: SQLValue] = ["F": .integer(formID), "I": .integer(sinceImport),
                                                     "T": .integer(throughID)]

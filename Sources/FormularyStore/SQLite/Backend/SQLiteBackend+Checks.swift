@@ -1,17 +1,17 @@
 /// `audit verify`'s checks of the file itself: SQLite's integrity and foreign-key checks, and
 /// the schema against the one the migrations create.
 extension SQLiteBackend {
-    public func storageProblems(limit: Int, schemaOf migrations: [Migration]) throws -> [AuditProblem] {
+    package func storageProblems(limit: Int, schemaOf migrations: [Migration]) throws -> [AuditProblem] {
         try integrityProblems(limit: limit) + schemaProblems(migrations)
     }
 
-    public var knownMigrations: [Migration] { migrator.migrations }
+    package var knownMigrations: [Migration] { migrator.migrations }
 
-    public func recordedMigrations() throws -> [AppliedMigration] {
+    package func recordedMigrations() throws -> [AppliedMigration] {
         try migrator.applied(in: database)
     }
 
-    public func schemaHolds(_ migration: Migration, after earlier: [Migration]) throws -> Bool {
+    package func schemaHolds(_ migration: Migration, after earlier: [Migration]) throws -> Bool {
         let before = try Self.referenceSchema(earlier)
         let after = try Self.referenceSchema(earlier + [migration])
         let actual = try Self.schema(of: database)

@@ -3,7 +3,7 @@ import CSQLite
 /// Copying a whole registry (`copy --to`): each table read by one statement stepped row by
 /// row, and written by one prepared `INSERT` reused for every row.
 extension SQLiteBackend {
-    public func forEachRegistryRow(_ table: RegistryTable, _ body: (any RegistryRowReading) throws -> Void) throws {
+    package func forEachRegistryRow(_ table: RegistryTable, _ body: (any RegistryRowReading) throws -> Void) throws {
         // Names from RegistryTable only: no value reaches the SQL text.
         let statement = try database.makeStatement("""
             SELECT \(table.columns.map(\.name).joined(separator: ", ")) FROM \(table.name)
@@ -12,11 +12,11 @@ extension SQLiteBackend {
         try statement.forEachRow { try body(SQLiteRegistryRow(row: $0)) }
     }
 
-    public func registryTableIsEmpty(_ table: RegistryTable) throws -> Bool {
+    package func registryTableIsEmpty(_ table: RegistryTable) throws -> Bool {
         try database.scalarInt64("SELECT EXISTS (SELECT 1 FROM \(table.name))") == 0
     }
 
-    public func makeRegistryRowWriter(_ table: RegistryTable) throws -> any RegistryRowWriting {
+    package func makeRegistryRowWriter(_ table: RegistryTable) throws -> any RegistryRowWriting {
         SQLiteRegistryRowWriter(statement: try database.makeStatement("""
             INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", ")))
             VALUES (\(table.columns.map { _ in "?" }.joined(separator: ", ")))
@@ -26,7 +26,7 @@ extension SQLiteBackend {
     /// The trigger that refuses an update of the key is dropped and created again from its
     /// own text, in the write transaction: SQLite's schema changes are transactional, and the
     /// stored text is what `audit verify` compares with the migrations'.
-    public func replaceAuditKey(_ key: [UInt8]) throws {
+    package func replaceAuditKey(_ key: [UInt8]) throws {
         guard key.count == 32 else { throw StoreError.corrupt("an audit key must have 32 bytes, not \(key.count)") }
         guard let guardText = try database.scalarString(
             "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = 'audit_key_no_update'") else {

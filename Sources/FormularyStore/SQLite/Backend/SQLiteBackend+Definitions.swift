@@ -1,7 +1,7 @@
 /// Type and form versions and events (tables `type_versions`, `type_events`, `form_versions`,
 /// `form_events`).
 extension SQLiteBackend {
-    public func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
+    package func currentVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
         try database.cachedStatement("""
             SELECT \(Self.versionColumns(kind)) FROM (SELECT max(id) AS last FROM \(kind.eventsTable) GROUP BY name) AS latest
             JOIN \(kind.eventsTable) AS e ON e.id = latest.last
@@ -10,7 +10,7 @@ extension SQLiteBackend {
             """).map { Self.version(kind, from: $0) }
     }
 
-    public func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion? {
+    package func currentVersion(_ kind: DefinitionKind, name: String) throws -> DefinitionVersion? {
         let statement = try database.cachedStatement("""
             SELECT \(Self.versionColumns(kind)) FROM \(kind.eventsTable) AS e
             LEFT JOIN \(kind.versionsTable) AS v ON v.id = e.version_id
@@ -20,33 +20,33 @@ extension SQLiteBackend {
         return try statement.first { $0.isNull(0) ? nil : Self.version(kind, from: $0) } ?? nil
     }
 
-    public func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
+    package func versions(_ kind: DefinitionKind, name: String) throws -> [DefinitionVersion] {
         let statement = try database.cachedStatement(
             "SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v WHERE v.name = ? ORDER BY v.id")
         try statement.bind([.text(name)])
         return try statement.map { Self.version(kind, from: $0) }
     }
 
-    public func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
+    package func allVersions(_ kind: DefinitionKind) throws -> [DefinitionVersion] {
         try database.cachedStatement("SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v ORDER BY v.id")
             .map { Self.version(kind, from: $0) }
     }
 
-    public func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion? {
+    package func version(_ kind: DefinitionKind, name: String, hash: String) throws -> DefinitionVersion? {
         let statement = try database.cachedStatement(
             "SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v WHERE v.name = ? AND v.hash = ?")
         try statement.bind([.text(name), .text(hash)])
         return try statement.first { Self.version(kind, from: $0) }
     }
 
-    public func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion? {
+    package func version(_ kind: DefinitionKind, id: Int64) throws -> DefinitionVersion? {
         let statement = try database.cachedStatement(
             "SELECT \(Self.versionColumns(kind)) FROM \(kind.versionsTable) AS v WHERE v.id = ?")
         try statement.bind([.integer(id)])
         return try statement.first { Self.version(kind, from: $0) }
     }
 
-    public func insertVersion(_ v: DefinitionVersion) throws -> Int64 {
+    package func insertVersion(_ v: DefinitionVersion) throws -> Int64 {
         if v.kind == .type {
             try database.execute("""
                 INSERT INTO type_versions (name, hash, source, origin, recorded_at, actor, secure) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -61,12 +61,12 @@ extension SQLiteBackend {
         return database.lastInsertRowID
     }
 
-    public func setSecure(typeVersionID: Int64, _ secure: Bool) throws {
+    package func setSecure(typeVersionID: Int64, _ secure: Bool) throws {
         try database.execute("UPDATE type_versions SET secure = ? WHERE id = ?",
                              [.integer(secure ? 1 : 0), .integer(typeVersionID)])
     }
 
-    public func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64 {
+    package func insertEvent(_ kind: DefinitionKind, _ event: DefinitionEvent) throws -> Int64 {
         try database.execute("""
             INSERT INTO \(kind.eventsTable) (name, action, version_id, at, actor) VALUES (?, ?, ?, ?, ?)
             """, [.text(event.name), .text(event.action.rawValue), .integer(event.version?.id),
@@ -74,23 +74,23 @@ extension SQLiteBackend {
         return database.lastInsertRowID
     }
 
-    public func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent] {
+    package func events(_ kind: DefinitionKind, name: String) throws -> [DefinitionEvent] {
         let statement = try database.cachedStatement("\(Self.eventSelect(kind)) WHERE e.name = ? ORDER BY e.id")
         try statement.bind([.text(name)])
         return try statement.map { Self.event(kind, from: $0) }
     }
 
-    public func event(_ kind: DefinitionKind, id: Int64) throws -> DefinitionEvent? {
+    package func event(_ kind: DefinitionKind, id: Int64) throws -> DefinitionEvent? {
         let statement = try database.cachedStatement("\(Self.eventSelect(kind)) WHERE e.id = ?")
         try statement.bind([.integer(id)])
         return try statement.first { Self.event(kind, from: $0) }
     }
 
-    public func allEvents(_ kind: DefinitionKind) throws -> [DefinitionEvent] {
+    package func allEvents(_ kind: DefinitionKind) throws -> [DefinitionEvent] {
         try database.cachedStatement("\(Self.eventSelect(kind)) ORDER BY e.id").map { Self.event(kind, from: $0) }
     }
 
-    public func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64] {
+    package func referencedVersionIDs(_ kind: DefinitionKind) throws -> [Int64] {
         let runs = kind == .type ? "SELECT type_version_id FROM run_type_versions"
                                  : "SELECT form_version_id FROM run_forms"
         return try database.cachedStatement("""

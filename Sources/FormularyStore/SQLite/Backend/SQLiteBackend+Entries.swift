@@ -1,40 +1,40 @@
 /// Forms, layouts, imports and entries (tables `forms`, `entry_layouts`, `imports`,
 /// `entries`, `entry_versions`).
 extension SQLiteBackend {
-    public func formID(named name: String) throws -> Int64? {
+    package func formID(named name: String) throws -> Int64? {
         try database.scalarInt64("SELECT id FROM forms WHERE name = ?", [.text(name)])
     }
 
-    public func insertForm(named name: String) throws -> Int64 {
+    package func insertForm(named name: String) throws -> Int64 {
         try database.execute("INSERT INTO forms (name) VALUES (?)", [.text(name)])
         return database.lastInsertRowID
     }
 
-    public func formNames() throws -> [String] {
+    package func formNames() throws -> [String] {
         try database.cachedStatement("SELECT name FROM forms ORDER BY name").map { $0.string(0) }
     }
 
-    public func hasEntries(formID: Int64) throws -> Bool {
+    package func hasEntries(formID: Int64) throws -> Bool {
         // Stops at the first entry: `entries` has no index on its form.
         try database.scalarInt64("SELECT EXISTS (SELECT 1 FROM entries WHERE form_id = ?)", [.integer(formID)]) == 1
     }
 
-    public func layoutID(encodedFields: [UInt8]) throws -> Int64? {
+    package func layoutID(encodedFields: [UInt8]) throws -> Int64? {
         try database.scalarInt64("SELECT id FROM entry_layouts WHERE fields = ?", [.blob(encodedFields)])
     }
 
-    public func insertLayout(encodedFields: [UInt8]) throws -> Int64 {
+    package func insertLayout(encodedFields: [UInt8]) throws -> Int64 {
         try database.execute("INSERT INTO entry_layouts (fields) VALUES (?)", [.blob(encodedFields)])
         return database.lastInsertRowID
     }
 
-    public func encodedLayout(id: Int64) throws -> [UInt8]? {
+    package func encodedLayout(id: Int64) throws -> [UInt8]? {
         let statement = try database.cachedStatement("SELECT fields FROM entry_layouts WHERE id = ?")
         try statement.bind([.integer(id)])
         return try statement.first { $0.blob(0) }
     }
 
-    public func encodedLayouts() throws -> [Int64: [UInt8]] {
+    package func encodedLayouts() throws -> [Int64: [UInt8]] {
         var out: [Int64: [UInt8]] = [:]
         try database.cachedStatement("SELECT id, fields FROM entry_layouts").forEachRow { row in
             out[row.int64(0)] = row.blob(1)
@@ -42,13 +42,13 @@ extension SQLiteBackend {
         return out
     }
 
-    public func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64 {
+    package func insertImport(formID: Int64, at: String, actor: String, source: String) throws -> Int64 {
         try database.execute("INSERT INTO imports (form_id, at, actor, source) VALUES (?, ?, ?, ?)",
                              [.integer(formID), .text(at), .text(actor), .text(source)])
         return database.lastInsertRowID
     }
 
-    public func importHeaders() throws -> [Int64: ImportHeader] {
+    package func importHeaders() throws -> [Int64: ImportHeader] {
         var out: [Int64: ImportHeader] = [:]
         try database.cachedStatement("""
             SELECT i.id, i.form_id, coalesce(f.name, ''), i.at, i.actor, i.source
@@ -60,23 +60,23 @@ extension SQLiteBackend {
         return out
     }
 
-    public func lastImportID() throws -> Int64 {
+    package func lastImportID() throws -> Int64 {
         try database.scalarInt64("SELECT coalesce(max(id), 0) FROM imports") ?? 0
     }
 
-    public func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting {
+    package func makeEntryRowWriter(formID: Int64, importID: Int64) throws -> any EntryRowWriting {
         try SQLiteEntryRowWriter(database: database, formID: formID, importID: importID)
     }
 
     // MARK: Reading entries
 
-    public func entry(id: Int64) throws -> EntryRecord? {
+    package func entry(id: Int64) throws -> EntryRecord? {
         let statement = try database.cachedStatement("\(Self.entrySelect) WHERE e.id = ?")
         try statement.bind([.integer(id)])
         return try statement.first(Self.entryRecord(from:))
     }
 
-    public func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord] {
+    package func entries(form: String?, afterID: Int64, limit: Int?) throws -> [EntryRecord] {
         let statement = try database.cachedStatement("""
             \(Self.entrySelect) WHERE (?1 IS NULL OR f.name = ?1) AND e.id > ?2 ORDER BY e.id LIMIT ?3
             """)
@@ -84,13 +84,13 @@ extension SQLiteBackend {
         return try statement.map(Self.entryRecord(from:))
     }
 
-    public func entryCount(form: String?) throws -> Int {
+    package func entryCount(form: String?) throws -> Int {
         Int(try database.scalarInt64("""
             SELECT count(*) FROM entries AS e JOIN forms AS f ON f.id = e.form_id WHERE ?1 IS NULL OR f.name = ?1
             """, [.text(form)]) ?? 0)
     }
 
-    public func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord] {
+    package func earlierVersions(entryID: Int64) throws -> [EarlierVersionRecord] {
         let statement = try database.cachedStatement("""
             SELECT v.entry_id, v.version, v.layout_id, v.vals, v.written_in, v.replaced_in, w.at, r.at
             FROM entry_versions AS v
@@ -105,7 +105,7 @@ extension SQLiteBackend {
         }
     }
 
-    public func entryKeys(_ ids: [Int64]) throws -> [Int64: String] {
+    package func entryKeys(_ ids: [Int64]) throws -> [Int64: String] {
         let statement = try database.cachedStatement("SELECT key FROM entries WHERE id = ? AND key IS NOT NULL")
         var keys: [Int64: String] = [:]
         for id in ids {
@@ -115,14 +115,14 @@ extension SQLiteBackend {
         return keys
     }
 
-    public func hasKeyedEntries(formID: Int64) throws -> Bool {
+    package func hasKeyedEntries(formID: Int64) throws -> Bool {
         // The partial index entries_by_key answers this without touching the entries.
         try database.scalarInt64(
             "SELECT EXISTS (SELECT 1 FROM entries WHERE form_id = ? AND key IS NOT NULL)",
             [.integer(formID)]) == 1
     }
 
-    public func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
+    package func entryIDBounds() throws -> (firstID: Int64, lastID: Int64) {
         // Two subqueries: SQLite answers a lone min() or max() from the B-tree's ends, but
         // scans the whole table for both in one.
         let statement = try database.cachedStatement(
@@ -132,7 +132,7 @@ extension SQLiteBackend {
 
     /// Merges `entry_versions` (by entry and version) into `entries` (by id): one pass over
     /// each, in the order import digests are defined over.
-    public func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws {
+    package func forEachEntryVersion(_ body: (EntryVersionRow, UnsafeRawBufferPointer) throws -> Void) throws {
         let versions = try database.makeStatement("""
             SELECT entry_id, version, layout_id, vals, written_in, replaced_in, source_line FROM entry_versions
             ORDER BY entry_id, version
@@ -175,14 +175,14 @@ extension SQLiteBackend {
         }
     }
 
-    public func beginEntryScans(count: Int) throws -> [any EntryScanning] {
+    package func beginEntryScans(count: Int) throws -> [any EntryScanning] {
         try (0..<count).map { _ in try SQLiteEntryScan(path: database.path) }
     }
 
     /// Automatic WAL checkpoints off while `body` runs, then one checkpoint: long-lived
     /// readers keep a checkpoint from getting past them, and with auto-checkpointing on, every
     /// commit past the WAL threshold would try again, and sync the files, for nothing.
-    public func withLongReaders<T>(_ body: () throws -> T) throws -> T {
+    package func withLongReaders<T>(_ body: () throws -> T) throws -> T {
         let automatic = try database.scalarInt64("PRAGMA wal_autocheckpoint") ?? 1000
         try database.executeScript("PRAGMA wal_autocheckpoint = 0")
         defer {

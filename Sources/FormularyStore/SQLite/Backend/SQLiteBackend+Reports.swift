@@ -74,7 +74,7 @@ extension SQLiteBackend {
     /// Calls `body` with each failure (entry id, version, rule id, key, value, value secret,
     /// source), in entry order, or in the order of the groups of `groupedBy` (worst first,
     /// then entry id); stops when `body` returns false.
-    public func forEachReportFailure(
+    package func forEachReportFailure(
         runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets, groupedBy: ReportGroupKey?,
         _ body: (_ entryID: Int64, _ version: Int, _ ruleID: Int64, _ key: String?, _ value: String?,
                  _ valueSecret: Bool, _ source: String?) throws -> Bool
@@ -108,7 +108,7 @@ extension SQLiteBackend {
 
     /// The groups of a run's failures by `key`, worst first (most errors, then most failures,
     /// then key; entries by id); stops when `body` returns false.
-    public func forEachReportGroup(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+    package func forEachReportGroup(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
                                    by key: ReportGroupKey, _ body: (ReportGroupRow) throws -> Bool) throws {
         let k = "k_\(key.rawValue)"
         let sql: String
@@ -180,7 +180,7 @@ extension SQLiteBackend {
 
     /// The `limit` most frequent values of each group by `key` (rule or field), with their
     /// counts, most frequent first (then by value); secret and absent values are left out.
-    public func reportTopValues(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
+    package func reportTopValues(runID: Int64, formID: Int64?, multiForm: Bool, secrets: ReportSecrets,
                                 by key: ReportGroupKey, limit: Int) throws -> [ReportValueCount] {
         let k = "k_\(key.rawValue)"
         let statement = try database.makeStatement("""
@@ -203,7 +203,7 @@ extension SQLiteBackend {
 
     /// Failures of a run (of one form) counted by group key: what the change against the
     /// previous run compares.
-    public func reportGroupCounts(runID: Int64, formID: Int64?, multiForm: Bool,
+    package func reportGroupCounts(runID: Int64, formID: Int64?, multiForm: Bool,
                                   by key: ReportGroupKey) throws -> [String: Int] {
         let k = "k_\(key.rawValue)"
         let statement = try database.makeStatement("""
@@ -237,7 +237,7 @@ extension SQLiteBackend {
     /// (`newly`), or fixed (failing before, judged now and without an error), by id; at
     /// most `limit` (nil for all). Returns how many there are in all.
     @discardableResult
-    public func forEachComparedEntry(runID: Int64, previousRunID: Int64, formID: Int64, newly: Bool,
+    package func forEachComparedEntry(runID: Int64, previousRunID: Int64, formID: Int64, newly: Bool,
                                      previousJudgedThrough: Int64, judgedThrough: Int64, secrets: ReportSecrets,
                                      limit: Int?, _ body: (ReportEntryRow) throws -> Void) throws -> Int {
         // ?1 the run whose failing entries are listed, ?3 the other run, ?4 the bound on ids.
@@ -279,7 +279,7 @@ extension SQLiteBackend {
 
     /// The failing entry ids of the newest run of each form (or of `form`), ascending:
     /// `entries list --failing`, streamed. Stops when `body` returns false.
-    public func forEachFailingEntryID(runsByForm: [(runID: Int64, formID: Int64)], includeWarningsOnly: Bool,
+    package func forEachFailingEntryID(runsByForm: [(runID: Int64, formID: Int64)], includeWarningsOnly: Bool,
                                       _ body: (Int64) throws -> Bool) throws {
         guard !runsByForm.isEmpty else { return }
         let parts = runsByForm.map { run, form in

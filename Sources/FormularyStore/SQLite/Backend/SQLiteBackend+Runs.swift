@@ -3,7 +3,7 @@ import FormularyRules
 /// Validation runs (tables `runs`, `run_forms`, `run_type_versions`, `run_rules`,
 /// `run_results`).
 extension SQLiteBackend {
-    public func insertRun(_ run: RunRecord) throws -> Int64 {
+    package func insertRun(_ run: RunRecord) throws -> Int64 {
         try database.execute("""
             INSERT INTO runs (started_at, actor, today, last_import, status, host, pid, process_start)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -13,32 +13,32 @@ extension SQLiteBackend {
         return database.lastInsertRowID
     }
 
-    public func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
+    package func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
         try database.execute("""
             INSERT INTO run_forms (run_id, form_id, form_version_id, last_id) VALUES (?, ?, ?, ?)
             """, [.integer(runID), .integer(formID), .integer(formVersionID), .integer(lastID)])
     }
 
-    public func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws {
+    package func insertRunFieldType(runID: Int64, formID: Int64, field: String, typeVersionID: Int64) throws {
         try database.execute("""
             INSERT INTO run_type_versions (run_id, form_id, field, type_version_id) VALUES (?, ?, ?, ?)
             """, [.integer(runID), .integer(formID), .text(field), .integer(typeVersionID)])
     }
 
     @discardableResult
-    public func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws -> Bool {
+    package func endRun(id: Int64, status: RunStatus, endedAt: String?, error: String?) throws -> Bool {
         try database.execute("UPDATE runs SET status = ?, ended_at = ?, error = ? WHERE id = ? AND status = 'running'",
                              [.text(status.rawValue), .text(endedAt), .text(error), .integer(id)])
         return database.changes == 1
     }
 
-    public func runningRuns() throws -> [(id: Int64, process: RunProcess)] {
+    package func runningRuns() throws -> [(id: Int64, process: RunProcess)] {
         try database.cachedStatement(
             "SELECT id, host, pid, process_start FROM runs WHERE status = 'running' ORDER BY id")
             .map { ($0.int64(0), RunProcess(host: $0.string(1), pid: $0.int64(2), start: $0.string(3))) }
     }
 
-    public func runHeaders(form: String?, limit: Int?) throws -> [RunRecord] {
+    package func runHeaders(form: String?, limit: Int?) throws -> [RunRecord] {
         let statement = try database.cachedStatement("""
             SELECT \(Self.runColumns) FROM runs AS r
             WHERE ?1 IS NULL OR EXISTS (SELECT 1 FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
@@ -49,13 +49,13 @@ extension SQLiteBackend {
         return try statement.map { Self.runHeader(from: $0) }
     }
 
-    public func runHeader(id: Int64) throws -> RunRecord? {
+    package func runHeader(id: Int64) throws -> RunRecord? {
         let statement = try database.cachedStatement("SELECT \(Self.runColumns) FROM runs AS r WHERE r.id = ?")
         try statement.bind([.integer(id)])
         return try statement.first { Self.runHeader(from: $0) }
     }
 
-    public func runForms(runID: Int64) throws -> [RunFormRecord] {
+    package func runForms(runID: Int64) throws -> [RunFormRecord] {
         let statement = try database.cachedStatement("""
             SELECT rf.form_id, f.name, rf.form_version_id, fv.hash, rf.last_id, rf.judged_through,
                    rf.entries_checked, rf.entries_invalid, rf.entries_warned, rf.errors, rf.warnings,
@@ -74,25 +74,25 @@ extension SQLiteBackend {
         }
     }
 
-    public func runIDs() throws -> [Int64] {
+    package func runIDs() throws -> [Int64] {
         try database.cachedStatement("SELECT id FROM runs ORDER BY id").map { $0.int64(0) }
     }
 
-    public func previousRunID(before runID: Int64, form: String) throws -> Int64? {
+    package func previousRunID(before runID: Int64, form: String) throws -> Int64? {
         try database.scalarInt64("""
             SELECT max(rf.run_id) FROM run_forms AS rf JOIN forms AS f ON f.id = rf.form_id
             WHERE f.name = ? AND rf.run_id < ?
             """, [.text(form), .integer(runID)])
     }
 
-    public func runIDs(judging entryID: Int64, formID: Int64) throws -> [Int64] {
+    package func runIDs(judging entryID: Int64, formID: Int64) throws -> [Int64] {
         let statement = try database.cachedStatement(
             "SELECT run_id FROM run_forms WHERE form_id = ?1 AND judged_through >= ?2 ORDER BY run_id")
         try statement.bind([.integer(formID), .integer(entryID)])
         return try statement.map { $0.int64(0) }
     }
 
-    public func rules(ofRun runID: Int64, form: String?) throws -> [RunRule] {
+    package func rules(ofRun runID: Int64, form: String?) throws -> [RunRule] {
         let statement = try database.cachedStatement("""
             SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
             WHERE rr.run_id = ?1 AND (?2 IS NULL OR f.name = ?2)
@@ -107,7 +107,7 @@ extension SQLiteBackend {
         return try statement.map { Self.rule(from: $0, at: 0) }
     }
 
-    public func ownRules(ofRun runID: Int64) throws -> [RunRule] {
+    package func ownRules(ofRun runID: Int64) throws -> [RunRule] {
         let statement = try database.cachedStatement("""
             SELECT \(Self.ruleColumns) FROM run_rules AS rr LEFT JOIN forms AS f ON f.id = rr.form_id
             WHERE rr.run_id = ?1 ORDER BY rr.id
@@ -116,7 +116,7 @@ extension SQLiteBackend {
         return try statement.map { Self.rule(from: $0, at: 0) }
     }
 
-    public func forEachResultRow(ofRun runID: Int64,
+    package func forEachResultRow(ofRun runID: Int64,
                                  _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
         let statement = try database.cachedStatement(
             "SELECT entry_id, entry_version, rule_id FROM run_results_all WHERE run_id = ? ORDER BY entry_id, rule_id")
@@ -124,7 +124,7 @@ extension SQLiteBackend {
         try statement.forEachRow { try body($0.int64(0), $0.int(1), $0.int64(2)) }
     }
 
-    public func forEachOwnResultRow(ofRun runID: Int64,
+    package func forEachOwnResultRow(ofRun runID: Int64,
                                     _ body: (_ entryID: Int64, _ entryVersion: Int, _ ruleID: Int64) throws -> Void) throws {
         let statement = try database.cachedStatement(
             "SELECT entry_id, entry_version, rule_id FROM run_results WHERE run_id = ? ORDER BY entry_id, rule_id")
@@ -132,14 +132,14 @@ extension SQLiteBackend {
         try statement.forEachRow { try body($0.int64(0), $0.int(1), $0.int64(2)) }
     }
 
-    public func rejudgedEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
+    package func rejudgedEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
         let statement = try database.cachedStatement(
             "SELECT entry_id FROM run_rejudged WHERE run_id = ? AND form_id = ? ORDER BY entry_id")
         try statement.bind([.integer(runID), .integer(formID)])
         return try statement.map { $0.int64(0) }
     }
 
-    public func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult] {
+    package func results(ofRun runID: Int64, entryID: Int64) throws -> [RunResult] {
         let statement = try database.cachedStatement("""
             SELECT r.entry_version, \(Self.ruleColumns) FROM run_results_all AS r
             JOIN run_rules AS rr ON rr.id = r.rule_id JOIN forms AS f ON f.id = rr.form_id
@@ -151,7 +151,7 @@ extension SQLiteBackend {
         }
     }
 
-    public func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
+    package func invalidEntryIDs(ofRun runID: Int64, formID: Int64) throws -> [Int64] {
         let statement = try database.cachedStatement("""
             SELECT DISTINCT r.entry_id FROM run_results_all AS r JOIN run_rules AS rr ON rr.id = r.rule_id
             WHERE r.run_id = ? AND rr.form_id = ? AND rr.severity = 'error' ORDER BY r.entry_id
@@ -160,7 +160,7 @@ extension SQLiteBackend {
         return try statement.map { $0.int64(0) }
     }
 
-    public func fieldTypes(ofRun runID: Int64, formID: Int64?) throws -> [RunFieldType] {
+    package func fieldTypes(ofRun runID: Int64, formID: Int64?) throws -> [RunFieldType] {
         let statement = try database.cachedStatement("""
             SELECT rt.form_id, rt.field, \(Self.versionColumns(.type)) FROM run_type_versions AS rt
             JOIN type_versions AS v ON v.id = rt.type_version_id
@@ -172,7 +172,7 @@ extension SQLiteBackend {
         }
     }
 
-    public func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
+    package func fieldTypes(ofForm name: String) throws -> [RunFieldType] {
         let statement = try database.cachedStatement("""
             SELECT DISTINCT rt.form_id, rt.field, \(Self.versionColumns(.type)) FROM run_type_versions AS rt
             JOIN forms AS f ON f.id = rt.form_id
@@ -185,7 +185,7 @@ extension SQLiteBackend {
         }
     }
 
-    public func makeRunResultRowWriter(runID: Int64) throws -> any RunResultRowWriting {
+    package func makeRunResultRowWriter(runID: Int64) throws -> any RunResultRowWriting {
         try SQLiteRunResultRowWriter(database: database, runID: runID)
     }
 

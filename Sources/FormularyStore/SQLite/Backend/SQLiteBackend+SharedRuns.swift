@@ -2,31 +2,31 @@
 /// on one machine, and one process's worker threads already read it as fast as it goes. The
 /// requirements exist so that the store's callers can ask; each says so.
 extension SQLiteBackend {
-    public var sharesRuns: Bool { false }
+    package var sharesRuns: Bool { false }
 
-    public func sharedSnapshot(of scan: any EntryScanning) -> String? { nil }
+    package func sharedSnapshot(of scan: any EntryScanning) -> String? { nil }
 
-    public func joinEntryScans(snapshot: String, count: Int) throws -> [any EntryScanning] {
+    package func joinEntryScans(snapshot: String, count: Int) throws -> [any EntryScanning] {
         throw StoreError.needsServer("joining a validation run")
     }
 
-    public func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
+    package func insertRunShare(_ share: RunShare, chunks: [(afterID: Int64, throughID: Int64)]) throws {
         throw StoreError.needsServer("sharing a validation run")
     }
 
-    public func runShare(runID: Int64) throws -> RunShare? { nil }
+    package func runShare(runID: Int64) throws -> RunShare? { nil }
 
-    public func claimRunChunk(runID: Int64, worker: String) throws -> RunChunk? {
+    package func claimRunChunk(runID: Int64, worker: String) throws -> RunChunk? {
         throw StoreError.needsServer("joining a validation run")
     }
 
-    public func renewRunChunk(runID: Int64, _ chunk: RunChunk) throws -> Bool {
+    package func renewRunChunk(runID: Int64, _ chunk: RunChunk) throws -> Bool {
         throw StoreError.needsServer("joining a validation run")
     }
 
-    public func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts) throws -> Bool {
+    package func commitRunChunk(runID: Int64, _ chunk: RunChunk, worker: String, counts: RunCounts) throws -> Bool {
         throw StoreError.needsServer("joining a validation run")
     }
 
-    public func runChunkTally(runID: Int64) throws -> RunChunkTally { RunChunkTally() }
+    package func runChunkTally(runID: Int64) throws -> RunChunkTally { RunChunkTally() }
 }

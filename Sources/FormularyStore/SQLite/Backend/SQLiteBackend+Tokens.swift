@@ -1,18 +1,18 @@
 /// Tokens of `formulary serve` (migration 0007).
 extension SQLiteBackend {
-    public func insertToken(_ t: StoredToken) throws {
+    package func insertToken(_ t: StoredToken) throws {
         try database.execute("""
             INSERT INTO api_tokens (name, scope, hash, created_at, created_by) VALUES (?, ?, ?, ?, ?)
             """, [.text(t.name), .text(t.scope), .text(t.hash), .text(t.createdAt), .text(t.createdBy)])
     }
 
-    public func revokeToken(name: String, at: String) throws -> Bool {
+    package func revokeToken(name: String, at: String) throws -> Bool {
         try database.execute("UPDATE api_tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL",
                              [.text(at), .text(name)])
         return database.changes > 0
     }
 
-    public func tokens() throws -> [StoredToken] {
+    package func tokens() throws -> [StoredToken] {
         try database.cachedStatement("""
             SELECT id, name, scope, hash, created_at, created_by, revoked_at FROM api_tokens ORDER BY id
             """).map {

@@ -3,13 +3,13 @@ import Foundation
 /// The SQLite storage of a ``Store``: one connection to a database file, the migrations of
 /// `migrations/`, and every statement Formulary runs on it. The only place that speaks SQLite's
 /// SQL; see ``StoreBackend`` for what it provides.
-public final class SQLiteBackend: StoreBackend {
+package final class SQLiteBackend: StoreBackend {
     /// The connection (tests reach it through `@testable import`).
     let database: Database
     let migrator: Migrator
 
     /// Opens (by default creating) the database file at `path`.
-    public init(path: String, configuration: Database.Configuration = .init(),
+    package init(path: String, configuration: Database.Configuration = .init(),
                 migrations: [Migration] = Migration.embedded) throws {
         database = try Database(path: path, configuration: configuration)
         migrator = try Migrator(migrations: migrations)
@@ -21,28 +21,28 @@ public final class SQLiteBackend: StoreBackend {
         migrator = try Migrator(migrations: migrations)
     }
 
-    public var location: String { database.path }
+    package var location: String { database.path }
 
     // MARK: Schema and transactions
 
-    public func applyMigrations(now: () -> Date,
+    package func applyMigrations(now: () -> Date,
                                 afterApplying: ([AppliedMigration]) throws -> Void) throws -> [AppliedMigration] {
         try migrator.migrate(database, now: now, afterApplying: afterApplying)
     }
 
-    public func migrationStatus() throws -> [MigrationStatus] {
+    package func migrationStatus() throws -> [MigrationStatus] {
         try migrator.status(of: database)
     }
 
-    public func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: StoreTransactionKind, _ body: () throws -> T) throws -> T {
         // A write takes SQLite's write lock up front: upgrading a read lock later can meet a
         // SQLITE_BUSY that no busy handler resolves.
         try database.transaction(kind == .write ? .immediate : .deferred, body)
     }
 
-    public var isInTransaction: Bool { database.isInTransaction }
+    package var isInTransaction: Bool { database.isInTransaction }
 
-    public func inspect<T>(_ body: () throws -> T) throws -> T {
+    package func inspect<T>(_ body: () throws -> T) throws -> T {
         try database.executeScript("BEGIN DEFERRED")
         defer { if database.isInTransaction { try? database.executeScript("ROLLBACK") } }
         return try body()
@@ -50,7 +50,7 @@ public final class SQLiteBackend: StoreBackend {
 
     // MARK: The audit log
 
-    public func auditKeyBytes() throws -> [UInt8] {
+    package func auditKeyBytes() throws -> [UInt8] {
         let statement = try database.cachedStatement("SELECT key FROM audit_key WHERE id = 1")
         guard let bytes = try statement.first({ $0.blob(0) }), bytes.count == 32 else {
             throw StoreError.corrupt("the audit key (table audit_key) is missing")
@@ -58,22 +58,22 @@ public final class SQLiteBackend: StoreBackend {
         return bytes
     }
 
-    public func auditHead() throws -> (seq: Int64, hash: String)? {
+    package func auditHead() throws -> (seq: Int64, hash: String)? {
         try database.cachedStatement("SELECT seq, hash FROM audit_head WHERE id = 1")
             .first { ($0.int64(0), $0.string(1)) }
     }
 
-    public func auditActions(after seq: Int64) throws -> [String] {
+    package func auditActions(after seq: Int64) throws -> [String] {
         let statement = try database.cachedStatement("SELECT DISTINCT action FROM audit_log WHERE seq > ?")
         try statement.bind([.integer(seq)])
         return try statement.map { $0.string(0) }
     }
 
-    public func dataVersion() throws -> Int64? {
+    package func dataVersion() throws -> Int64? {
         try database.cachedStatement("PRAGMA data_version").first { $0.int64(0) }
     }
 
-    public func insertAuditRecord(_ r: AuditRecord) throws {
+    package func insertAuditRecord(_ r: AuditRecord) throws {
         try database.execute("""
             INSERT INTO audit_log (seq, at, actor, action, subject, details, prev_hash, hash)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -81,7 +81,7 @@ public final class SQLiteBackend: StoreBackend {
                   .text(r.details), .text(r.prevHash), .text(r.hash)])
     }
 
-    public func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord] {
+    package func auditRecords(since: String?, actor: String?, limit: Int?) throws -> [AuditRecord] {
         let statement = try database.cachedStatement("""
             SELECT \(Self.auditColumns) FROM audit_log
             WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR actor = ?2)
@@ -91,12 +91,12 @@ public final class SQLiteBackend: StoreBackend {
         return try statement.map(Self.auditRecord(from:))
     }
 
-    public func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws {
+    package func forEachAuditRecord(_ body: (AuditRecord) throws -> Void) throws {
         let statement = try database.makeStatement("SELECT \(Self.auditColumns) FROM audit_log ORDER BY seq")
         try statement.forEachRow { try body(Self.auditRecord(from: $0)) }
     }
 
-    public func lastAuditRecord() throws -> AuditRecord? {
+    package func lastAuditRecord() throws -> AuditRecord? {
         try database.cachedStatement("SELECT \(Self.auditColumns) FROM audit_log ORDER BY seq DESC LIMIT 1")
             .first(Self.auditRecord(from:))
     }

@@ -1,7 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FormularyCLI
 import FormularyPostgres
+
+// What belongs to the process; the commands themselves are FormularyCLI's, which the tests
+// run in-process.
 
 // postgres:// URLs open the PostgreSQL backend; FormularyKit itself links no libpq.
 PostgresBackend.install()
@@ -19,6 +23,10 @@ for index in 1..<Int(CommandLine.argc) {
     exit(ExitStatus.badInput.rawValue)
 }
 
-let status = Formulary.main(arguments: Array(CommandLine.arguments.dropFirst()),
-                            environment: Formulary.processEnvironment())
-exit(status.rawValue)
+let environment = Formulary.processEnvironment()
+#if FORMULARY_TEST_HOOKS
+TestFault.install(from: environment)
+TestWaitLog.install(from: environment)
+TestChunkPause.install(from: environment)
+#endif
+exit(Formulary.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment).rawValue)
