@@ -3,7 +3,7 @@
 /// length unit, date token, relative date, parameter kind and `extends`, and seeded random
 /// ones that combine them in ways nobody thought of.
 enum GeneratedTypes {
-    /// Types without a `pattern` (their vectors run whether or not the export carries automata).
+    /// Types without a `pattern`.
     static let plain: [String] = [
         #"""
         field g-spaces
@@ -270,8 +270,8 @@ enum GeneratedTypes {
         """#,
     ]
 
-    /// Types with patterns and masks chosen by patterns: in the vectors once the export
-    /// carries their automata.
+    /// Types with patterns and masks chosen by patterns (formulary.js runs the automata the
+    /// export carries for them).
     static let patterns: [String] = [
         ##"""
         field p-brand

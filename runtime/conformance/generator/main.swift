@@ -46,12 +46,8 @@ FileOutput.makeFolder(options.out)
 // MARK: The registry: built-in types, generated types and forms
 
 var random = SeededRandom(seed: options.seed)
-/// Patterns (and masks chosen by a pattern) reach formulary.js as automata from export
-/// version 2 on; before, their types are left out of the vectors.
-let automata = RegistryExport.formatVersion >= 2
 let folder = PluginFolder(path: "generated", origin: .option)
-var sources = GeneratedTypes.plain
-if automata { sources += GeneratedTypes.patterns }
+var sources = GeneratedTypes.plain + GeneratedTypes.patterns
 let randomTypes = Int(60 * options.scale)
 for index in 0..<randomTypes { sources.append(GeneratedTypes.random(index, &random)) }
 
@@ -66,15 +62,10 @@ func registryOf(_ sources: [String], forms: [String]) -> Registry {
     return Registry(files: files)
 }
 
-/// Whether a type can be judged in the vectors: it lints without errors, and without
-/// automata it uses no pattern.
+/// Whether a type can be judged in the vectors: it lints without errors.
 func usable(_ registry: Registry, _ name: String) -> FieldTypeDefinition? {
     guard !registry.lint(type: name, today: today).containsErrors,
           case .success(let definition)? = registry.definition(named: name) else { return nil }
-    if !automata {
-        if definition.masks.contains(where: { $0.condition != nil }) { return nil }
-        if definition.checks.contains(where: { if case .pattern = $0.kind { true } else { false } }) { return nil }
-    }
     return definition
 }
 
@@ -234,7 +225,7 @@ FileOutput.write(options.out + "/unicode.json", unicode.serializedBytes() + [0x0
 
 let summary: JSONValue = [
     "seed": .string(String(options.seed)), "today": .string(today.description),
-    "export_version": .integer(RegistryExport.formatVersion), "automata": .bool(automata),
+    "export_version": .integer(RegistryExport.formatVersion),
     "types": .integer(references.count), "forms": .integer(usableForms.count),
     "values": .integer(valueCount), "edit_scripts": .integer(references.count * scriptsPerType),
     "edit_steps": .integer(stepCount), "judgements": .integer(judgementCount),
@@ -244,7 +235,7 @@ FileOutput.write(options.out + "/summary.json", summary.serializedBytes() + [0x0
 let seconds = Double((Clock.now - started).components.seconds) + Double((Clock.now - started).components.attoseconds) / 1e18
 print("conformance: \(references.count) types, \(usableForms.count) forms; \(valueCount) values, "
       + "\(stepCount) edit steps, \(judgementCount) judgements (\(valueCount + stepCount + judgementCount) cases) "
-      + "in \(options.out), \(Int(seconds * 1000)) ms\(automata ? "" : "; patterns left out: the export has no automata")")
+      + "in \(options.out), \(Int(seconds * 1000)) ms")
 
 enum Clock {
     static var now: ContinuousClock.Instant { ContinuousClock.now }
