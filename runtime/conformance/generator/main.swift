@@ -62,9 +62,11 @@ func registryOf(_ sources: [String], forms: [String]) -> Registry {
     return Registry(files: files)
 }
 
-/// Whether a type can be judged in the vectors: it lints without errors.
+/// Whether a type can be judged in the vectors: it lints without errors on both days (a
+/// relative date range can be empty on the leap day only).
 func usable(_ registry: Registry, _ name: String) -> FieldTypeDefinition? {
     guard !registry.lint(type: name, today: today).containsErrors,
+          !registry.lint(type: name, today: leapToday).containsErrors,
           case .success(let definition)? = registry.definition(named: name) else { return nil }
     return definition
 }
