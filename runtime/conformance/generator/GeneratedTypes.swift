@@ -370,13 +370,29 @@ enum GeneratedTypes {
                              "today+3m", "today-30d", "today+45d", "today-1d"]
     static let rangeForms = ["A...B", "A..<B", "A...", "...B", "..<B", "A<...B", "A<..", "A<..<B", "A"]
 
+    static let patternAtoms = ["[0-9]", "[0-9]", "[a-c]", "a", "b", "x", "\\d", "\\w", "[^0-9]", ".", "(?:ab|c)", "[A-Z]",
+                               "\\p{L}", "\\s", "-", " ", "[0-9a-f]", "ß", "Ω", "[^\\s]"]
+    static let quantifiers = ["", "", "", "?", "*", "+", "{2}", "{1,3}", "{2,}"]
+
+    /// A random pattern of the dialect: one or two alternatives of quantified atoms, with flags.
+    static func pattern(_ random: inout SeededRandom) -> String {
+        var alternatives: [String] = []
+        for _ in 0..<(random.chance(0.25) ? 2 : 1) {
+            var sequence = ""
+            for _ in 0..<random.int(1...5) { sequence += random.pick(patternAtoms) + random.pick(quantifiers) }
+            alternatives.append(sequence)
+        }
+        return "/" + alternatives.joined(separator: "|") + "/" + random.pick(["", "", "", "", "i", "x", "ix"])
+    }
+
     /// A range in one of the language's spellings, with bounds from `lower`/`upper` (A <= B).
     static func range(_ random: inout SeededRandom, _ lower: String, _ upper: String) -> String {
         random.pick(rangeForms).replacingOccurrences(of: "A", with: lower).replacingOccurrences(of: "B", with: upper)
     }
 
-    /// A random but loadable-looking type: some normalization, perhaps a mask, one to four
-    /// checks with random options. Types that do not load are dropped by the caller.
+    /// A random but loadable-looking type: some normalization, perhaps a mask (and masks
+    /// chosen by a pattern), one to four checks (patterns among them) with random options.
+    /// Types that do not load are dropped by the caller.
     static func random(_ index: Int, _ random: inout SeededRandom) -> String {
         var lines = ["field r-\(index)"]
         if random.chance(0.3) { lines.append("label \"Random \(index)\"") }
@@ -386,20 +402,25 @@ enum GeneratedTypes {
         for _ in 0..<random.int(0...3) { normalize.append(random.pick(steps)) }
         if !normalize.isEmpty { lines.append("normalize " + normalize.joined(separator: " ")) }
         if random.chance(0.4) {
-            var pattern = ""
-            for _ in 0..<random.int(1...9) { pattern += random.pick(maskPieces) }
-            var line = "mask \"\(pattern)\""
-            if random.chance(0.3) { line += " as fill" }
-            if random.chance(0.3) { line += " message \"Use \(pattern.replacingOccurrences(of: "\\", with: "")): {value} ({min})\"" }
-            if random.chance(0.1) { line += " warning" }
-            if random.chance(0.1) { line += " final" }
-            lines.append(line)
+            // Sometimes masks chosen by a pattern before the last one.
+            let chosen = random.chance(0.25) ? random.int(1...2) : 0
+            for k in 0...chosen {
+                var pattern = ""
+                for _ in 0..<random.int(1...9) { pattern += random.pick(maskPieces) }
+                var line = "mask \"\(pattern)\""
+                if k < chosen { line += " when " + Self.pattern(&random) }
+                if random.chance(0.3) { line += " as fill" }
+                if random.chance(0.3) { line += " message \"Use \(pattern.replacingOccurrences(of: "\\", with: "")): {value} ({min})\"" }
+                if random.chance(0.1) { line += " warning" }
+                if random.chance(0.1) { line += " final" }
+                lines.append(line)
+            }
         }
         var used: Set<String> = []
         for _ in 0..<random.int(1...4) {
             var check: String
             var keyword: String
-            switch random.int(0...8) {
+            switch random.int(0...9) {
             case 0:
                 let a = random.int(0...6), b = a + random.int(0...12)
                 check = "length " + range(&random, String(a), String(b)) + random.pick(units)
@@ -435,9 +456,13 @@ enum GeneratedTypes {
                 let algorithm = random.pick(["luhn", "mod97", "gtin", "isbn10", "isbn", "verhoeff"])
                 check = "checksum " + algorithm
                 keyword = algorithm
-            default:
+            case 8:
                 check = "length " + range(&random, String(random.int(1...4)), String(random.int(5...30)))
                 keyword = "length"
+            default:
+                let negate = random.chance(0.3)
+                check = (negate ? "pattern not " : "pattern ") + Self.pattern(&random)
+                keyword = "pattern"
             }
             if used.contains(keyword) || random.chance(0.2) {
                 let name = "c\(used.count)"
