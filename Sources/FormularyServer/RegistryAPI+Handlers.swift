@@ -32,9 +32,10 @@ extension RegistryAPI {
 
     /// `POST /v1/edit`: one edit of a text field, as the library's `FieldEditor` makes it:
     /// `{"type", "text", "caret", "replace": {"from", "to", "with"}, "policy"}` →
-    /// `{"text", "caret", "accepted", "verdict", "message", "refusal"}` (positions in
+    /// `{"text", "caret", "accepted", "verdict", "message", "refusal", "mask"}` (positions in
     /// characters; the verdict and message are the shown text's, so a refused keystroke
-    /// leaves them as they were, and `refusal` says why it was refused).
+    /// leaves them as they were, and `refusal` says why it was refused; `mask` names the mask
+    /// the shown text took, such as a card's brand, or is null).
     func edit(_ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> HTTPResponse {
         let body = try Self.object(request.body)
         let reference = try Self.string(body, "type")
@@ -68,6 +69,7 @@ extension RegistryAPI {
             o.field("verdict", outcome.result.verdict.rawValue)
             if let message = outcome.result.message { o.field("message", message) } else { o.nullField("message") }
             if let refusal = outcome.refusal { o.field("refusal", refusal.message) } else { o.nullField("refusal") }
+            if let mask = outcome.result.mask { o.field("mask", mask) } else { o.nullField("mask") }
         }
         writer.newline()
         return .json(200, writer.bytes)

@@ -70,12 +70,17 @@ import Testing
         let result = try sandbox.run("--format", "json", "check", "credit-card", "4111 1111 1111 1112", "4111111111111111")
         #expect(result.status == 1, "\(result)")
         #expect(result.outputLines.count == 2, "\(result)")
-        #expect(result.outputLines[0] == #"{"type":"credit-card","value":"4111 1111 1111 1112","formatted":"4111 1111 1111 1112","stage":"final","verdict":"invalid","valid":false,"violations":[{"rule":"luhn","severity":"error","message":"Card number is not valid"}]}"#,
-                "the example of the contract, byte for byte")
+        // The example of the contract, byte for byte, with the card's brand added (issue 28:
+        // the mask that formatted the value, when it has a name of its own).
+        #expect(result.outputLines[0] == #"{"type":"credit-card","value":"4111 1111 1111 1112","formatted":"4111 1111 1111 1112","mask":"visa","stage":"final","verdict":"invalid","valid":false,"violations":[{"rule":"luhn","severity":"error","message":"Card number is not valid"}]}"#,
+                "the example of the contract, with the brand")
         let objects = try jsonLines(result)
         for object in objects {
-            #expect(Set(object.keys) == ["type", "value", "formatted", "stage", "verdict", "valid", "violations"])
+            #expect(Set(object.keys) == ["type", "value", "formatted", "mask", "stage", "verdict", "valid", "violations"])
+            #expect(object["mask"] as? String == "visa")
         }
+        let plain = try sandbox.run("--format", "json", "check", "age", "42")
+        #expect(try jsonLines(plain).first.map { Set($0.keys) } == ["type", "value", "formatted", "stage", "verdict", "valid", "violations"])
         #expect(objects[1]["value"] as? String == "4111111111111111")
         #expect(objects[1]["formatted"] as? String == "4111 1111 1111 1111")
         #expect(objects[1]["verdict"] as? String == "valid")

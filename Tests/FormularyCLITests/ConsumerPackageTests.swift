@@ -82,7 +82,7 @@ struct ConsumerPackageTests {
         credt-card
         ^~~~~~~~~~
         ids: ["unknown-type"] ["1:1 error"]
-        editor: 4111 4 incomplete false mask
+        editor: 4111 4 incomplete false visa
         unformat: 4111111111111111 incomplete
         length: 160 graphemes 3 0/160
         definition: email email email emailAddress false leaving

@@ -24,7 +24,7 @@ import Testing
     @Test func jsonIsTheDocumentOfTheHTTPAnswer() throws {
         let sandbox = try Sandbox()
         try sandbox.databaseWithSignupForm()
-        let result = try sandbox.run("--format", "json", "forms", "judge", "signup", "name=Ada", "email=a=b@example.com",
+        let result = try sandbox.run("--format", "json", "forms", "judge", "signup", "name=Ada", "email=a=b@example",
                                      "cvv=987", "age=")
         #expect(result.status == 1, "\(result)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -38,7 +38,7 @@ import Testing
         // The server answers the same bytes for the same values.
         let server = try ServeCommandTests.Server(sandbox)
         let answer = try ServeCommandTests.request(server.port, "POST", "/v1/forms/signup/judge",
-            body: #"{"fields": {"name": "Ada", "email": "a=b@example.com", "cvv": "987", "age": ""}}"#)
+            body: #"{"fields": {"name": "Ada", "email": "a=b@example", "cvv": "987", "age": ""}}"#)
         #expect(answer.status == 200)
         #expect(answer.body == result.stdout)
         let live = try sandbox.run("--format", "json", "forms", "judge", "--live", "signup", "email=ada@exa")

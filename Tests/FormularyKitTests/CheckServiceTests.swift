@@ -55,10 +55,13 @@ struct CheckServiceTests {
         let lines = String(decoding: report.jsonLines, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty)
         #expect(lines[0] == """
-            {"type":"credit-card","value":"4111 1111 1111 1112","formatted":"4111 1111 1111 1112","stage":"final",\
+            {"type":"credit-card","value":"4111 1111 1111 1112","formatted":"4111 1111 1111 1112","mask":"visa","stage":"final",\
             "verdict":"invalid","valid":false,"violations":[{"rule":"luhn","severity":"error","message":"Card number is not valid"}]}
             """)
         #expect(lines[1].contains("\"verdict\":\"valid\",\"valid\":true,\"violations\":[]"))
+        // A type whose mask has no name of its own has no "mask" member; nor a secure type.
+        let plain = try service.check("exp-date", values: ["12/30"], stage: .final, today: today)
+        #expect(!String(decoding: plain.jsonLines, as: UTF8.self).contains("\"mask\""))
     }
 
     @Test func liveJudgesPrefixes() throws {

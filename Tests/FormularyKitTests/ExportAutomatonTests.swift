@@ -90,6 +90,15 @@ import FormularyJSON
                 let automaton = try #require(Exported(arguments?["automaton"]), "\(name) \(check.options.name)")
                 #expect(arguments?["negate"]?.boolValue == negated)
                 automata += 1
+                // A check kept only under `if $NAME = "VALUE"` is judged by the type compiled
+                // with that argument, as the export's `if` tells a runtime to do.
+                var type = type
+                if let condition = check.options.condition {
+                    #expect(exported["checks"]?[index]?["if"]?["parameter"]?.stringValue == condition.parameter)
+                    #expect(exported["checks"]?[index]?["if"]?["equals"]?.stringValue == condition.value)
+                    let argument = TypeReference.Argument(name: condition.parameter, value: .string(condition.value), location: .unknown)
+                    type = try registry.compile(TypeReference(name: name, arguments: [argument], location: .unknown), today: Self.today).get()
+                }
                 for value in values where !value.allSatisfy(\.isWhitespace) {
                     for stage in [Stage.final, .live] where stage == .final || !check.options.finalOnly {
                         let prepared = type.format(value, stage: stage)

@@ -81,17 +81,19 @@ import FormularyRules
         #expect(card["normalize"]?[0]?["step"]?.stringValue == "strip")
         #expect(card["normalize"]?[0]?["characters"]?.stringValue == " -")
         #expect(card["mask"]?["pattern"]?.stringValue == "0000 0000 0000 0000")
-        #expect(card["mask"]?["rule"]?.stringValue == "mask")
+        #expect(card["mask"]?["rule"]?.stringValue == "visa")
         #expect(card["mask"]?["checks_fill"]?.boolValue == true)
-        #expect(card["mask"]?["message"]?.stringValue == "Card number is incomplete")
-        // Every mask, in order, with its `when`; `mask` is the last (the default).
+        #expect(card["mask"]?["message"]?.stringValue == "A Visa card number has 13, 16 or 19 digits")
+        // Every mask, in order, with its `when`, named after its brand; `mask` is the last.
         let masks = try #require(card["masks"]?.arrayValue)
-        #expect(masks.count == 7)
-        #expect(masks[0]["pattern"]?.stringValue == "0000 000000 00000")
-        #expect(masks[0]["when"]?["pattern"]?.stringValue == "3[47].*")
-        #expect(masks[0]["when"]?["flags"]?.stringValue == "")
-        #expect(masks[6]["when"]?.isNull == true)
-        #expect(masks[6]["pattern"] == card["mask"]?["pattern"])
+        #expect(masks.count == 43)
+        let amex = try #require(masks.first { $0["rule"]?.stringValue == "amex" })
+        #expect(amex["pattern"]?.stringValue == "0000 000000 00000")
+        #expect(amex["when"]?["pattern"]?.stringValue == "(?:34|37).*")
+        #expect(amex["when"]?["flags"]?.stringValue == "")
+        // Every mask has a condition: a number of no brand takes none.
+        #expect(masks.allSatisfy { $0["when"]?.isNull == false })
+        for key in ["pattern", "rule", "message"] { #expect(masks[42][key] == card["mask"]?[key]) }
         #expect(card["checks"]?[0]?["rule"]?.stringValue == "brand")
         let luhn = try #require(card["checks"]?[1])
         #expect(luhn["rule"]?.stringValue == "luhn")
@@ -130,8 +132,11 @@ import FormularyRules
         let exp = try #require(Self.type("exp-date", in: doc))
         let date = try #require(exp["checks"]?.arrayValue?.first { $0["kind"]?.stringValue == "date" })
         #expect(date["arguments"]?["format"]?.stringValue == "MM/yy")
-        #expect(date["arguments"]?["range"]?["lower"]?.stringValue == "today-12y")
-        #expect(date["arguments"]?["range"]?["upper"]?.stringValue == "today+12y")
+        // The bounds are parameters whose defaults are offsets from today, resolved by the client.
+        #expect(date["arguments"]?["range"]?["lower"] == .object(["parameter": "earliest"]))
+        #expect(date["arguments"]?["range"]?["upper"] == .object(["parameter": "latest"]))
+        let parameters = try #require(exp["parameters"]?.arrayValue)
+        #expect(parameters.map { $0["default"]?.stringValue } == ["today", "today+12y"])
     }
 
     /// `{01-12}/00` pads a month while typing; a runtime that only formats sees its slots.
@@ -287,7 +292,8 @@ import FormularyRules
                        source: .folder(PluginFolder(path: "forms", origin: .option))),
         ])
         let doc = RegistryExport.make(registry, today: Self.today).document
-        #expect(Self.type("credit-card", in: doc) == documentedType)
+        let name = try #require(documentedType["name"]?.stringValue)
+        #expect(Self.type(name, in: doc) == documentedType)
         #expect(doc["forms"]?[0] == documentedForm)
     }
 }

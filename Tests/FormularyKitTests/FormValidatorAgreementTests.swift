@@ -73,7 +73,7 @@ struct FormValidatorAgreementTests {
             form signup
             field starts iso-date required
             field ends   iso-date
-            field until  exp-date
+            field until  exp-date(earliest: "today-12y")
             field age    age
             field limit  decimal
             field name   name

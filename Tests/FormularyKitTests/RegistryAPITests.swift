@@ -125,6 +125,18 @@ struct RegistryAPITests {
         let accepted = try Self.json(api.respond(to: Self.post("/v1/edit",
             #"{"type": "credit-card", "text": "4111", "caret": 4, "replace": {"from": 4, "to": 4, "with": "x"}, "policy": "accept-all"}"#)))
         #expect(accepted["accepted"]?.boolValue == true && accepted["verdict"]?.stringValue == "invalid")
+        // The mask the shown text took names the card's brand, from its first digits on.
+        #expect(typed["mask"]?.stringValue == "visa" && refused["mask"]?.stringValue == "visa")
+        let amex = try Self.json(api.respond(to: Self.post("/v1/edit",
+            #"{"type": "credit-card", "text": "3", "caret": 1, "replace": {"from": 1, "to": 1, "with": "7"}}"#)))
+        #expect(amex["mask"]?.stringValue == "amex")
+        let none = try Self.json(api.respond(to: Self.post("/v1/edit",
+            #"{"type": "age", "text": "4", "caret": 1, "replace": {"from": 1, "to": 1, "with": "2"}}"#)))
+        #expect(none["mask"]?.isNull == true)
+        let checked = try Self.json(api.respond(to: Self.post("/v1/check",
+            #"{"type": "credit-card(brands: \"visa\")", "values": ["378282246310005"]}"#)))
+        #expect(checked["results"]?[0]?["mask"]?.stringValue == "amex")
+        #expect(checked["results"]?[0]?["violations"]?[0]?["rule"]?.stringValue == "brand")
     }
 
     @Test(arguments: [

@@ -22,7 +22,8 @@ import Testing
         #expect(!letter.accepted && field.text == "4111" && field.caret == 4)
         // The verdict is the unchanged text's; the refusal says why, not "incomplete".
         #expect(letter.result.verdict == .incomplete && letter.result.message == nil)
-        #expect(letter.refusal?.rule == "mask" && letter.refusal?.message == "Credit Card Number takes digits only")
+        // The rule is the chosen mask's: the brand's.
+        #expect(letter.refusal?.rule == "visa" && letter.refusal?.message == "Credit Card Number takes digits only")
         // 19 digits is the longest card number (a Visa here).
         field.setText("4000000000000000006")
         #expect(field.text == "4000 0000 0000 0000 006")
@@ -35,7 +36,7 @@ import Testing
         var field = FieldEditor(type: try builtin("credit-card"), policy: .acceptAll)
         field.type("41x")
         #expect(field.text == "41x" && field.caret == 3)
-        #expect(field.result.verdict == .invalid && field.result.message == "Card number is incomplete")
+        #expect(field.result.verdict == .invalid && field.result.message == "A Visa card number has 13, 16 or 19 digits")
     }
 
     @Test func aTypedLiteralIsTakenAsTheMasksLiteral() throws {

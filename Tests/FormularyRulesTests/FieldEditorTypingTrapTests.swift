@@ -81,7 +81,7 @@ import Testing
         let month = FieldEditor(type: try builtin("exp-date"), text: "1", caret: 1)
         var copy = month
         let thirteen = copy.insert("3")
-        #expect(!thirteen.accepted && thirteen.refusal?.rule == "date" && thirteen.refusal?.message == "Not a valid expiry date")
+        #expect(!thirteen.accepted && thirteen.refusal?.rule == "date" && thirteen.refusal?.message == "The card has expired or the date is not valid")
         #expect(thirteen.result.verdict == .incomplete)
 
         var bio = FieldEditor(type: try builtin("bio"))

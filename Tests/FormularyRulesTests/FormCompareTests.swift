@@ -19,7 +19,7 @@ import Testing
         form trip
         field starts     iso-date      required
         field ends       dotted-date
-        field card-until exp-date
+        field card-until exp-date(earliest: "today-12y")
         field adults     age
         field budget     decimal
         field from       name

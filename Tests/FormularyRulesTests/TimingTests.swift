@@ -76,18 +76,18 @@ import Testing
 
     @Test func typingShowsTheLiveMessageAtOnce() throws {
         let bad = try editor(.typing, typing: "41a")
-        #expect(bad.visibleMessage(after: .typing) == "Card number is incomplete")
+        #expect(bad.visibleMessage(after: .typing) == "A Visa card number has 13, 16 or 19 digits")
         let short = try editor(.typing, typing: "4111")
         #expect(short.visibleMessage(after: .typing) == nil)
-        #expect(short.visibleMessage(after: .leaving) == "Card number is incomplete")
-        #expect(short.visibleMessage(after: .submitting) == "Card number is incomplete")
+        #expect(short.visibleMessage(after: .leaving) == "A Visa card number has 13, 16 or 19 digits")
+        #expect(short.visibleMessage(after: .submitting) == "A Visa card number has 13, 16 or 19 digits")
     }
 
     @Test func leavingWaitsForTheFieldToLoseFocus() throws {
         let bad = try editor(.leaving, typing: "41a")
         #expect(bad.visibleMessage(after: .typing) == nil)
-        #expect(bad.visibleMessage(after: .leaving) == "Card number is incomplete")
-        #expect(bad.visibleMessage(after: .submitting) == "Card number is incomplete")
+        #expect(bad.visibleMessage(after: .leaving) == "A Visa card number has 13, 16 or 19 digits")
+        #expect(bad.visibleMessage(after: .submitting) == "A Visa card number has 13, 16 or 19 digits")
         let luhn = try editor(.leaving, typing: "4111111111111112")
         #expect(luhn.visibleMessage(after: .leaving) == "Card number is not valid")
     }
@@ -96,7 +96,7 @@ import Testing
         let bad = try editor(.submit, typing: "41a")
         #expect(bad.visibleMessage(after: .typing) == nil)
         #expect(bad.visibleMessage(after: .leaving) == nil)
-        #expect(bad.visibleMessage(after: .submitting) == "Card number is incomplete")
+        #expect(bad.visibleMessage(after: .submitting) == "A Visa card number has 13, 16 or 19 digits")
     }
 
     @Test func validAndEmptyFieldsShowNothing() throws {

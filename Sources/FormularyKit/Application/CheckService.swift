@@ -26,12 +26,14 @@ public struct CheckService {
         /// Whether the value is invalid (a violation with error severity).
         public var isInvalid: Bool { result.verdict == .invalid }
 
-        /// `{"type", "value", "formatted", "stage", "verdict", "valid", "violations":
-        /// [{"rule", "severity", "message"}]}`.
+        /// `{"type", "value", "formatted", "mask", "stage", "verdict", "valid", "violations":
+        /// [{"rule", "severity", "message"}]}`; `mask` (the name of the mask that formatted
+        /// the value, such as a card's brand) only when the mask has a name of its own.
         public func writeFields(to o: inout JSONObjectWriter) {
             o.field("type", type)
             o.field("value", value)
             o.field("formatted", result.formatted)
+            if let mask = result.mask { o.field("mask", mask) }
             o.field("stage", stage.rawValue)
             o.field("verdict", result.verdict.rawValue)
             o.field("valid", result.verdict == .valid)

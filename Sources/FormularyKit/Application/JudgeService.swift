@@ -49,6 +49,7 @@ public struct JudgeService {
                         } else {
                             one.field("formatted", field.formatted)
                         }
+                        if let mask = field.mask { one.field("mask", mask) }
                         one.array("violations") { a in
                             for v in field.violations {
                                 a.object { vo in

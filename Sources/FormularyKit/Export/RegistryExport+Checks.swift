@@ -48,6 +48,9 @@ extension RegistryExport {
                     "range": range.map { rangeValue($0) { .string(dateBound($0)) } } ?? .null]
         case .checksum(let algorithm):
             return ["algorithm": .string(algorithm.rawValue)]
+        case .maskOneOf(let names):
+            // A parameter holds the names separated by white space.
+            return ["masks": arg(names) { .array($0.map(JSONValue.string)) }]
         }
     }
 

@@ -121,6 +121,7 @@ public enum RegistryExport {
             c["kind"] = .string(kindName(check.kind))
             c["arguments"] = arguments(check.kind)
             for (key, value) in ruleOptions(check.options) where key != "rule" { c[key] = value }
+            c["if"] = check.options.condition.map { ["parameter": .string($0.parameter), "equals": .string($0.value)] } ?? .null
             return .object(c)
         })
         o["examples"] = .array(d.secure ? [] : d.examples.map(example))

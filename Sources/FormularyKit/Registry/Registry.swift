@@ -181,7 +181,9 @@ package final class Registry {
         }
         let arguments: [String: ParameterValue]
         switch ParameterBinding.bind(definition.parameters, arguments: reference.arguments,
-                                     typeName: definition.name, source: source) {
+                                     typeName: definition.name, source: source,
+                                     choices: definition.parameterChoices,
+                                     wordChoices: definition.parameterWordChoices) {
         case .failure(let problems): return .failure(problems)
         case .success(let a): arguments = a
         }

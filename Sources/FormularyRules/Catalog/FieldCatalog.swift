@@ -110,7 +110,9 @@ public struct FieldCatalog: Sendable {
         let definition = try self.definition(named: reference.name)
         let arguments: [String: ParameterValue]
         switch ParameterBinding.bind(definition.parameters, arguments: reference.arguments,
-                                     typeName: definition.name, source: source) {
+                                     typeName: definition.name, source: source,
+                                     choices: definition.parameterChoices,
+                                     wordChoices: definition.parameterWordChoices) {
         case .failure(let problems): throw FormularyError(problems)
         case .success(let bound): arguments = bound
         }

@@ -15,6 +15,9 @@ final class CompiledCheck: Sendable {
         case oneOf(OneOfMatcher)
         case date(DateCheck)
         case checksum(ChecksumAlgorithm)
+        /// The names of the masks the value may take (`mask-one-of`); judged by the type,
+        /// which knows the mask chosen (``CompiledFieldType/maskOneOfPasses``).
+        case maskOneOf(Set<String>)
     }
 
     let kind: Kind
@@ -27,7 +30,7 @@ final class CompiledCheck: Sendable {
     // `kind` unpacked into plain stored properties for `evaluate`: binding an enum's
     // payload copies it (retaining the arrays and objects inside), which was a fifth of
     // batch validation's time; reading a constant property of a final class borrows it.
-    private enum Tag: UInt8 { case length, integer, decimal, range, pattern, charset, oneOf, date, checksum }
+    private enum Tag: UInt8 { case length, integer, decimal, range, pattern, charset, oneOf, date, checksum, maskOneOf }
     private let tag: Tag
     private let lengthLower: Int
     private let lengthUpper: Int?
@@ -41,6 +44,8 @@ final class CompiledCheck: Sendable {
     private let oneOf: OneOfMatcher?
     private let date: DateCheck?
     private let algorithm: ChecksumAlgorithm
+    /// `mask-one-of`'s names (nil for every other kind), read by the type before `evaluate`.
+    let maskNames: Set<String>?
 
     init(kind: Kind, rule: String, severity: Severity, finalOnly: Bool, message: MessageTemplate) {
         self.kind = kind
@@ -52,6 +57,7 @@ final class CompiledCheck: Sendable {
         var algorithm = ChecksumAlgorithm.luhn
         var (range, program, charset, oneOf, date): (DecimalRange?, PatternProgram?, CharsetMatcher?, OneOfMatcher?, DateCheck?)
         var negated = false
+        var maskNames: Set<String>? = nil
         switch kind {
         case let .length(l, u, n): (tag, lower, upper, unit) = (.length, l, u, n)
         case .integer: tag = .integer
@@ -62,7 +68,9 @@ final class CompiledCheck: Sendable {
         case .oneOf(let o): (tag, oneOf) = (.oneOf, o)
         case .date(let d): (tag, date) = (.date, d)
         case .checksum(let a): (tag, algorithm) = (.checksum, a)
+        case .maskOneOf(let names): (tag, maskNames) = (.maskOneOf, names)
         }
+        self.maskNames = maskNames
         (lengthLower, lengthUpper, lengthUnit, self.places) = (lower, upper, unit, places)
         (self.range, self.program, self.charset, self.oneOf, self.date) = (range, program, charset, oneOf, date)
         programRef = program.map { Unmanaged.passUnretained($0) }
@@ -110,6 +118,8 @@ final class CompiledCheck: Sendable {
             return live ? date.unsafelyUnwrapped.passesLive(b) : date.unsafelyUnwrapped.passesFinal(b)
         case .checksum:
             return Checksum.passes(b, algorithm)
+        case .maskOneOf:
+            return true   // the type judges it: it needs the mask chosen
         }
     }
 }

@@ -49,7 +49,22 @@ public final class CompiledFieldType: Sendable {
         choiceRefs = choices.map { Unmanaged.passUnretained($0) }
         stepBoxes = steps.map(NormalizeStepBox.init)
         stepRefs = stepBoxes.map { Unmanaged.passUnretained($0) }
+        // The masks take part in the definition's order up to the first unconditional one:
+        // the conditional ones are ``choices``, that one is ``mask``.
+        var names: [String] = []
+        var unconditional: String? = nil
+        for rule in definition.masks {
+            if rule.condition == nil { unconditional = rule.options.name; break }
+            names.append(rule.options.name)
+        }
+        choiceNames = names.count == choices.count ? names : choices.map { $0.check?.rule ?? "mask" }
+        maskName = mask == nil ? nil : unconditional ?? maskCheck?.rule ?? "mask"
     }
+
+    /// The name of each of ``choices`` (its `as NAME`), and of ``mask``: what `mask-one-of`
+    /// compares and ``FieldResult/mask`` reports.
+    let choiceNames: [String]
+    let maskName: String?
 
     private let stepBoxes: [NormalizeStepBox]
     private let stepRefs: [Unmanaged<NormalizeStepBox>]
@@ -79,6 +94,9 @@ public final class CompiledFieldType: Sendable {
             for i in 0..<all.count {
                 let passed = all[i]._withUnsafeGuaranteedRef { check in
                     guard countingWarnings || check.severity == .error else { return true }
+                    if let names = check.maskNames {
+                        return maskOneOfPasses(names, b, choice: choice, stage: .final, scratch: scratch)
+                    }
                     return check.evaluate(b, stage: .final, scratch: scratch)
                 }
                 if !passed { return false }
@@ -192,7 +210,7 @@ public final class CompiledFieldType: Sendable {
                 switch stage {
                 case .final:
                     return FieldResult(formatted: formatted, verdict: finalValid ? .valid : .invalid,
-                                       violations: finalViolations, isAbsent: false)
+                                       violations: finalViolations, isAbsent: false, mask: namedMask(choice))
                 case .live where !choices.isEmpty:
                     // The live stage may choose another mask: prepare again (this reuses the
                     // scratch buffers `b` lives in, so the final stage is done with them).
@@ -202,13 +220,13 @@ public final class CompiledFieldType: Sendable {
                     let verdict: Verdict = finalValid ? .valid
                         : liveViolations.contains { $0.severity == .error } ? .invalid : .incomplete
                     return FieldResult(formatted: formatted, verdict: verdict,
-                                       violations: liveViolations, isAbsent: false)
+                                       violations: liveViolations, isAbsent: false, mask: namedMask(lchoice))
                 case .live:
                     let liveViolations = violations(b, fit: fit, choice: choice, stage: .live, scratch: scratch)
                     let verdict: Verdict = finalValid ? .valid
                         : liveViolations.contains { $0.severity == .error } ? .invalid : .incomplete
                     return FieldResult(formatted: formatted, verdict: verdict,
-                                       violations: liveViolations, isAbsent: false)
+                                       violations: liveViolations, isAbsent: false, mask: namedMask(choice))
                 }
             }
         }
@@ -225,7 +243,12 @@ public final class CompiledFieldType: Sendable {
             }
         }
         for check in checks where stage == .final || check.runsLive {
-            if !check.evaluate(b, stage: stage, scratch: scratch) {
+            let passed = if let names = check.maskNames {
+                maskOneOfPasses(names, b, choice: choice, stage: stage, scratch: scratch)
+            } else {
+                check.evaluate(b, stage: stage, scratch: scratch)
+            }
+            if !passed {
                 found.append(Violation(rule: check.rule, severity: check.severity,
                                        message: check.message.render(value: b)))
             }

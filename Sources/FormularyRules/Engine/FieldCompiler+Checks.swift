@@ -36,8 +36,12 @@ extension FieldCompilation {
         }
         checkMaskReachability()
         var checks: [CompiledCheck] = []
+        var compiledRules: [CheckRule] = []
         for rule in definition.checks {
             guard let (kind, bounds, defaultMessage) = compileKind(rule) else { continue }
+            // A check whose `if` does not hold is compiled (so that its mistakes are
+            // reported whatever the arguments) but left out.
+            if let condition = rule.options.condition, !condition.holds(values) { continue }
             var substitutions = parameterTexts
             substitutions["min"] = bounds.min
             substitutions["max"] = bounds.max
@@ -46,8 +50,9 @@ extension FieldCompilation {
                                         finalOnly: rule.options.finalOnly,
                                         message: MessageTemplate(template, substitutions: substitutions,
                                                                  secure: secure)))
+            compiledRules.append(rule)
         }
-        for compiled in compiledMasks { checkMaskAgainstLengths(compiled, checks) }
+        for compiled in compiledMasks { checkMaskAgainstLengths(compiled, compiledRules, checks) }
         let type = CompiledFieldType(definition: definition, arguments: values, steps: steps,
                                      mask: mask, maskCheck: maskCheck, choices: choices, checks: checks)
         if type.hasMask { checkAcceptExamples(type) }
@@ -171,13 +176,30 @@ extension FieldCompilation {
                     DefaultMessages.date(formatText, range))
         case .checksum(let algorithm):
             return (.checksum(algorithm), ("", ""), DefaultMessages.checksum(algorithm))
+        case .maskOneOf(let arg):
+            let names: [String]
+            switch arg {
+            case .value(let given): names = given
+            case .parameter(let name, _):
+                names = (values[name]?.text ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
+            }
+            guard !names.isEmpty else {
+                report(CompilerDiagnostic.emptyOneOf(), at: location)
+                return nil
+            }
+            let known = definition.maskNames
+            for name in names where !known.contains(name) {
+                report(LanguageDiagnostic.notARule(name, ofType: definition.name, rules: known), at: location)
+                return nil
+            }
+            return (.maskOneOf(Set(names)), ("", ""), "Must be formatted as one of: " + names.joined(separator: ", "))
         }
     }
 
     /// A mask fills to a known length: a `length` rule that length cannot satisfy is a
     /// contradiction.
-    private mutating func checkMaskAgainstLengths(_ mask: CompiledMask, _ checks: [CompiledCheck]) {
-        for (rule, check) in zip(definition.checks, checks) where check.severity == .error {
+    private mutating func checkMaskAgainstLengths(_ mask: CompiledMask, _ rules: [CheckRule], _ checks: [CompiledCheck]) {
+        for (rule, check) in zip(rules, checks) where check.severity == .error {
             guard case .length(let lower, let upper, let unit) = check.kind else { continue }
             var low = 0, high = 0
             for item in mask.items {

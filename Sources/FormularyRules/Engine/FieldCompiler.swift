@@ -60,7 +60,21 @@ struct FieldCompilation {
             }
             let expected = parameter.defaultValue.kind
             switch (expected, value) {
-            case (.integer, .integer), (.decimal, .decimal), (.string, .string):
+            case (.string, .string(let text)):
+                if let choices = definition.parameterChoices[name], !choices.contains(text) {
+                    report(CompilerDiagnostic.argumentKind(parameter: name, ofType: definition.name,
+                                                           expected: ParameterBinding.describe(choices: choices),
+                                                           found: "\"\(text)\""),
+                           at: definition.location)
+                }
+                if let names = definition.parameterWordChoices[name], let problem = ParameterBinding.wordProblem(text, names) {
+                    report(CompilerDiagnostic.argumentKind(parameter: name, ofType: definition.name,
+                                                           expected: "names of its masks separated by spaces",
+                                                           found: problem),
+                           at: definition.location)
+                }
+                values[name] = value
+            case (.integer, .integer), (.decimal, .decimal):
                 values[name] = value
             case (.decimal, .integer(let text)):
                 values[name] = .decimal(text)

@@ -46,13 +46,20 @@ public struct FieldResult: Sendable {
     /// The value was empty or only white space: no check ran and the verdict is `valid`.
     /// Whether an absent value is acceptable is the form's decision (`required`).
     public var isAbsent: Bool
+    /// The name of the mask that formatted the value, as its line names it with `as NAME`:
+    /// for a type whose masks are chosen by the value, which one was — the card brand of a
+    /// `credit-card` number (`visa`, `amex`…), for an app to show its logo. Nil when no mask
+    /// applies, when the mask has no name of its own (`mask`), and for an absent value. In
+    /// the live stage, the mask chosen for the text typed so far.
+    public var mask: String?
 
     /// Makes a result.
-    public init(formatted: String, verdict: Verdict, violations: [Violation], isAbsent: Bool) {
+    public init(formatted: String, verdict: Verdict, violations: [Violation], isAbsent: Bool, mask: String? = nil) {
         self.formatted = formatted
         self.verdict = verdict
         self.violations = violations
         self.isAbsent = isAbsent
+        self.mask = mask
     }
 
     /// The one message to show: the first violation with error severity in rule order,

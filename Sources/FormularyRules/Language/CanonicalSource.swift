@@ -100,6 +100,7 @@ enum Canonical {
 
     static func modifiers(_ options: RuleOptions, defaultName: String, allowFinal: Bool = true) -> String {
         var out = ""
+        if let condition = options.condition { out += " if $\(condition.parameter) = " + quote(condition.value) }
         if options.name != defaultName { out += " as " + options.name }
         if let message = options.message { out += " message " + quote(message) }
         if options.severity == .warning { out += " warning" }

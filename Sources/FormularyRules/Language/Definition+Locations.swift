@@ -31,11 +31,13 @@ extension FieldTypeDefinition {
         copy.checks = checks.map { check in
             var c = check
             c.options.location = .unknown
+            c.options.condition?.location = .unknown
             switch check.kind {
             case .length(let range, let unit): c.kind = .length(range.strippingLocations(), unit)
             case .decimal(let places): c.kind = .decimal(places: places?.strippingLocation())
             case .range(let range): c.kind = .range(range.strippingLocations())
             case .date(let format, let range): c.kind = .date(format: format, range: range?.strippingLocations())
+            case .maskOneOf(let names): c.kind = .maskOneOf(names.strippingLocation())
             default: break
             }
             return c

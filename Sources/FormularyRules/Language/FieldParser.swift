@@ -7,7 +7,7 @@ struct FieldParser {
         "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "autocomplete", "timing",
         "param",
         "normalize", "mask", "length", "integer", "decimal", "range", "pattern", "charset",
-        "one-of", "date", "checksum", "drop", "accept", "reject",
+        "one-of", "date", "checksum", "mask-one-of", "drop", "accept", "reject",
     ]
 
     /// Words that are not type directives but are easily written in a type: a form's, and

@@ -44,6 +44,9 @@ package struct FieldTypeDecl: Sendable, Hashable {
         package var allowedKinds: [ParameterValue.Kind]
         /// Declared by a `param` line above the reference in the same file.
         package var declaredEarlier: Bool
+        /// In an `if $NAME = "VALUE"` or a `mask-one-of`: any string will do (elsewhere a
+        /// string parameter stands for a date bound).
+        package var anyString: Bool = false
     }
 
     /// The declared type's name (`field NAME`).

@@ -94,6 +94,10 @@ extension FieldTypeDefinition {
             return "date " + Canonical.quote(format) + (range.map { " " + Canonical.range($0, Canonical.dateBound) } ?? "")
         case .checksum(let algorithm):
             return "checksum " + algorithm.rawValue
+        case .maskOneOf(.value(let names)):
+            return "mask-one-of " + names.map(Canonical.quote).joined(separator: " ")
+        case .maskOneOf(.parameter(let name, _)):
+            return "mask-one-of $" + name
         }
     }
 }

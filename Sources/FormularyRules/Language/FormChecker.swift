@@ -31,7 +31,9 @@ package enum FormChecker: Sendable {
             }
             if case .failure(let failure) = ParameterBinding.bind(definition.parameters,
                                                                   arguments: field.type.arguments,
-                                                                  typeName: definition.name, source: source) {
+                                                                  typeName: definition.name, source: source,
+                                     choices: definition.parameterChoices,
+                                     wordChoices: definition.parameterWordChoices) {
                 diagnostics += failure.diagnostics
             }
         }

@@ -52,6 +52,22 @@ extension LineParser {
             if options.isEmpty { throw expected("one or more options in double quotes") }
             let ignoreCase = cursor.take(word: "ignore-case") != nil
             kind = .oneOf(options, ignoreCase: ignoreCase)
+        case "mask-one-of":
+            if let token = cursor.peek, case .parameter(let name) = token.kind {
+                reference(name, at: token.location, kinds: [.string], anyString: true)
+                cursor.advance()
+                kind = .maskOneOf(.parameter(name, token.location))
+            } else {
+                var names: [String] = []
+                while let token = cursor.peek, case .string(let name) = token.kind {
+                    names.append(name)
+                    cursor.advance()
+                }
+                if names.isEmpty {
+                    throw expected("mask names in double quotes, or a string parameter such as $brands")
+                }
+                kind = .maskOneOf(.value(names))
+            }
         case "date":
             let formatToken = cursor.peek
             let format = try expectString("a date format in double quotes, such as \"yyyy-MM-dd\"")
@@ -74,7 +90,7 @@ extension LineParser {
             let (word, _) = try expectChoice(names, what: "checksum algorithm", id: .unknownChecksum)
             kind = .checksum(ChecksumAlgorithm(rawValue: word)!)
         }
-        return CheckRule(kind: kind, options: try parseModifiers(defaultName: kind.keyword))
+        return CheckRule(kind: kind, options: try parseModifiers(defaultName: kind.keyword, allowCondition: true))
     }
 
     private mutating func parseCharsetClasses() throws(Diagnostic) -> [CharsetClass] {

@@ -91,10 +91,10 @@ struct LineParser {
     /// Records `$name` in an argument position accepting `kinds`. An unknown name is an
     /// error right away unless a base type may declare it, in which case the resolver checks.
     mutating func reference(_ name: String, at location: SourceLocation,
-                            kinds: [ParameterValue.Kind]) {
+                            kinds: [ParameterValue.Kind], anyString: Bool = false) {
         let declared = knownParameters[name] != nil
         references.append(.init(name: name, location: location, allowedKinds: kinds,
-                                 declaredEarlier: declared))
+                                 declaredEarlier: declared, anyString: anyString))
         if !declared && !hasBase {
             diagnostics.append(source.diagnostic(
                 LanguageDiagnostic.unknownParameterReference(name, known: knownParameters.keys.sorted(), at: location,
@@ -105,20 +105,22 @@ struct LineParser {
 
     // MARK: Rule modifiers
 
-    static let modifierWords = ["message", "as", "warning", "final"]
+    static let modifierWords = ["message", "as", "warning", "final", "if"]
 
-    /// `as NAME`, `message "…"`, `warning`, `final`, in any order, each at most once, up
-    /// to the end of the line.
-    mutating func parseModifiers(defaultName: String, allowFinal: Bool = true)
+    /// `as NAME`, `message "…"`, `warning`, `final` (with `allowFinal`), `if $NAME = "VALUE"`
+    /// (with `allowCondition`: checks only), in any order, each at most once, up to the end
+    /// of the line.
+    mutating func parseModifiers(defaultName: String, allowFinal: Bool = true, allowCondition: Bool = false)
         throws(Diagnostic) -> RuleOptions {
         var options = RuleOptions(name: defaultName, location: keyword.location)
         var seen: [String: Token] = [:]
-        let allowed = allowFinal ? Self.modifierWords : Self.modifierWords.filter { $0 != "final" }
+        let allowed = Self.modifierWords.filter { ($0 != "final" || allowFinal) && ($0 != "if" || allowCondition) }
         while let token = cursor.peek {
             guard let word = token.word, allowed.contains(word) else {
                 let fixIt = token.word.flatMap { Suggestion.fixIt(for: $0, in: allowed, replacing: token.location) }
-                let list = allowFinal ? "'as NAME', 'message \"…\"', 'warning' or 'final'"
-                                      : "'as NAME', 'message \"…\"' or 'warning'"
+                let condition = allowCondition ? ", 'if $NAME = \"VALUE\"'" : ""
+                let list = allowFinal ? "'as NAME', 'message \"…\"', 'warning'\(condition) or 'final'"
+                                      : "'as NAME', 'message \"…\"'\(condition) or 'warning'"
                 throw error(LanguageDiagnostic.expectedModifier(found: token.displayName, expected: "a rule modifier: \(list)",
                                                                 fixIt: fixIt),
                             at: token.location)
@@ -132,9 +134,25 @@ struct LineParser {
             case "as": options.name = try expectName("a rule name", after: "as").0
             case "message": options.message = try expectString("a message in double quotes", after: "message")
             case "warning": options.severity = .warning
+            case "if": options.condition = try parseCondition()
             default: options.finalOnly = true
             }
         }
         return options
+    }
+
+    /// `$NAME = "VALUE"` after `if`: NAME a string parameter (declared above or in a base).
+    private mutating func parseCondition() throws(Diagnostic) -> RuleCondition {
+        guard let token = cursor.peek, case .parameter(let name) = token.kind else {
+            throw expected("a string parameter such as $region, then '=' and a value in double quotes", after: "if")
+        }
+        cursor.advance()
+        switch cursor.peek?.kind {
+        case .punctuation("=")?, .comparison(.equal)?: cursor.advance()
+        default: throw expected("'=' and a value in double quotes", after: "$" + name)
+        }
+        let value = try expectString("a value in double quotes, such as \"GB\"", after: "=")
+        reference(name, at: token.location, kinds: [.string], anyString: true)
+        return RuleCondition(parameter: name, value: value, location: token.location)
     }
 }

@@ -10,8 +10,13 @@ package enum ParameterBinding: Sendable {
     /// - Parameters:
     ///   - typeName: the type being referenced, for messages.
     ///   - source: the text the arguments were parsed from, so diagnostics can show it.
+    ///   - choices: for a string parameter that `if` conditions read, the values it may take
+    ///     (``FieldTypeDefinition/parameterChoices``); another value is an error.
+    ///   - wordChoices: for a string parameter that lists names separated by spaces (a
+    ///     `mask-one-of`), the names it may list (``FieldTypeDefinition/parameterWordChoices``).
     package static func bind(_ parameters: [Parameter], arguments: [TypeReference.Argument],
-                            typeName: String, source: SourceLines? = nil)
+                             typeName: String, source: SourceLines? = nil, choices: [String: [String]] = [:],
+                            wordChoices: [String: [String]] = [:])
         -> Result<[String: ParameterValue], DiagnosticList> {
         var values: [String: ParameterValue] = [:]
         for parameter in parameters { values[parameter.name] = parameter.defaultValue }
@@ -39,7 +44,25 @@ package enum ParameterBinding: Sendable {
                 continue
             }
             switch (parameter.defaultValue.kind, argument.value) {
-            case (.integer, .integer), (.decimal, .decimal), (.string, .string):
+            case (.string, .string(let text)):
+                if let allowed = choices[parameter.name], !allowed.contains(text) {
+                    let near = allowed.first { $0.lowercased() == text.lowercased() }
+                    report(LanguageDiagnostic.argumentKind(parameter.name, ofType: typeName,
+                                                           takes: describe(choices: allowed),
+                                                           found: "the string \"\(text)\""
+                                                               + (near.map { "; did you mean \"\($0)\"?" } ?? "")),
+                           argument.location)
+                    continue
+                }
+                if let allowed = wordChoices[parameter.name], let problem = wordProblem(text, allowed) {
+                    report(LanguageDiagnostic.argumentKind(parameter.name, ofType: typeName,
+                                                           takes: "names from \(describe(choices: allowed).dropFirst(7)), separated by spaces",
+                                                           found: problem),
+                           argument.location)
+                    continue
+                }
+                values[parameter.name] = argument.value
+            case (.integer, .integer), (.decimal, .decimal):
                 values[parameter.name] = argument.value
             case (.decimal, .integer(let text)):
                 values[parameter.name] = .decimal(text)
@@ -56,5 +79,24 @@ package enum ParameterBinding: Sendable {
             }
         }
         return diagnostics.isEmpty ? .success(values) : .failure(DiagnosticList(diagnostics))
+    }
+
+    /// What is wrong with a list of names, or nil: none given, or one that is not allowed.
+    static func wordProblem(_ text: String, _ allowed: [String]) -> String? {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !words.isEmpty else { return "no name" }
+        guard let wrong = words.first(where: { !allowed.contains($0) }) else { return nil }
+        let near = allowed.first { $0.lowercased() == wrong.lowercased() }
+            ?? Suggestion.nearest(to: wrong, in: allowed)
+        return "\"\(wrong)\"" + (near.map { "; did you mean \"\($0)\"?" } ?? "")
+    }
+
+    /// `one of "", "AC", "AD", … "ZW" (246 values)`: the values a parameter read by `if`
+    /// conditions may take, the first twelve and the last named.
+    static func describe(choices: [String]) -> String {
+        let quoted = choices.map { "\"\($0)\"" }
+        let shown = quoted.count <= 16 ? quoted.joined(separator: ", ")
+            : quoted.prefix(12).joined(separator: ", ") + ", … " + quoted.last! + " (\(quoted.count) values)"
+        return "one of " + shown
     }
 }

@@ -102,7 +102,7 @@ extension TypeResolver {
                     LanguageDiagnostic.referenceKind(reference.name, is: Self.article(kind),
                                                      needs: Self.describe(reference.allowedKinds)),
                     at: reference.location))
-            } else if kind == .string, DateBound(parsing: parameter.defaultValue.text) == nil {
+            } else if kind == .string, !reference.anyString, DateBound(parsing: parameter.defaultValue.text) == nil {
                 diagnostics.append(decl.source.diagnostic(
                     LanguageDiagnostic.referenceNotADateBound(reference.name, default: parameter.defaultValue.text),
                     at: reference.location))

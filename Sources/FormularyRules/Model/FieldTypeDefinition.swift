@@ -206,15 +206,19 @@ package struct RuleOptions: Sendable, Hashable {
     package var message: String?
     /// Runs only in the final stage.
     package var finalOnly: Bool
+    /// `if $NAME = "VALUE"`: the check applies only when a string parameter has that value
+    /// (nil: always). Checks only.
+    package var condition: RuleCondition?
     /// Where the rule line stands.
     package var location: SourceLocation
     /// Makes the options of a rule line.
     package init(name: String, severity: Severity = .error, message: String? = nil,
-                finalOnly: Bool = false, location: SourceLocation) {
+                finalOnly: Bool = false, condition: RuleCondition? = nil, location: SourceLocation) {
         self.name = name
         self.severity = severity
         self.message = message
         self.finalOnly = finalOnly
+        self.condition = condition
         self.location = location
     }
 }
@@ -331,6 +335,10 @@ package enum CheckKind: Sendable, Hashable {
     case oneOf([String], ignoreCase: Bool)
     case date(format: String, range: RangeSpec<DateBound>?)
     case checksum(ChecksumAlgorithm)
+    /// `mask-one-of "visa" "mastercard"` or `mask-one-of $brands` (a string parameter
+    /// holding names separated by spaces): the mask chosen for the value must be one of the
+    /// named ones (by their `as NAME`).
+    case maskOneOf(Arg<[String]>)
 
     /// The keyword that introduces the check, which is also its default rule name.
     package var keyword: String {
@@ -344,6 +352,7 @@ package enum CheckKind: Sendable, Hashable {
         case .oneOf: "one-of"
         case .date: "date"
         case .checksum(let a): a.rawValue   // `checksum luhn` fails as rule `luhn`
+        case .maskOneOf: "mask-one-of"
         }
     }
 }
