@@ -11,7 +11,6 @@ enum RuntimeFiles {
 
 /** Why a catalog, reference, type or form could not be used. */
 export class FormularyError extends Error {
-  /** @param {string} message in the user's words @param {string} code stable (`unknown-type`, `export-version`, …) */
   constructor(message, code) {
     super(message);
     this.name = "FormularyError";
@@ -95,21 +94,13 @@ function codePoints(s) {
 const charOf = c => c < 0x10000 ? String.fromCharCode(c) : String.fromCharCode(0xD7C0 + (c >> 10), 0xDC00 + (c & 0x3FF));
 /** The string of `cps[from..<to]`. */
 function stringOf(cps, from = 0, to = cps.length) { let s = ""; for (let k = from; k < to; k++) s += charOf(cps[k]); return s; }
-function utf8Length(s) {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xD800 && c < 0xDC00 && i + 1 < s.length ? (i++, 4) : 3;
-  }
-  return n;
-}
 function isASCII(s) { for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false; return true; }
 let encoder;
-const utf8 = s => (encoder ??= new TextEncoder()).encode(s);
+const utf8 = s => (encoder ??= new TextEncoder()).encode(s), utf8Length = s => isASCII(s) ? s.length : utf8(s).length;
 
 /** A string as Swift holds it: lone surrogates replaced by U+FFFD. */
 function wellFormed(s) {
-  if (typeof s !== "string") s = s === null || s === undefined ? "" : String(s);
+  if (typeof s !== "string") s = String(s ?? "");
   return s.isWellFormed() ? s : s.toWellFormed();
 }
 /** Lower-casing scalar by scalar, as Swift does (Σ is σ even at a word's end). */
@@ -125,12 +116,7 @@ function graphemes(s) {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return Array.from(segmenter.segment(s), part => part.segment);
 }
-function graphemeCount(s) {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x300) return graphemes(s).length;
-  let n = s.length;
-  for (let i = 1; i < s.length; i++) if (s.charCodeAt(i) === 10 && s.charCodeAt(i - 1) === 13) n--;
-  return n;
-}
+const graphemeCount = s => isSimple(s) ? s.length : graphemes(s).length;
 /** The UTF-16 offset of each grapheme's start, then `s.length`. */
 function graphemeBounds(s) {
   const bounds = [0];
@@ -155,26 +141,22 @@ function isBlank(s) { for (let i = 0; i < s.length; i++) if (!isWhiteSpace(s.cha
 class Automaton {
   constructor(json, where) {
     const bad = why => fail(`the automaton of ${where} is broken: ${why}`, "broken-automaton");
-    if (!json || typeof json !== "object") bad("it is not an object");
-    const { kind, start, accepting, transitions, universal = [] } = json;
-    if (kind !== "dfa" && kind !== "nfa") bad(`its kind is ${JSON.stringify(kind)}, not "dfa" or "nfa"`);
-    if (![start, accepting, universal, transitions].every(Array.isArray)) bad("start, accepting, universal and transitions must be arrays");
-    const n = transitions.length, dfa = kind === "dfa";
-    const state = (s, what) => Number.isInteger(s) && s >= 0 && s < n ? s : bad(`${what} ${JSON.stringify(s)} is not a state`);
-    if (dfa && start.length > 1) bad("a dfa has one start state");
-    Object.assign(this, { dfa, states: n, start: start.map(s => state(s, "start")), accepting: new Uint8Array(n), universal: new Uint8Array(n) });
-    for (const s of accepting) this.accepting[state(s, "accepting")] = 1;
-    for (const s of universal) this.universal[state(s, "universal")] = 1;
+    const { kind, start, accepting, transitions, universal = [] } = json ?? {}, n = transitions?.length, dfa = kind === "dfa";
+    if (!dfa && kind !== "nfa") bad(`its kind is ${JSON.stringify(kind)}, not "dfa" or "nfa"`);
+    if (![start, accepting, universal, transitions].every(Array.isArray) || (dfa && start.length > 1)) bad("start (one, for a dfa), accepting, universal and transitions must be lists");
+    const state = s => Number.isInteger(s) && s >= 0 && s < n ? s : bad(`${JSON.stringify(s)} is not a state`);
+    Object.assign(this, { dfa, states: n, start: start.map(state), accepting: new Uint8Array(n), universal: new Uint8Array(n) });
+    for (const s of accepting) this.accepting[state(s)] = 1;
+    for (const s of universal) this.universal[state(s)] = 1;
     this.ranges = transitions.map((list, s) => {
-      if (!Array.isArray(list)) bad(`state ${s} has no transition list`);
+      // Each [first, last, target], first <= last, sorted by first (a dfa's disjoint too).
+      if (!list?.every?.(Array.isArray)) bad(`state ${s} has no list of transitions`);
       const flat = new Int32Array(list.length * 3);
       let previous = -1;
-      list.forEach((t, k) => {
-        const [lo, hi, target] = Array.isArray(t) && t.length === 3 ? t : bad(`transition ${k} of state ${s} is not [first, last, target]`);
-        if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 0 || hi > 0x10FFFF || lo > hi) bad(`transition ${k} of state ${s} has a bad range`);
-        if (dfa ? lo <= previous : lo < previous) bad(`the ranges of state ${s} are not sorted${dfa ? " and disjoint" : ""}`);
+      list.forEach(([lo, hi, target], k) => {
+        if (!(Number.isInteger(lo) && Number.isInteger(hi) && lo >= 0 && hi <= 0x10FFFF && lo <= hi && (dfa ? lo > previous : lo >= previous))) bad(`transition ${k} of state ${s} is not in order`);
         previous = dfa ? hi : lo;
-        flat.set([lo, hi, state(target, "target")], k * 3);
+        flat.set([lo, hi, state(target)], k * 3);
       });
       return flat;
     });
@@ -228,20 +210,8 @@ class Automaton {
 
 /** `-?[0-9]+(\.[0-9]+)?` as {negative, integer, fraction} without outer zeros, or null. */
 function decimalParts(s) {
-  const negative = s.charCodeAt(0) === 0x2D;
-  let i = negative ? 1 : 0;
-  const intStart = i;
-  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
-  const intEnd = i;
-  if (intEnd === intStart) return null;
-  let fraction = "";
-  if (i < s.length) {
-    if (s.charCodeAt(i) !== 0x2E) return null;
-    while (++i < s.length && isDigit(s.charCodeAt(i)));
-    if (i !== s.length || i === intEnd + 1) return null;
-    fraction = s.slice(intEnd + 1);
-  }
-  return parts(negative, s.slice(intStart, intEnd), fraction);
+  const m = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(s);
+  return m && parts(m[1] === "-", m[2], m[3] ?? "");
 }
 function parts(negative, integer, fraction) {
   let a = 0, e = fraction.length;
@@ -278,21 +248,11 @@ class DecimalRange {
   }
   /** Live: false only when no completion of the typed prefix is a number in range. */
   liveAllows(b) {
+    const [, sign, integer, fraction = null] = /^(-?)([0-9]*)(?:\.([0-9]*))?$/.exec(b) ?? [];
     if (!b) return true;
-    const negative = b.charCodeAt(0) === 0x2D;
-    let i = negative ? 1 : 0;
-    const intStart = i;
-    while (i < b.length && isDigit(b.charCodeAt(i))) i++;
-    const integer = b.slice(intStart, i);
-    let fraction = null;
-    if (i < b.length) {
-      if (b.charCodeAt(i) !== 0x2E || !integer) return false;
-      while (++i < b.length && isDigit(b.charCodeAt(i)));
-      if (i !== b.length) return false;
-      fraction = b.slice(intStart + integer.length + 1);
-    }
+    if (integer === undefined || (fraction !== null && !integer)) return false;
     // A leading `-` mirrors the prefix and the range.
-    const range = negative
+    const range = sign
       ? { lower: this.upper && [this.upper, true], lowerExclusive: !this.upperInclusive, upper: this.lower && [this.lower, true], upperInclusive: !this.lowerExclusive }
       : { lower: this.lower && [this.lower, false], lowerExclusive: this.lowerExclusive, upper: this.upper && [this.upper, false], upperInclusive: this.upperInclusive };
     if (fraction === null) return meetsIntegerPrefix(range, integer || "0");
@@ -371,18 +331,15 @@ function swiftInt(text) {
 
 /** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a byte; null if unusable. */
 function parseDateFormat(format) {
-  const cps = codePoints(format), items = [], seen = new Set();
+  const items = [], seen = new Set();
   let twoDigitYear = false;
-  for (let i = 0; i < cps.length;) {
-    const run = (c, n) => i + n <= cps.length && cps.slice(i, i + n).every(x => x === c);
-    const token = run(0x79, 4) ? "yyyy" : run(0x79, 2) ? "yy" : run(0x4D, 2) ? "MM" : run(0x64, 2) ? "dd" : null;
-    if (!token) { for (const byte of utf8(charOf(cps[i++]))) items.push(256 + byte); continue; }
+  for (const [c, token] of String(format).matchAll(/(yyyy|yy|MM|dd)|[^]/gu)) {
+    if (!token) { for (const byte of utf8(c)) items.push(256 + byte); continue; }
     const key = token[0] === "y" ? "year" : token;
     if (seen.has(key)) return null;
     seen.add(key);
     twoDigitYear ||= token === "yy";
     items.push(...Array(token.length).fill(token[0] === "y" ? 0 : token === "MM" ? 1 : 2));
-    i += token.length;
   }
   return seen.has("year") && (seen.has("MM") || !seen.has("dd")) ? { items, twoDigitYear, hasMonth: seen.has("MM"), hasDay: seen.has("dd") } : null;
 }
@@ -439,10 +396,8 @@ class DateCheck {
     // Years inside differ only in leapness: the ends and nine more will do.
     const low = Math.max(prefix, this.firstDate ? this.firstDate.year : prefix);
     const high = Math.min(prefix + scale - 1, this.lastDate ? this.lastDate.year : prefix + scale - 1);
-    if (low > high) return false;
-    if (exists(low) || exists(high)) return true;
-    for (let year = low + 1; year < high && year <= low + 9; year++) if (exists(year)) return true;
-    return false;
+    for (let year = low; year < high && year <= low + 9; year++) if (exists(year)) return true;
+    return low <= high && exists(high);
   }
   /** The first day a complete value denotes, ignoring the range; null when none. */
   firstDay(b) { const span = this.spanOf(b); return span && span[0]; }
@@ -504,12 +459,8 @@ const DIGIT = 0, ALPHA = 1, ALNUM = 2, LITERAL = 3;
 
 /** `{LOW-HIGH}` at `cps[k]` (2 to 9 digits each, as many, LOW <= HIGH): a number group and its length, or null. */
 function numberGroup(cps, k, item) {
-  const digits = from => { let j = from, value = 0; while (j < cps.length && isDigit(cps[j]) && j - from < 9) value = value * 10 + cps[j++] - 0x30; return { value, count: j - from }; };
-  const low = digits(k + 1), dash = k + 1 + low.count;
-  if (low.count < 2 || cps[dash] !== 0x2D) return null;
-  const high = digits(dash + 1), close = dash + 1 + high.count;
-  if (high.count !== low.count || cps[close] !== 0x7D || low.value > high.value) return null;
-  return { group: { start: item, width: low.count, low: low.value, high: high.value }, length: close - k + 1 };
+  const [all, low, high] = /^\{([0-9]{2,9})-([0-9]{2,9})\}/.exec(String.fromCodePoint(...cps.slice(k, k + 21))) || [];
+  return all && low.length === high.length && +low <= +high ? { group: { start: item, width: low.length, low: +low, high: +high }, length: all.length } : null;
 }
 
 /** A mask: slots `0` (digit), `A` (letter), `*` (either), number groups (`{01-12}`), literals (`\x` too). */
@@ -555,7 +506,10 @@ class Mask {
     if (!broken && i === src.length && i > 0 && m >= this.trailingLiteralsStart) while (m < n && kinds[m] === LITERAL) out += this.literalText[m++];
     return { text: out + src.slice(i), fit: broken || i < src.length ? "broken" : m === n ? "filled" : "partial" };
   }
-  /** `format`'s walk over code points: where each went, which the mask took as its literal. */
+  /**
+   * `format`'s walk over code points: the output, where each went, which the mask took as its literal,
+   * and `misfit`: the slot kind of the first misfit; null: no slot left; undefined: it fits so far.
+   */
   layout(value) {
     const kinds = this.kinds, n = kinds.length, output = [], ends = value.map(() => 0), taken = value.map(() => false);
     let i = 0, m = 0, broken = false;
@@ -568,19 +522,9 @@ class Mask {
       else { broken = true; break; }
     }
     if (!broken && i === value.length && i > 0 && m >= this.trailingLiteralsStart) while (m < n && kinds[m] === LITERAL) output.push(this.literals[m++]);
-    const filled = !broken && i === value.length && m === n;
+    const filled = !broken && i === value.length && m === n, misfit = broken ? kinds[m] : i < value.length ? null : undefined;
     while (i < value.length) { output.push(value[i]); ends[i++] = output.length; }
-    return { output, ends, takenAsLiteral: taken, filled };
-  }
-  /** The slot kind of `value`'s first misfit; null: no slot left; undefined: it fits so far. */
-  misfit(value) {
-    for (let i = 0, m = 0; i < value.length; m++) {
-      if (m >= this.kinds.length) return null;
-      if (this.kinds[m] === LITERAL) { if (value[i] === this.literals[m]) i++; }
-      else if (this.fits(this.kinds[m], value[i])) i++;
-      else return this.kinds[m];
-    }
-    return undefined;
+    return { output, ends, takenAsLiteral: taken, filled, misfit };
   }
   /** `value` with the number group the code point at `typed` lands in padded, and the caret; or null. */
   padded(value, typed) {
@@ -666,22 +610,12 @@ function lengthIn(s, unit) {
   return graphemeCount(s);
 }
 /** `-?[0-9]+`, or (prefix) any prefix of it. */
-function isInteger(b, prefix) {
-  let i = b.charCodeAt(0) === 0x2D ? 1 : 0;
-  const start = i;
-  for (; i < b.length; i++) if (!isDigit(b.charCodeAt(i))) return false;
-  return prefix || i > start;
-}
+const isInteger = (b, prefix) => (prefix ? /^-?[0-9]*$/ : /^-?[0-9]+$/).test(b);
 /** `-?[0-9]+(\.[0-9]{1,places})?`, or (prefix) any prefix of it. */
 function isDecimal(b, places, prefix) {
-  let i = b.charCodeAt(0) === 0x2D ? 1 : 0;
-  const start = i;
-  while (i < b.length && isDigit(b.charCodeAt(i))) i++;
-  if (i === b.length) return prefix || i > start;
-  if (b.charCodeAt(i) !== 0x2E || i === start || places === 0) return false;
-  const fractionStart = ++i;
-  while (i < b.length && isDigit(b.charCodeAt(i))) i++;
-  return i === b.length && !(places !== null && i - fractionStart > places) && (prefix || i > fractionStart);
+  const [all, integer, fraction] = /^-?([0-9]*)(?:\.([0-9]*))?$/.exec(b) ?? [];
+  if (fraction === undefined) return all !== undefined && (prefix || integer !== "");
+  return integer !== "" && places !== 0 && !(places !== null && fraction.length > places) && (prefix || fraction !== "");
 }
 /** A compiled `charset`: every code point in one of the classes. */
 class Charset {
@@ -732,6 +666,8 @@ class Check {
 
 // MARK: Compiling a type
 
+/** Runs of Unicode's White_Space (as `isWhiteSpace`). */
+const SPACES = /[\t-\r \x85\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+/g;
 /** Applies one normalization step. */
 function normalizeStep(step, s) {
   switch (step.step) {
@@ -741,24 +677,9 @@ function normalizeStep(step, s) {
       while (e > a && isWhiteSpace(s.charCodeAt(e - 1))) e--;
       return s.slice(a, e);
     }
-    case "collapse-spaces": case "strip-spaces": {
-      const collapse = step.step === "collapse-spaces";
-      let out = "", inRun = false;
-      for (let i = 0; i < s.length; i++) {
-        if (!isWhiteSpace(s.charCodeAt(i))) { out += s[i]; inRun = false; }
-        else { if (collapse && !inRun) out += " "; inRun = true; }
-      }
-      return out;
-    }
-    case "strip": {   // the runs between removed characters, sliced
-      let out = "", from = 0;
-      for (let i = 0; i < s.length; i++) {
-        const c = cpAt(s, i), width = c > 0xFFFF ? 2 : 1;
-        if (c < 128 ? step.ascii[c] : step.set.has(c)) { out += s.slice(from, i); from = i + width; }
-        i += width - 1;
-      }
-      return from ? out + s.slice(from) : s;
-    }
+    case "collapse-spaces": return s.replace(SPACES, " ");
+    case "strip-spaces": return s.replace(SPACES, "");
+    case "strip": return s.replace(step.regex, "");
     case "uppercase": return s.toUpperCase();
     case "lowercase": return lowercase(s);
     default: {   // capitalize: the first letter of a word (after only punctuation) title-cased; words part at white space and hyphens
@@ -818,9 +739,8 @@ function compileType(def, values, today, label) {
 
   const steps = (def.normalize || []).map(step => {
     if (!STEPS.includes(step.step)) fail(`type '${def.name}' has an unknown normalization step ${JSON.stringify(step.step)}`, "bad-export");
-    if (step.step !== "strip") return step;
-    const set = new Set(codePoints(step.characters || ""));
-    return { step: "strip", set, ascii: Uint8Array.from({ length: 128 }, (_, c) => set.has(c)) };
+    // `strip`: its characters as `\u{…}` in a class (`]`, `\`, `^` and `-` need no care).
+    return step.step !== "strip" ? step : { step: "strip", regex: new RegExp(`[${codePoints(step.characters || "").map(c => `\\u{${c.toString(16)}}`).join("")}]`, "gu") };
   });
   // The masks with a condition up to the first without one, which is the default.
   let mask = null, maskCheck = null;
@@ -856,8 +776,8 @@ function compileType(def, values, today, label) {
       }
       case "integer": fallback = "Must be a whole number"; break;
       case "decimal": {
-        const places = a.places === null || a.places === undefined ? null : integer(a.places);
-        if (places === null && a.places !== null && a.places !== undefined) continue;
+        const places = (a.places ?? null) === null ? null : integer(a.places);
+        if (places === null && (a.places ?? null) !== null) continue;
         if (places < 0) { report(`places must not be negative (${places})`, "negative-places"); continue; }
         payload = { places };
         max = places === null ? "" : String(places);
@@ -917,16 +837,16 @@ function compileType(def, values, today, label) {
     for (const { kind, severity, payload: p } of checks) {
       if (kind !== "length" || severity !== "error") continue;
       let low = 0, high = 0;
-      m.kinds.forEach((k, i) => {
-        const w = k === LITERAL ? (p.unit === "bytes" ? utf8Length(m.literalText[i]) : p.unit === "utf16" ? m.literalText[i].length : 1) : 1;
+      m.kinds.forEach((k, i) => {   // a letter slot takes up to U+10FFFF's length
+        const w = k === LITERAL ? lengthIn(m.literalText[i], p.unit) : 1;
         low += w;
-        high += k === LITERAL || k === DIGIT ? w : p.unit === "bytes" ? 4 : p.unit === "utf16" ? 2 : 1;
+        high += k === LITERAL || k === DIGIT ? w : lengthIn("\u{10FFFF}", p.unit);
       });
       if (high < p.lower || (p.upper !== null && low > p.upper)) report(`the mask "${m.display}" fills to ${low === high ? low : `${low} to ${high}`} ${p.unit}, which this length rule never allows`, "mask-length-conflict");
     }
   }
   if (problems.length) fail(`${label} does not compile: ` + problems.map(p => p.message).join("; "), problems[0].code);
-  return new FieldType(def, values, steps, mask, maskCheck, choices, checks);
+  return new FieldType(def, texts, steps, mask, maskCheck, choices, checks);
 }
 
 // MARK: Field types
@@ -950,23 +870,22 @@ export class FieldResult {
 }
 
 const LIVE = { stage: "live" };
-const isLive = options => options !== undefined && options !== null && options.stage === "live";
+const isLive = options => options?.stage === "live";
 
 /** A field type compiled with its parameter values: judges, formats and unformats values. */
 export class FieldType {
-  constructor(def, values, steps, mask, maskCheck, choices, checks) {
+  constructor(def, texts, steps, mask, maskCheck, choices, checks) {
     /** The type's name. */
     this.name = def.name;
     /** Every parameter's value (name → text), defaults included. */
-    this.arguments = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.text]));
+    this.arguments = texts;
     Object.assign(this, { def, steps, mask, maskCheck, choices, checks, hasMask: mask !== null || choices.length > 0 });
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
     /** How to show the field: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing… */
     this.definition = Object.freeze({
-      name: def.name, label: def.label ?? null, help: def.help ?? null, placeholder: def.placeholder ?? null,
-      keyboard: def.keyboard ?? null, autocapitalize: def.autocapitalize ?? null, autocomplete: def.autocomplete ?? null,
-      secure: def.secure === true, timing: def.timing || "leaving", version: def.version ?? null,
+      name: def.name, ...Object.fromEntries(["label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "version"].map(k => [k, def[k] ?? null])),
+      secure: def.secure === true, timing: def.timing || "leaving",
       parameters: (def.parameters || []).map(p => ({ name: p.name, kind: p.kind, default: p.default_text ?? String(p.default) })),
     });
   }
@@ -982,6 +901,7 @@ export class FieldType {
       if (c >= 0x80 || !(isDigit(c) || isLetter(c))) { slots = ""; for (const ch of value) if (isDigit(ch.codePointAt(0)) || isLetter(ch.codePointAt(0))) slots += ch; break; }
     }
     for (let k = 0; k < this.choices.length; k++) {
+
       if (live && !slots) return k;
       const outcome = this.choices[k].condition.run(slots) & 3;
       if (outcome === 2 || (live && outcome === 1)) return k;
@@ -1005,7 +925,7 @@ export class FieldType {
     }
     return found;
   }
-  /** Judges one value, in the final stage or (`{stage: "live"}`) as a prefix being typed. @returns {FieldResult} */
+  /** Judges one value, in the final stage or (`{stage: "live"}`) as a prefix being typed. */
   validate(value, options) {
     value = wellFormed(value);
     if (isBlank(value)) return new FieldResult(value, "valid", [], true);
@@ -1162,7 +1082,7 @@ export class Catalog {
     if (!response.ok) fail(`${url} answered ${response.status}`, "load-failed");
     return Catalog.fromExport(await response.text(), options);
   }
-  /** The compiled type a reference names (`age(min: 18)`). @throws {FormularyError} @returns {FieldType} */
+  /** The compiled type a reference names (`age(min: 18)`); FormularyError if none. */
   fieldType(reference) { const ref = parseReference(reference); return this.typeOf(ref, `type '${referenceKey(ref)}'`); }
   typeOf(ref, label) {
     const key = referenceKey(ref);
@@ -1172,7 +1092,7 @@ export class Catalog {
     this.compiled.set(key, type);
     return type;
   }
-  /** The form called `name`. @throws {FormularyError} @returns {Form} */
+  /** The form called `name`. */
   form(name) {
     if (!this.formCache.has(name)) {
       const def = this.forms.get(name) ?? fail(`unknown form '${name}'` + didYouMean(name, this.formNames), "unknown-form");
@@ -1221,15 +1141,15 @@ export class Form {
   }
   /** The field keys, in form order. */
   get fieldKeys() { return this.fields.map(f => f.key); }
-  /** The compiled type of field `key`, with the form's arguments. @throws {FormularyError} @returns {FieldType} */
+  /** The compiled type of field `key`, with the form's arguments. */
   fieldType(key) {
     const i = this.index.get(key);
     return i === undefined ? fail(`form '${this.name}' has no field '${key}'` + didYouMean(key, this.fieldKeys), "undeclared-field") : this.fields[i].type;
   }
-  /** Judges one filled-in form (key → value) as `formulary forms judge` does, final or `{stage: "live"}`. @returns {FormResult} */
+  /** Judges one filled-in form (key → value) as `formulary forms judge` does, final or `{stage: "live"}`. */
   judge(values, options) {
     const given = new Map();
-    for (const [key, value] of Object.entries(values || {})) if (value !== null && value !== undefined) given.set(key, wellFormed(value));
+    for (const [key, value] of Object.entries(values || {})) if ((value ?? null) !== null) given.set(key, wellFormed(value));
     const present = i => { const v = given.get(this.fields[i].key); return v !== undefined && !isBlank(v); };
     const found = [];
     // Per field: 0 absent, 1 no violation at all, 2 some; and its final result.
@@ -1330,19 +1250,13 @@ function characterMap(text) {
     holding: s => starts ? starts.findLastIndex(x => x <= s) : s,
   };
 }
-/** The graphemes of `text` ending at or before `scalars` code points (inside one: after it). */
-function characterOffset(text, scalars) {
-  let seen = 0, count = 0;
-  for (const g of graphemes(text)) { if (seen >= scalars) break; seen += codePoints(g).length; count++; }
-  return count;
-}
 
 /**
  * A text field's state, edited keystroke by keystroke as the Swift `FieldEditor` edits it.
  * Positions are UTF-16 code units; one inside a grapheme is rounded to its start (`from`) or end (`to`).
  */
 export class FieldEditor {
-  /** @param {FieldType} type @param {{policy?: string, timing?: string, text?: string, caret?: number}} [options] */
+  /** Options: `policy`, `timing`, the starting `text` and `caret`. */
   constructor(type, options = {}) {
     if (!(type instanceof FieldType)) fail("a FieldEditor needs a FieldType (catalog.fieldType(…))", "bad-argument");
     /** The field type that formats and judges the text. */
@@ -1369,7 +1283,7 @@ export class FieldEditor {
   /** The live verdict of the text, led by the violation `external` while an `externalError` stands. */
   get result() {
     const r = this._judged, e = this.externalError;
-    return e === null || e === undefined ? r : new FieldResult(r.formatted, "invalid", [{ rule: "external", severity: "error", message: e }, ...r.violations], r.absent);
+    return (e ?? null) === null ? r : new FieldResult(r.formatted, "invalid", [{ rule: "external", severity: "error", message: e }, ...r.violations], r.absent);
   }
   _setText(text) { this._text = text; this._boundsCache = null; }
   _bounds() { return this._boundsCache ??= graphemeBounds(this._text); }
@@ -1381,7 +1295,7 @@ export class FieldEditor {
     return up && bounds[g] < u ? g + 1 : g;
   }
   _range(from, to) { const lower = this._at(from, false); return [lower, Math.max(lower, this._at(to, true))]; }
-  /** Replaces the UTF-16 range `from..<to` with `text` (typing, pasting, deleting). @returns {{accepted, result, refusal}} */
+  /** Replaces the UTF-16 range `from..<to` with `text` (typing, pasting, deleting): {accepted, result, refusal}. */
   replace(from, to, text) { return this._replace(...this._range(from, to), wellFormed(text)); }
   /** Types `text` at the caret, replacing the selection. */
   insert(text) { return this._replace(...this._selection, wellFormed(text)); }
@@ -1404,7 +1318,7 @@ export class FieldEditor {
   }
   /** The message to show at a moment (`typing`, `leaving`, `submitting`) as the timing says, or null. */
   visibleMessage(moment) {
-    if (this.externalError !== null && this.externalError !== undefined) return this.externalError;
+    if ((this.externalError ?? null) !== null) return this.externalError;
     if (moment === "typing") return this.timing === "typing" ? this.result.message : null;
     return moment === "leaving" && this.timing === "submit" ? null : this.type.validate(this._text).message;
   }
@@ -1498,7 +1412,8 @@ export class FieldEditor {
       caret = typedCount > 0 ? layout.ends[typedCount - 1] : normalized.length ? layout.ends[0] - 1 : 0;
     }
     const text = stringOf(output);
-    return { text, caret: output.some(c => c >= 0x80 || c === 13) ? characterOffset(text, caret) : caret, result: type.validate(text, LIVE) };
+    // The caret in graphemes: those starting before it (one it falls inside counts).
+    return { text, caret: caret && output.some(c => c >= 0x80 || c === 13) ? characterMap(text).holding(caret - 1) + 1 : caret, result: type.validate(text, LIVE) };
   }
   /** Why a refused edit's text is invalid (a mask: what its slot takes), and whether for want of room. */
   _refusal(candidate) {
@@ -1506,7 +1421,7 @@ export class FieldEditor {
     const label = this.type.definition.label ?? this.type.name;
     if (!first) return { violation: { rule: "mask", severity: "error", message: `${label} cannot take this` }, noRoom: false };
     const normalized = this.type.normalizedCodePoints(candidate.text), chosen = this.type.chosenMaskAndCheck(normalized, true);
-    const misfit = chosen && chosen.check && chosen.check.rule === first.rule ? chosen.mask.misfit(normalized) : undefined;
+    const misfit = chosen && chosen.check && chosen.check.rule === first.rule ? chosen.mask.layout(normalized).misfit : undefined;
     if (misfit === undefined) return { violation: first, noRoom: this.type.checks.some(c => c.rule === first.rule && c.kind === "length") };
     const only = chosen.mask.kinds.every(k => k === LITERAL || k === misfit);
     const message = misfit === null ? `${label} has no room for more characters`
@@ -1551,8 +1466,8 @@ function wordRange(text, caret, forward) {
  * Drives an `<input>` with a field type through `beforeinput`, `input` and composition events
  * (composed text is judged once, when committed); sets `inputmode`, `autocomplete`,
  * `autocapitalize`, `aria-invalid` (as the timing allows) and `aria-describedby` to the message
- * element, a polite live region written only when its message changes. See formulary.d.ts.
- * @param {HTMLInputElement} input @param {FieldType} type @param {{policy?, timing?, message?: HTMLElement, onChange?}} [options]
+ * element, a polite live region written only when its message changes. Options: `policy`,
+ * `timing`, `message` (an element), `onChange(result, editor, {moment, refusal})`. See formulary.d.ts.
  */
 export function attach(input, type, options = {}) {
   const editor = new FieldEditor(type, { policy: "accept-all", timing: options.timing ?? undefined });
