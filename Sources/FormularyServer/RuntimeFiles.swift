@@ -132,6 +132,16 @@ function compareCodePoints(a, b) {
 }
 /** Swift's order of strings: canonical equivalence (NFC), then code points. */
 const swiftOrder = (a, b) => compareCodePoints(a.normalize("NFC"), b.normalize("NFC"));
+/** The characters a mask's slots take (ASCII digits, letters): what a `when` and `mask-one-of` read. */
+function slotsOf(value) {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0x80 || !(isDigit(c) || isLetter(c))) { let slots = ""; for (const ch of value) if (isDigit(ch.codePointAt(0)) || isLetter(ch.codePointAt(0))) slots += ch; return slots; }
+  }
+  return value;   // every character is an ASCII letter or digit
+}
+/** The words of `s` between white space (characters whose first scalar is white space). */
+const words = s => graphemes(s).reduce((w, g) => (isWhiteSpace(g.codePointAt(0)) ? w.push("") : w[w.length - 1] += g, w), [""]).filter(Boolean);
 /** Empty or only white space (no White_Space scalar lies outside the BMP). */
 function isBlank(s) { for (let i = 0; i < s.length; i++) if (!isWhiteSpace(s.charCodeAt(i))) return false; return true; }
 
@@ -743,7 +753,7 @@ function compileType(def, values, today, label) {
     return step.step !== "strip" ? step : { step: "strip", regex: new RegExp(`[${codePoints(step.characters || "").map(c => `\\u{${c.toString(16)}}`).join("")}]`, "gu") };
   });
   // The masks with a condition up to the first without one, which is the default.
-  let mask = null, maskCheck = null;
+  let mask = null, maskCheck = null, maskName = null;
   const choices = [], masks = [];
   for (const rule of def.masks || []) {
     const compiled = Mask.parse(rule.typing_pattern ?? rule.pattern);
@@ -753,9 +763,9 @@ function compileType(def, values, today, label) {
     const check = rule.checks_fill ? { rule: rule.rule, severity: rule.severity, finalOnly: rule.final_only === true,
       message: template(rule.message ?? `Expected the format ${compiled.display}`, slots, slots) } : null;
     if (mask) continue;
-    if (!rule.when) { mask = compiled; maskCheck = check; continue; }
+    if (!rule.when) { mask = compiled; maskCheck = check; maskName = rule.rule; continue; }
     if (rule.when.automaton === undefined) NO_AUTOMATON(def.name);
-    choices.push({ mask: compiled, condition: new Automaton(rule.when.automaton, `type '${def.name}''s mask "${rule.pattern}"`), check });
+    choices.push({ mask: compiled, condition: new Automaton(rule.when.automaton, `type '${def.name}''s mask "${rule.pattern}"`), check, name: rule.rule });
   }
   const checks = [];
   for (const rule of def.checks || []) {
@@ -828,8 +838,17 @@ function compileType(def, values, today, label) {
         payload = a.algorithm;
         fallback = CHECKSUM_MESSAGES[a.algorithm];
         break;
+      case "mask-one-of": {   // mask names, or a string parameter holding them (its argument's checked by bindArguments)
+        const names = Array.isArray(a.masks) ? a.masks : words(lookup(a.masks.parameter)?.text ?? "");
+        if (!names.length || names.some(n => !maskNamesOf(def).includes(n))) BROKEN(def.name);
+        payload = new Set(names);
+        fallback = "Must be formatted as one of: " + names.join(", ");
+        break;
+      }
       default: fail(`type '${def.name}' has a check of unknown kind ${JSON.stringify(rule.kind)}`, "bad-export");
     }
+    // `if $NAME = "VALUE"`: a check compiled (its mistakes reported) but left out unless the parameter has that value.
+    if (rule.if && !(has(values, rule.if.parameter) && values[rule.if.parameter].text === rule.if.equals)) continue;
     checks.push(new Check(rule.kind, rule.rule, rule.severity, rule.final_only === true, template(rule.message ?? fallback, min, max), payload));
   }
   // A mask fills to a known length: an error's `length` it never meets is a contradiction.
@@ -846,14 +865,14 @@ function compileType(def, values, today, label) {
     }
   }
   if (problems.length) fail(`${label} does not compile: ` + problems.map(p => p.message).join("; "), problems[0].code);
-  return new FieldType(def, texts, steps, mask, maskCheck, choices, checks);
+  return new FieldType(def, texts, steps, mask, maskCheck, choices, checks, maskName);
 }
 
 // MARK: Field types
 
 /** One judged value: verdict, formatted value, failed rules in order (the mask first). */
 export class FieldResult {
-  constructor(formatted, verdict, violations, absent) {
+  constructor(formatted, verdict, violations, absent, mask = null) {
     /** The normalized, mask-formatted value (the raw value when absent). */
     this.formatted = formatted;
     /** `valid`, `invalid`, or (live) `incomplete`. */
@@ -862,6 +881,8 @@ export class FieldResult {
     this.violations = violations;
     /** The value was empty or only white space: no check ran. */
     this.absent = absent;
+    /** The name (`as visa`: a card's brand) of the mask that formatted the value, or null: none, unnamed, or `secure`. */
+    this.mask = mask;
   }
   /** Whether the verdict is `valid`. */
   get valid() { return this.verdict === "valid"; }
@@ -874,12 +895,12 @@ const isLive = options => options?.stage === "live";
 
 /** A field type compiled with its parameter values: judges, formats and unformats values. */
 export class FieldType {
-  constructor(def, texts, steps, mask, maskCheck, choices, checks) {
+  constructor(def, texts, steps, mask, maskCheck, choices, checks, maskName) {
     /** The type's name. */
     this.name = def.name;
     /** Every parameter's value (name → text), defaults included. */
     this.arguments = texts;
-    Object.assign(this, { def, steps, mask, maskCheck, choices, checks, hasMask: mask !== null || choices.length > 0 });
+    Object.assign(this, { def, steps, mask, maskCheck, choices, checks, maskName, hasMask: mask !== null || choices.length > 0 });
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
     /** How to show the field: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing… */
@@ -895,18 +916,22 @@ export class FieldType {
   normalizedCodePoints(s) { return codePoints(this.normalize(s)); }
   /** The choice whose condition takes the value's slot characters (digits, letters), or -1. */
   chooseMask(value, live) {
-    let slots = value;   // the value itself when every character is an ASCII letter or digit
-    for (let i = 0; i < value.length; i++) {
-      const c = value.charCodeAt(i);
-      if (c >= 0x80 || !(isDigit(c) || isLetter(c))) { slots = ""; for (const ch of value) if (isDigit(ch.codePointAt(0)) || isLetter(ch.codePointAt(0))) slots += ch; break; }
-    }
+    const slots = slotsOf(value);
     for (let k = 0; k < this.choices.length; k++) {
-
       if (live && !slots) return k;
       const outcome = this.choices[k].condition.run(slots) & 3;
       if (outcome === 2 || (live && outcome === 1)) return k;
     }
     return -1;
+  }
+  /** The name of mask `choice` (-1: the unconditional one), or null; `named`: as `FieldResult.mask` (not `mask`, not secure). */
+  nameOf(choice, named) { const name = choice >= 0 ? this.choices[choice].name : this.mask && this.maskName; return named && (this.definition.secure || name === "mask") ? null : name; }
+  /** `mask-one-of`: the chosen mask is named; live, or a named mask can still be: the unconditional one, or no slot characters, or a named `when` alive on them. */
+  maskOneOf(names, b, choice, live) {
+    if (names.has(this.nameOf(choice))) return true;
+    if (!live || (this.mask && names.has(this.maskName))) return live;
+    const slots = slotsOf(b);
+    return !slots || this.choices.some(c => names.has(c.name) && (c.condition.run(slots) & 3) > 0);
   }
   /** Normalized and formatted: {b, fit (null without a mask), choice}. */
   prepared(raw, live) {
@@ -921,7 +946,7 @@ export class FieldType {
     const found = [], mc = p.fit === null ? null : p.choice < 0 ? this.maskCheck : this.choices[p.choice].check;
     if (mc && !(live && mc.finalOnly) && !(live ? p.fit !== "broken" : p.fit === "filled")) found.push({ rule: mc.rule, severity: mc.severity, message: mc.message(p.b) });
     for (const check of this.checks) {
-      if ((!live || check.runsLive) && !check.evaluate(p.b, live)) found.push({ rule: check.rule, severity: check.severity, message: check.message(p.b) });
+      if ((!live || check.runsLive) && !(check.kind === "mask-one-of" ? this.maskOneOf(check.payload, p.b, p.choice, live) : check.evaluate(p.b, live))) found.push({ rule: check.rule, severity: check.severity, message: check.message(p.b) });
     }
     return found;
   }
@@ -931,9 +956,9 @@ export class FieldType {
     if (isBlank(value)) return new FieldResult(value, "valid", [], true);
     const p = this.prepared(value, false), errors = v => v.some(x => x.severity === "error");
     const final = this.violations(p, false);
-    if (!isLive(options)) return new FieldResult(p.b, errors(final) ? "invalid" : "valid", final, false);
+    if (!isLive(options)) return new FieldResult(p.b, errors(final) ? "invalid" : "valid", final, false, this.nameOf(p.choice, true));
     const lp = this.choices.length ? this.prepared(value, true) : p, live = this.violations(lp, true);
-    return new FieldResult(lp.b, !errors(final) ? "valid" : errors(live) ? "invalid" : "incomplete", live, false);
+    return new FieldResult(lp.b, !errors(final) ? "valid" : errors(live) ? "invalid" : "incomplete", live, false, this.nameOf(lp.choice, true));
   }
   /** Whether the value passes the final stage (warnings do not count; an absent value passes). */
   isValid(value) { return this.validate(value).valid; }
@@ -1010,8 +1035,8 @@ function parseReference(text) {
 }
 const referenceKey = ref => ref.arguments.length ? `${ref.name}(${ref.arguments.map(a => `${a.name}: ${a.kind === "string" ? JSON.stringify(a.text) : a.text}`).join(", ")})` : ref.name;
 
-/** "; did you mean 'x'?" for a candidate within 2 edits (1 for short words; a swap is one), or "". */
-function didYouMean(word, candidates) {
+/** The candidate within 2 edits (1 for short words; a swap is one), or null. */
+function nearest(word, candidates) {
   const x = codePoints(lowercase(word));
   let best = null, bestDistance = Infinity;
   for (const candidate of candidates) {
@@ -1025,19 +1050,35 @@ function didYouMean(word, candidates) {
     const d = t[x.length][y.length];
     if (d <= (Math.min(x.length, y.length) <= 3 ? 1 : 2) && d < bestDistance) { best = candidate; bestDistance = d; }
   }
-  return best ? `; did you mean '${best}'?` : "";
+  return best;
 }
+/** "; did you mean 'x'?" for the nearest candidate, or "". */
+const didYouMean = (word, candidates) => (word = nearest(word, candidates)) ? `; did you mean '${word}'?` : "";
+/** The names of a type's masks (`as NAME`, `mask` unless renamed), each once: what `mask-one-of` may name. */
+const maskNamesOf = def => [...new Set((def.masks || []).map(m => m.rule))];
+/** `"", "AC", … "ZW" (246 values)`: the first twelve and the last past sixteen. */
+const oneOf = list => (list = list.map(v => `"${v}"`), list.length > 16 ? `${list.slice(0, 12).join(", ")}, … ${list.at(-1)} (${list.length} values)` : list.join(", "));
 
 /** A reference's arguments bound to a type's parameters (name → {kind, text}), defaults for the rest. */
 function bindArguments(def, args) {
-  const parameters = def.parameters || [], values = {}, given = new Set(), problems = [];
+  const parameters = def.parameters || [], values = {}, given = new Set(), problems = [], choices = {}, wordChoices = {};
   for (const p of parameters) values[p.name] = { kind: p.kind, text: p.default_text ?? String(p.default) };
+  // A string parameter an `if` reads takes its default and the values compared; one a `mask-one-of` reads, mask names.
+  for (const { if: c, kind, arguments: a } of def.checks || []) {
+    if (c && !(choices[c.parameter] ??= has(values, c.parameter) ? [values[c.parameter].text] : []).includes(c.equals)) choices[c.parameter].push(c.equals);
+    if (kind === "mask-one-of" && !Array.isArray(a.masks)) wordChoices[a.masks.parameter] = maskNamesOf(def);
+  }
+  const near = (word, list, any) => { const n = list.find(c => lowercase(c) === lowercase(word)) ?? (any ? nearest(word, list) : null); return `"${word}"` + (n === null ? "" : `; did you mean "${n}"?`); };
   for (const arg of args) {
-    const p = parameters.find(p => p.name === arg.name), names = parameters.map(p => p.name);
+    const p = parameters.find(p => p.name === arg.name), names = parameters.map(p => p.name), takes = `parameter '${arg.name}' of type '${def.name}' takes `;
+    const string = p && p.kind === "string" && arg.kind === "string", allowed = string && choices[p.name], masks = string && wordChoices[p.name];
+    const list = masks ? words(arg.text) : [], wrong = list.find(w => !masks.includes(w));
     if (given.has(arg.name)) problems.push(`argument '${arg.name}' is given twice`);
     else if (!p) problems.push(`type '${def.name}' has no parameter '${arg.name}'` + (didYouMean(arg.name, names) || (names.length ? ` (its parameters are ${names.join(", ")})` : " (it takes no parameters)")));
+    else if (allowed && !allowed.includes(arg.text)) problems.push(`${takes}one of ${oneOf(allowed)}; found the string ${near(arg.text, allowed)}`);
+    else if (masks && (!list.length || wrong !== undefined)) problems.push(`${takes}names from ${oneOf(masks)}, separated by spaces; found ${wrong === undefined ? "no name" : near(wrong, masks, true)}`);
     else if (p.kind === arg.kind || (p.kind === "decimal" && arg.kind === "integer")) values[arg.name] = { kind: p.kind, text: arg.text };
-    else problems.push(`parameter '${arg.name}' of type '${def.name}' takes ${{ decimal: "a number", integer: "an integer", string: "a string" }[p.kind]}, not the ${arg.kind} ${arg.kind === "string" ? JSON.stringify(arg.text) : arg.text}`);
+    else problems.push(`${takes}${{ decimal: "a number", integer: "an integer", string: "a string" }[p.kind]}, not the ${arg.kind} ${arg.kind === "string" ? JSON.stringify(arg.text) : arg.text}`);
     given.add(arg.name);
   }
   if (problems.length) fail(problems.join("; "), "bad-arguments");
@@ -1283,7 +1324,7 @@ export class FieldEditor {
   /** The live verdict of the text, led by the violation `external` while an `externalError` stands. */
   get result() {
     const r = this._judged, e = this.externalError;
-    return (e ?? null) === null ? r : new FieldResult(r.formatted, "invalid", [{ rule: "external", severity: "error", message: e }, ...r.violations], r.absent);
+    return (e ?? null) === null ? r : new FieldResult(r.formatted, "invalid", [{ rule: "external", severity: "error", message: e }, ...r.violations], r.absent, r.mask);
   }
   _setText(text) { this._text = text; this._boundsCache = null; }
   _bounds() { return this._boundsCache ??= graphemeBounds(this._text); }

@@ -53,6 +53,13 @@ export class FieldResult {
   readonly violations: Violation[];
   /** The value was empty or only white space: no check ran; the form decides (`required`). */
   readonly absent: boolean;
+  /**
+   * The name of the mask that formatted the value, when its line names it with `as NAME`:
+   * a `credit-card` number's brand (`visa`, `amex`…), for a logo. Null when no mask applies,
+   * the mask is unnamed (`mask`), the value is absent, or the type is `secure`; live, the
+   * mask chosen for the text typed so far. (A form's final judgement gives none.)
+   */
+  readonly mask: string | null;
   /** Whether `verdict` is `valid`. */
   readonly valid: boolean;
   /** The one message to show: the first error's, else the first warning's, else null. */

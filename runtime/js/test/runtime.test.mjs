@@ -135,6 +135,44 @@ test("masks chosen by an automaton over the slot characters", () => {
   assert.equal(editor.text, "3782 822463");
 });
 
+test("mask-one-of, checks kept by `if`, and the name of the mask a result reports", () => {
+  const four = { kind: "dfa", start: [0], accepting: [1], universal: [1], transitions: [[[52, 52, 1]], [[0, 0xD7FF, 1], [0xE000, 0x10FFFF, 1]]] };
+  const other = mask("000 000", { rule: "other" }), string = (name, value) => ({ name, kind: "string", default: value, default_text: value });
+  const c = Catalog.fromExport(doc([
+    type("card", { parameters: [string("brands", "four"), string("region", "")], normalize: [{ step: "strip-spaces" }],
+      masks: [mask("0000 0000", { rule: "four", when: { pattern: "4.*", flags: "", automaton: four } }), other], mask: other,
+      checks: [check("brand", "mask-one-of", { masks: { parameter: "brands" } }, { if: null }),
+               check("long", "length", { range: range(7, 9), unit: "graphemes" }, { if: { parameter: "region", equals: "L" } })] }),
+    type("plain", { masks: [mask("00-00")], mask: mask("00-00"), checks: [check("mask-one-of", "mask-one-of", { masks: ["mask"] })] }),
+    type("pin", { secure: true, masks: [mask("0000", { rule: "pin" })], mask: mask("0000", { rule: "pin" }) }),
+  ]), { today: "2026-11-29" });
+  const card = c.fieldType("card");
+  // The chosen mask is named in the result; a mask that is not one of $brands fails `brand` (the default message).
+  assert.deepEqual([card.validate("41111111").verdict, card.validate("41111111").mask], ["valid", "four"]);
+  assert.deepEqual(card.validate("123456").violations, [{ rule: "brand", severity: "error", message: "Must be formatted as one of: four" }]);
+  assert.equal(card.validate("123456").mask, "other");
+  assert.equal(c.fieldType('card(brands: "four  other")').validate("123456").verdict, "valid");
+  // Live: passes while a named mask can still be chosen (no slot characters yet, or its `when` is alive).
+  assert.deepEqual(["4", "1"].map(v => card.validate(v, { stage: "live" }).verdict), ["incomplete", "invalid"]);
+  assert.deepEqual(card.validate("-", { stage: "live" }).violations.map(v => v.rule), ["four"]);   // the (first) mask's own check only
+  // `if $region = "L"` keeps `long` only for that argument; other values are not the type's.
+  assert.deepEqual(card.validate("4111").violations.map(v => v.rule), ["four"]);
+  assert.deepEqual(c.fieldType('card(region: "L")').validate("4111").violations.map(v => v.rule), ["four", "long"]);
+  const message = reference => { try { c.fieldType(reference); } catch (e) { return `${e.code}: ${e.message}`; } };
+  assert.match(message('card(region: "l")'), /^bad-arguments: .*takes one of "", "L"; found the string "l"; did you mean "L"\?/);
+  assert.match(message('card(brands: "fuor")'), /takes names from "four", "other", separated by spaces; found "fuor"; did you mean "four"\?/);
+  assert.match(message('card(brands: " ")'), /found no name$/);
+  // An unnamed mask (`mask`) and a secure type's masks are never reported.
+  assert.deepEqual([c.fieldType("plain").validate("12-34").mask, c.fieldType("plain").validate("12-34").verdict], [null, "valid"]);
+  assert.equal(c.fieldType("pin").validate("1234").mask, null);
+  // The editor refuses a key no named mask can take, and its result (an external error too) names the mask.
+  const editor = new FieldEditor(card);
+  assert.deepEqual([editor.insert("1").accepted, editor.insert("1").refusal.rule], [false, "brand"]);
+  assert.equal(editor.insert("4").result.mask, "four");
+  editor.externalError = "Card declined";
+  assert.deepEqual([editor.result.verdict, editor.result.mask], ["invalid", "four"]);
+});
+
 test("exact decimals: a parameter's text as written, bounds compared exactly, a megabyte of digits in linear time", () => {
   const amount = catalog.fieldType("amount");
   assert.equal(amount.validate("1.51").message, "At most 1.50, not 1.51");

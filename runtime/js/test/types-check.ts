@@ -14,6 +14,7 @@ const p = adult.validate("4", { stage: "live" });
 const verdict: Verdict = r.verdict;
 const valid: boolean = r.valid && p.valid;
 const message: string | null = r.message;
+const brand: string | null = r.mask;
 const rules: string[] = r.violations.map(v => v.rule + v.severity + v.message);
 const text: string = card.format("4111111111111111") + card.unformat("4111 1111 1111 1111") + card.definition.label;
 const secure: boolean = card.definition.secure;
@@ -44,4 +45,4 @@ binding.detach();
 
 try { catalog.fieldType("emial"); } catch (error) { if (error instanceof FormularyError) { const code: string = error.code; void code; } }
 const versions: readonly number[] = EXPORT_VERSIONS;
-void [timings, loaded, names, verdict, valid, message, rules, text, secure, state, accepted, shown, formVerdict, age, across, unknown, value, versions];
+void [timings, loaded, names, verdict, valid, message, brand, rules, text, secure, state, accepted, shown, formVerdict, age, across, unknown, value, versions];
