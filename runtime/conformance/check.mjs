@@ -24,7 +24,7 @@ export class Tally {
 }
 
 export function result(r) {
-  return { v: r.verdict, f: r.formatted, a: r.absent, x: r.violations.map(v => [v.rule, v.severity, v.message]) };
+  return { v: r.verdict, f: r.formatted, a: r.absent, x: r.violations.map(v => [v.rule, v.severity, v.message]), m: r.mask };
 }
 
 /** One catalog per "today" of the vectors. */

@@ -357,6 +357,69 @@ enum GeneratedTypes {
         accept "12-34"
         accept "234.567"
         """##,
+        // `mask-one-of` (names and a parameter), masks named with `as`, and checks kept by `if`.
+        ##"""
+        field p-brands
+        label "Brands"
+        param brands = "four five"
+        param region = "x"
+        normalize strip " -"
+        mask "0000 0000" when /4.*/ as four   message "Four: {value}"
+        mask "0000-0000" when /5[0-9]{7}/ as five
+        mask "00 00 00" when /5.*/ as five
+        mask "AAA 000" when /[a-c].*/i as letters
+        mask "0000 0000 0000" as other
+        mask-one-of $brands as brand   message "Not {brands}: {value}"
+        mask-one-of "four" "letters" as four-or-letters warning
+        length 6... if $region = "y" as long-y
+        pattern /[0-9]*/ if $region = "x" as digits-x   message "Digits for {region}"
+        range 0...99999999 if $region = "z" final
+        mask-one-of "other" if $region = "z" as other-z
+        accept "4111 1111"
+        accept "5111-1111"
+        accept live "5"
+        reject "a12" brand
+        """##,
+        ##"""
+        field p-brands-sub extends p-brands
+        param brands = "letters other"
+        param region = "y"
+        """##,
+        ##"""
+        field p-unnamed
+        normalize strip-spaces
+        mask "00-00" when /1.*/
+        mask "000.000" when /[2-9].*/ as high
+        mask-one-of "mask"   message "Only numbers starting with 1"
+        """##,
+        ##"""
+        field p-secret-brands
+        secure
+        normalize strip-spaces
+        mask "0000 0000" when /4.*/ as four
+        mask "000 000" as rest
+        mask-one-of "four"
+        """##,
+        ##"""
+        field p-drop-named
+        normalize strip-spaces
+        mask "00/00" when /[0-5].*/ as low
+        mask "000/000" as high
+        drop high
+        mask-one-of "low" "high" as any-mask
+        mask-one-of "high" as high-only warning
+        """##,
+        ##"""
+        field p-only-if
+        param mode = "digits"
+        normalize trim
+        length 2...8 if $mode = "digits" as short
+        integer if $mode = "digits"
+        charset letters if $mode = "letters"
+        one-of "ab" "abc" "xyz" if $mode = "letters" as word
+        date "yyyy-MM-dd" if $mode = "date"
+        checksum luhn if $mode = "digits" warning
+        """##,
     ]
 
     // MARK: Random types
@@ -398,9 +461,13 @@ enum GeneratedTypes {
         if random.chance(0.3) { lines.append("label \"Random \(index)\"") }
         if random.chance(0.3) { lines.append("timing " + random.pick(["typing", "leaving", "submit"])) }
         if random.chance(0.1) { lines.append("secure") }
+        // Sometimes a string parameter that checks' `if` read (`r-N(v: "b")` is used too).
+        let conditional = random.chance(0.2)
+        if conditional { lines.append("param v = \"a\"") }
         var normalize: [String] = []
         for _ in 0..<random.int(0...3) { normalize.append(random.pick(steps)) }
         if !normalize.isEmpty { lines.append("normalize " + normalize.joined(separator: " ")) }
+        var maskNames: [String] = []
         if random.chance(0.4) {
             // Sometimes masks chosen by a pattern before the last one.
             let chosen = random.chance(0.25) ? random.int(1...2) : 0
@@ -409,7 +476,9 @@ enum GeneratedTypes {
                 for _ in 0..<random.int(1...9) { pattern += random.pick(maskPieces) }
                 var line = "mask \"\(pattern)\""
                 if k < chosen { line += " when " + Self.pattern(&random) }
-                if random.chance(0.3) { line += " as fill" }
+                var name = "mask"
+                if random.chance(0.3) { name = random.pick(["fill", "m1", "m2"]); line += " as " + name }
+                maskNames.append(name)
                 if random.chance(0.3) { line += " message \"Use \(pattern.replacingOccurrences(of: "\\", with: "")): {value} ({min})\"" }
                 if random.chance(0.1) { line += " warning" }
                 if random.chance(0.1) { line += " final" }
@@ -420,7 +489,7 @@ enum GeneratedTypes {
         for _ in 0..<random.int(1...4) {
             var check: String
             var keyword: String
-            switch random.int(0...9) {
+            switch random.int(0...(maskNames.isEmpty ? 9 : 10)) {
             case 0:
                 let a = random.int(0...6), b = a + random.int(0...12)
                 check = "length " + range(&random, String(a), String(b)) + random.pick(units)
@@ -459,11 +528,18 @@ enum GeneratedTypes {
             case 8:
                 check = "length " + range(&random, String(random.int(1...4)), String(random.int(5...30)))
                 keyword = "length"
-            default:
+            case 9:
                 let negate = random.chance(0.3)
                 check = (negate ? "pattern not " : "pattern ") + Self.pattern(&random)
                 keyword = "pattern"
+            default:
+                let names = Array(Set(maskNames)).sorted()
+                var picked: [String] = []
+                for _ in 0..<random.int(1...2) { picked.append("\"" + random.pick(names) + "\"") }
+                check = "mask-one-of " + picked.joined(separator: " ")
+                keyword = "mask-one-of"
             }
+            if conditional && random.chance(0.5) { check += " if $v = \"" + random.pick(["a", "b"]) + "\"" }
             if used.contains(keyword) || random.chance(0.2) {
                 let name = "c\(used.count)"
                 check += " as " + name

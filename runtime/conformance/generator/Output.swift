@@ -56,10 +56,12 @@ struct FileOutput {
 enum Encode {
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
-    /// `{"v": verdict, "f": formatted, "a": absent, "x": [[rule, severity, message]…]}`.
+    /// `{"v": verdict, "f": formatted, "a": absent, "x": [[rule, severity, message]…], "m": mask}`
+    /// (`m`: the name of the mask that formatted the value, or null).
     static func result(_ r: FieldResult) -> JSONValue {
         ["v": .string(r.verdict.rawValue), "f": .string(r.formatted), "a": .bool(r.isAbsent),
-         "x": .array(r.violations.map { [.string($0.rule), .string($0.severity.rawValue), .string($0.message)] })]
+         "x": .array(r.violations.map { [.string($0.rule), .string($0.severity.rawValue), .string($0.message)] }),
+         "m": optional(r.mask)]
     }
 
     /// `{"v": verdict, "fields": {KEY: result}, "fv": [[field, rule, severity, message]…], "u": [KEY…],

@@ -87,11 +87,21 @@ let argumentReferences = [
     "g-params(min: 1, max: 30, places: 0, low: 5, high: 6.5)", "g-params(low: -1, high: 1.000)",
     "g-params(word: \"bye {value}\", min: 0)", "g-period(from: \"today-1y\", to: \"today\")",
     "g-period(from: \"2024-02-29\")", "g-messages(limit: 8)",
-]
+    // Built-in types that read arguments: `mask-one-of $brands`, `if $region = …`.
+    "credit-card(brands: \"visa mastercard\")", "credit-card(brands: \"amex\")", "credit-card(brands: \"maestro visa unionpay\")",
+    "phone-intl(region: \"GB\")", "phone-intl(region: \"US\")", "phone-intl(region: \"NU\")", "phone-intl(region: \"DE\")",
+    "p-brands(brands: \"five\")", "p-brands(brands: \"letters  four\", region: \"y\")", "p-brands(region: \"z\")",
+    "p-brands(brands: \"other\", region: \"z\")", "p-brands-sub(region: \"x\")",
+    "p-only-if(mode: \"letters\")", "p-only-if(mode: \"date\")",
+] + typeNames.filter { $0.hasPrefix("r-") && definitions[$0]!.parameters.contains { $0.name == "v" } }.map { "\($0)(v: \"b\")" }
 for reference in argumentReferences {
     guard case .success(let parsed) = PluginSource.parseTypeReference(reference),
           definitions[parsed.name] != nil,
-          case .success = registry.compile(parsed, today: today) else { continue }
+          case .success = registry.compile(parsed, today: today) else {
+        // A hand-written reference must compile: one that does not is a mistake here.
+        if !reference.hasPrefix("r-") { FileOutput.fail("\(reference) does not compile") }
+        continue
+    }
     references.append(reference)
 }
 
