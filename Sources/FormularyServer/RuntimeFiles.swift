@@ -45,7 +45,7 @@ const starts = [], ends = [], flags = [], small = new Uint8Array(0x800), titles 
     const n = [];
     for (let k = 0, v = 0; k < table.length; k++) {
       const c = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()*+-.".indexOf(table[k]);
-      v = v * 32 + (c >= 0 ? c : "0123456789abcdefghijklmnopqrstuv".indexOf(table[k]));
+      v = v * 32 + (c >= 0 ? c : parseInt(table[k], 32));
       if (c < 0) { n.push(v); v = 0; }
     }
     for (let k = 0, end = -1; k + 1 < n.length; k += 2) ranges.push([end += n[k], end += n[k + 1], 1 << t]);
@@ -718,31 +718,27 @@ function compileType(def, values, today, label) {
   const report = (message, code) => { problems.push({ message, code }); return null; };
   const lookup = name => has(values, name) ? values[name] : report(`unknown parameter '$${name}'`, "unknown-parameter");
   const isParam = arg => arg !== null && typeof arg === "object";
+  const wrong = (arg, what, text) => report(`parameter '$${arg.parameter}' must be ${what} here, not ${text}`, "parameter-kind");
   const integer = arg => {
     if (!isParam(arg)) return arg;
     const value = lookup(arg.parameter);
     const v = value && value.kind === "integer" ? swiftInt(value.text) : null;
-    return value && v === null ? report(`parameter '$${arg.parameter}' must be an integer here, not '${value.text}'`, "parameter-kind") : v;
+    return value && v === null ? wrong(arg, "an integer", `'${value.text}'`) : v;
   };
   const decimal = arg => {
     let text = arg;
     if (isParam(arg)) {
       const value = lookup(arg.parameter);
       if (!value) return null;
-      if (value.kind === "string") return report(`parameter '$${arg.parameter}' must be a number here, not "${value.text}"`, "parameter-kind");
+      if (value.kind === "string") return wrong(arg, "a number", `"${value.text}"`);
       text = value.text;
     }
     return decimalConstant(String(text)) ?? report(`'${text}' is not a number`, "invalid-number");
   };
   const date = arg => {
-    if (isParam(arg)) {
-      const value = lookup(arg.parameter);
-      const bound = value && value.kind === "string" ? parseDateBound(value.text) : null;
-      if (!bound) return value && report(`parameter '$${arg.parameter}' must be a date such as "2000-01-31" or "today-18y" here, not '${value.text}'`, "parameter-kind");
-      return bound.date ?? offsetDate(today, bound.offset, bound.unit);
-    }
-    const bound = parseDateBound(arg);
-    return bound ? bound.date ?? offsetDate(today, bound.offset, bound.unit) : BROKEN(def.name);
+    const value = isParam(arg) && lookup(arg.parameter), bound = isParam(arg) ? value && value.kind === "string" && parseDateBound(value.text) : parseDateBound(arg);
+    if (!bound) return !isParam(arg) ? BROKEN(def.name) : value && wrong(arg, `a date such as "2000-01-31" or "today-18y"`, `'${value.text}'`);
+    return bound.date ?? offsetDate(today, bound.offset, bound.unit);
   };
   const texts = Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v.text]));
   const template = (text, min, max) => messageTemplate(text, { ...texts, min, max }, def.secure === true);
@@ -901,6 +897,9 @@ export class FieldType {
     /** Every parameter's value (name → text), defaults included. */
     this.arguments = texts;
     Object.assign(this, { def, steps, mask, maskCheck, choices, checks, maskName, hasMask: mask !== null || choices.length > 0 });
+    // Per ASCII first slot character, the choices (in order) whose dfa does not die on it.
+    this.all = choices.map((_, k) => k);
+    this.byFirst = Array.from({ length: 128 }, (_, c) => this.all.filter(k => !(choices[k].condition.ascii?.[choices[k].condition.start[0] * 128 + c] < 0)));
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
     /** How to show the field: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing… */
@@ -917,7 +916,7 @@ export class FieldType {
   /** The choice whose condition takes the value's slot characters (digits, letters), or -1. */
   chooseMask(value, live) {
     const slots = slotsOf(value);
-    for (let k = 0; k < this.choices.length; k++) {
+    for (const k of this.byFirst[slots.charCodeAt(0)] ?? this.all) {
       if (live && !slots) return k;
       const outcome = this.choices[k].condition.run(slots) & 3;
       if (outcome === 2 || (live && outcome === 1)) return k;
@@ -1113,7 +1112,7 @@ export class Catalog {
     if (!EXPORT_VERSIONS.includes(version)) fail(`this runtime reads export versions ${EXPORT_VERSIONS.join(" and ")}, and the document is version ${JSON.stringify(version ?? null)}: use the formulary.js of the formulary that wrote it (GET /v1/runtime/formulary.js)`, "export-version");
     if (!Array.isArray(document.types)) fail("the export has no types array", "bad-export");
     const now = new Date();
-    const today = options.today === undefined || options.today === null ? { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() }
+    const today = (options.today ?? null) === null ? { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() }
       : parseISODate(options.today) ?? fail(`today must be a date written YYYY-MM-DD, not ${JSON.stringify(options.today)}`, "bad-today");
     return new Catalog(document, today);
   }
