@@ -114,7 +114,6 @@ const graphemeCount = s => isSimple(s) ? s.length : graphemes(s).length;
 /** The UTF-16 offset of each grapheme's start, then `s.length`. */
 function graphemeBounds(s) {
   const bounds = [0];
-  if (isSimple(s)) { for (let i = 1; i <= s.length; i++) bounds.push(i); return bounds; }
   for (const g of graphemes(s)) bounds.push(bounds[bounds.length - 1] + g.length);
   return bounds;
 }
@@ -659,7 +658,7 @@ class Check {
       }
       case "charset": return p.accepts(b);
       case "one-of": {
-        const v = p.ignoreCase ? (isASCII(b) ? b.toLowerCase() : lowercase(b)) : b;
+        const v = p.ignoreCase ? lowercase(b) : b;
         return p.options.some(o => live ? o.startsWith(v) : o === v);
       }
       case "date": return live ? p.passesLive(b) : p.passesFinal(b);
@@ -759,7 +758,8 @@ function compileType(def, values, today, label) {
   }
   const checks = [];
   for (const rule of def.checks || []) {
-    const a = rule.arguments || {}, r = a.range;
+    // `if $NAME = "VALUE"`: a check compiled (its mistakes reported) but left out unless the parameter has that value.
+    const a = rule.arguments || {}, r = a.range, kept = !rule.if || (has(values, rule.if.parameter) && values[rule.if.parameter].text === rule.if.equals);
     let payload = null, min = "", max = "", fallback;
     switch (rule.kind) {
       case "length": {
@@ -796,6 +796,7 @@ function compileType(def, values, today, label) {
         break;
       }
       case "pattern":
+        if (!kept) continue;   // its automaton, a big one in phone-intl's region lines, is not built
         if (a.automaton === undefined) NO_AUTOMATON(def.name);
         payload = { automaton: new Automaton(a.automaton, `type '${def.name}''s rule '${rule.rule}'`), negate: a.negate === true };
         fallback = a.negate ? "Is in a format that is not allowed" : "Is not in the expected format";
@@ -837,8 +838,7 @@ function compileType(def, values, today, label) {
       }
       default: fail(`type '${def.name}' has a check of unknown kind ${JSON.stringify(rule.kind)}`, "bad-export");
     }
-    // `if $NAME = "VALUE"`: a check compiled (its mistakes reported) but left out unless the parameter has that value.
-    if (rule.if && !(has(values, rule.if.parameter) && values[rule.if.parameter].text === rule.if.equals)) continue;
+    if (!kept) continue;
     checks.push(new Check(rule.kind, rule.rule, rule.severity, rule.final_only === true, template(rule.message ?? fallback, min, max), payload));
   }
   // A mask fills to a known length: an error's `length` it never meets is a contradiction.
@@ -924,7 +924,7 @@ export class FieldType {
     if (names.has(this.nameOf(choice))) return true;
     if (!live || (this.mask && names.has(this.maskName))) return live;
     const slots = slotsOf(b);
-    return !slots || this.choices.some(c => names.has(c.name) && (c.condition.run(slots) & 3) > 0);
+    return !slots || this.choices.some(c => names.has(c.name) && c.condition.run(slots) & 3);
   }
   /** Normalized and formatted: {b, fit (null without a mask), choice}. */
   prepared(raw, live) {
@@ -1504,7 +1504,7 @@ function wordRange(text, caret, forward) {
  * `timing`, `message` (an element), `onChange(result, editor, {moment, refusal})`. See formulary.d.ts.
  */
 export function attach(input, type, options = {}) {
-  const editor = new FieldEditor(type, { policy: "accept-all", timing: options.timing ?? undefined });
+  const editor = new FieldEditor(type, { policy: "accept-all", timing: options.timing });
   if (input.value) editor.setText(input.value);
   editor.policy = policyOf(options.policy ?? "refuse-invalid");
   const d = type.definition, message = options.message || null, saved = {};
