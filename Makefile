@@ -3,11 +3,16 @@ SWIFT        ?= swift
 BIN          := .build/release/formulary
 # Build: SQLite, libcrypto, libmicrohttpd (formulary serve) and libpq (the PostgreSQL client
 # library). Tests and benchmarks only: PCRE2 (the pattern engine's oracle and speed reference;
-# no product links it) and the PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh.
-DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libpq-dev pkg-config sqlite3 postgresql
+# no product links it), the PostgreSQL server, for the throw-away cluster of scripts/pg-cluster.sh,
+# and Node and TypeScript's compiler, for formulary.js (runtime/js) and its declarations.
+DEBIAN_PKGS  := libpcre2-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libpq-dev pkg-config sqlite3 postgresql \
+                nodejs node-typescript
 CONTRACT     := ../shared/tools/contract-check
+# Where `make conformance` writes the vectors formulary.js is tested against.
+CONFORMANCE  := .build/conformance
 
-.PHONY: deps build release test demo bench embed man contract release-check clean browser-deps unicode-tables
+.PHONY: deps build release test demo bench embed man contract release-check clean browser-deps unicode-tables \
+        conformance js-test bench-js
 
 # Installs the Debian packages the build needs, only those that are missing.
 deps:
@@ -52,9 +57,26 @@ man: deps
 # started here and stopped when the suite ends, pass or fail.
 test: deps
 	$(SWIFT) build --build-tests
-	scripts/with-pg-cluster.sh $(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory js-test
+	FORMULARY_CONFORMANCE=$(abspath $(CONFORMANCE)) scripts/with-pg-cluster.sh $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory release-check
 	$(MAKE) --no-print-directory contract
+
+# The conformance vectors of formulary.js (runtime/conformance/README.md): written by the Swift
+# engine, seeded, into $(CONFORMANCE); the generator is built for release (`make release` reuses
+# the modules). The browser tests (RuntimeBrowserTests) run them in Chromium too.
+conformance: deps
+	$(SWIFT) build -c release --product FormularyConformance
+	.build/release/FormularyConformance --out $(CONFORMANCE)
+
+# formulary.js: its declarations type-checked, its unit tests, and every conformance vector in Node.
+js-test: conformance
+	tsc -p runtime/js/tsconfig.json
+	FORMULARY_CONFORMANCE=$(abspath $(CONFORMANCE)) node --test runtime/js/test/
+
+# formulary.js in Node: printed figures (docs/performance.md), on the conformance export.
+bench-js: conformance
+	node bench/runtime.mjs $(CONFORMANCE)/export.json
 
 # The test hooks (FORMULARY_TEST_*) exist in debug builds only: the release binary must carry none.
 release-check: release

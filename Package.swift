@@ -81,6 +81,11 @@ let package = Package(
                          dependencies: ["FormularyKit", "FormularyRules", "FormularyStore", "FormularyPostgres", "FormularyJSON",
                                         "PCRE2Oracle"],
                           path: "bench/FormularyBench"),
+        // The conformance vectors of formulary.js (runtime/js), written from this engine
+        // (runtime/conformance/README.md; `make conformance`, which `make test` runs).
+        .executableTarget(name: "FormularyConformance",
+                          dependencies: ["FormularyKit", "FormularyRules", "FormularyJSON"],
+                          path: "runtime/conformance/generator"),
 
         .testTarget(name: "FormularyJSONTests", dependencies: ["FormularyJSON"]),
         .testTarget(name: "FormularyRulesTests", dependencies: ["FormularyRules", "PCRE2Oracle"]),

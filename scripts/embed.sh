@@ -38,4 +38,6 @@ mkdir -p Sources/FormularyKit/Demo
 embed DemoFiles Sources/FormularyKit/Demo/DemoFiles.swift demo/signup.form demo/signup-sample.csv
 # The page `formulary serve` answers at `/` (web/), served from the binary with no files beside it.
 embed WebPageFiles Sources/FormularyServer/WebPageFiles.swift web/index.html web/formulary.css web/formulary.js
+# formulary.js, which the page and other pages import from `/v1/runtime/formulary.js` (docs/javascript.md).
+embed RuntimeFiles Sources/FormularyServer/RuntimeFiles.swift runtime/js/formulary.js
 if [ -x scripts/embed-migrations.sh ]; then scripts/embed-migrations.sh; fi

@@ -45,13 +45,17 @@ package final class RegistryAPI: Sendable {
         // HEAD is answered as GET: libmicrohttpd sends the same status and headers, no body.
         let method = request.method == "HEAD" ? "GET" : request.method
         if let page = WebPage.response(method: method, path: request.path) { return page }
+        if method == "GET" && request.path == RuntimeScript.path {
+            return RuntimeScript.response(ifNoneMatch: request.header("if-none-match"))
+        }
         let route: Route
         if let exact = Route.exact(method: method, path: request.path) {
             route = exact
         } else {
             let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
             guard let matched = Route(method: method, segments: segments) else {
-                if let allowed = WebPage.routes[request.path] != nil ? "GET, HEAD" : Route.allowedMethods(segments) {
+                let static_ = WebPage.routes[request.path] != nil || request.path == RuntimeScript.path
+                if let allowed = static_ ? "GET, HEAD" : Route.allowedMethods(segments) {
                     var response = HTTPResponse.error(405, "method_not_allowed",
                                                       "\(request.method) is not allowed on \(request.path); use \(allowed).")
                     response.headers.append(("Allow", allowed))
@@ -156,12 +160,16 @@ package final class RegistryAPI: Sendable {
             return .json(200, bytes)
         case .export:
             let etag = "\"\(snapshot.exportHash)\""
+            // The day the server's date checks measure from (its --today, or its local date), so
+            // that a page running formulary.js judges as the server does.
+            let day = ("Formulary-Today", today().description)
             if let sent = request.header("if-none-match"),
                sent.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
-                return HTTPResponse(status: 304, headers: [("ETag", etag)])
+                return HTTPResponse(status: 304, headers: [("ETag", etag), day])
             }
             var response = HTTPResponse.json(200, snapshot.export)
             response.headers.append(("ETag", etag))
+            response.headers.append(day)
             return response
         case .check:
             return try check(request, snapshot)

@@ -40,7 +40,7 @@ enum WebPageFiles {
   </form>
 </section>
 <main id="main" tabindex="-1"><p>Loading…</p></main>
-<script src="/assets/formulary.js"></script>
+<script type="module" src="/assets/formulary.js"></script>
 </body>
 </html>
 
@@ -133,10 +133,11 @@ iframe.report { width: 100%; min-height: 480px; border: 1px solid var(--line); b
         ("formulary.js", ##"""
 // Formulary's page: the registry's types, a live field per type, a form playground, the
 // runs and their reports, the audit log. Plain JavaScript, no build step, no external
-// requests; everything it shows comes from the /v1 API of the server that serves it.
-// Text from the API is always set as text (never as HTML), so a type's label or an
-// entry's value cannot inject markup.
-"use strict";
+// requests; everything it shows comes from the /v1 API of the server that serves it. The
+// live fields and the playground run the registry in the page with formulary.js (served at
+// /v1/runtime/formulary.js): no request per keystroke. Text from the API is always set as
+// text (never as HTML), so a type's label or an entry's value cannot inject markup.
+import { Catalog, attach } from "/v1/runtime/formulary.js";
 
 const tokenKey = "formulary-token";
 let token = sessionStorage.getItem(tokenKey) || "";
@@ -215,29 +216,23 @@ const number = new Intl.NumberFormat("en-US");
 function short(hash) { return typeof hash === "string" ? hash.slice(0, 12) : ""; }
 function when(stamp) { return typeof stamp === "string" ? stamp.replace("T", " ").replace(/\.\d+Z$/, " UTC") : ""; }
 
-// MARK: Positions
-// The API counts positions in characters (extended grapheme clusters, as Swift does); the
-// browser counts UTF-16 code units. These convert between the two.
+// MARK: The registry in the page
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-function characters(text) { return Array.from(segmenter.segment(text), part => part.segment); }
-function toCharacters(text, units) {
-  let count = 0, offset = 0;
-  for (const character of characters(text)) {
-    if (offset >= units) break;
-    offset += character.length;
-    count += 1;
+/**
+ * The registry as formulary.js runs it, from /v1/export (with the reader's token), judged as
+ * of the server's day (its `Formulary-Today`), so that the page and the server agree. Loaded
+ * once per view: a type added meanwhile shows on the next.
+ */
+async function loadCatalog() {
+  const headers = token ? { Authorization: "Bearer " + token } : {};
+  const response = await fetch("/v1/export", { headers, cache: "no-cache" });
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    const error = new Error(data && data.error ? data.error.message : "The server answered " + response.status + ".");
+    error.status = response.status;
+    throw error;
   }
-  return count;
-}
-function toUnits(text, count) {
-  let offset = 0, seen = 0;
-  for (const character of characters(text)) {
-    if (seen >= count) break;
-    offset += character.length;
-    seen += 1;
-  }
-  return offset;
+  return Catalog.fromExport(await response.text(), { today: response.headers.get("Formulary-Today") || undefined });
 }
 
 // MARK: The live field
@@ -258,96 +253,31 @@ function setStatus(status, verdict, message, prefix) {
 }
 
 /**
- * Wires `input` to /v1/edit for the type `reference()` names: every keystroke is sent as a
- * replacement of the selection, and the answer's text, caret, verdict and message are shown.
- * Keystrokes that come while an answer is awaited are queued and applied in order, each at
- * the caret the previous answer left. Leaving the field asks /v1/check for the final verdict.
+ * Drives `input` with a field type through formulary.js's `attach`: the page formats,
+ * refuses and judges every keystroke itself. The status line shows the live verdict and its
+ * message (a refused keystroke: why it was refused), and once the field is left the final
+ * verdict. Returns the binding.
  */
-function liveField(input, status, reference) {
-  let model = { text: input.value, caret: 0 };
-  let queue = Promise.resolve();
-  let pending = 0;
-  input.dataset.pending = "0";
-
-  function track(delta) {
-    pending += delta;
-    input.dataset.pending = String(pending);
-  }
-
-  async function send(from, to, text) {
-    const answer = await api("POST", "/v1/edit", {
-      type: reference(), text: model.text, caret: model.caret,
-      replace: { from, to, with: text }, policy: "refuse-invalid",
-    });
-    model = { text: answer.text, caret: answer.caret };
-    input.value = answer.text;
-    const caret = toUnits(answer.text, answer.caret);
-    if (document.activeElement === input) input.setSelectionRange(caret, caret);
-    input.dataset.verdict = answer.verdict;
-    input.setAttribute("aria-invalid", answer.verdict === "invalid" ? "true" : "false");
-    // A refused keystroke leaves the text and its verdict as they were; say why it was refused.
-    setStatus(status, answer.verdict, answer.refusal || answer.message);
-  }
-
-  function enqueue(work) {
-    track(1);
-    queue = queue.then(work).catch(error => {
-      status.replaceChildren(problem(error));
-    }).finally(() => track(-1));
-  }
-
-  input.addEventListener("beforeinput", event => {
-    const kind = event.inputType;
-    let data = null;
-    if (kind === "insertText" || kind === "insertReplacementText" || kind === "insertFromPaste"
-        || kind === "insertFromDrop" || kind === "insertCompositionText") {
-      data = event.data ?? (event.dataTransfer ? event.dataTransfer.getData("text/plain") : "");
-    } else if (!kind.startsWith("delete")) {
-      if (kind === "insertLineBreak" || kind === "insertParagraph") event.preventDefault();
-      return;
-    }
-    event.preventDefault();
-    // The selection is only the model's own while no answer is awaited.
-    const selection = pending === 0
-      ? { start: toCharacters(input.value, input.selectionStart), end: toCharacters(input.value, input.selectionEnd) }
-      : null;
-    enqueue(() => {
-      const start = selection ? selection.start : model.caret;
-      const end = selection ? selection.end : model.caret;
-      const length = characters(model.text).length;
-      if (data !== null) return send(start, end, data);
-      if (start !== end) return send(start, end, "");
-      if (kind.includes("Forward")) return end < length ? send(start, end + 1, "") : undefined;
-      return start > 0 ? send(start - 1, start, "") : undefined;
-    });
+function liveField(input, status, type, timing) {
+  let left = false;
+  input.addEventListener("focus", () => { left = false; });
+  input.addEventListener("blur", () => { left = true; });
+  const binding = attach(input, type, {
+    timing: timing || undefined,
+    onChange(result, editor, about) {
+      if (left || about.moment === "submitting") {
+        const final = type.validate(editor.text);
+        setStatus(status, final.verdict, final.message, "Final: ");
+      } else if (editor.text === "" && !about.refusal) {
+        // No verdict for an empty field: whether it may be empty is the form's decision.
+        status.dataset.shown = "";
+        status.replaceChildren(el("span", { class: "hint" }, "Type to see the verdict."));
+      } else {
+        setStatus(status, result.verdict, about.refusal || result.message);
+      }
+    },
   });
-
-  input.addEventListener("blur", () => {
-    enqueue(async () => {
-      const answer = await api("POST", "/v1/check", { type: reference(), values: [model.text], stage: "final" });
-      const result = answer.results[0];
-      const first = result.violations.find(v => v.severity === "error") || result.violations[0];
-      input.dataset.verdict = result.verdict;
-      input.setAttribute("aria-invalid", result.verdict === "invalid" ? "true" : "false");
-      setStatus(status, result.verdict, first ? first.message : null, "Final: ");
-    });
-  });
-
-  // Enter submits the field's form (as in any form), once the keystrokes before it are
-  // answered, so that the form is judged on what the field shows.
-  input.addEventListener("keydown", event => {
-    if (event.key !== "Enter" || event.isComposing || !input.form) return;
-    event.preventDefault();
-    enqueue(async () => { input.form.requestSubmit(); });
-  });
-
-  input.addEventListener("focus", () => {
-    model.caret = toCharacters(input.value, input.selectionStart ?? input.value.length);
-  });
-
-  // No verdict before the first keystroke: an empty field is judged by the form (required
-  // or not), not by its type.
-  status.replaceChildren(el("span", { class: "hint" }, "Type to see the verdict."));
+  return binding;
 }
 
 // MARK: Views
@@ -378,27 +308,41 @@ async function typesView(query) {
 }
 
 async function typeView(name) {
-  const type = await api("GET", "/v1/types/" + encodeURIComponent(name));
+  const [type, catalog] = await Promise.all([api("GET", "/v1/types/" + encodeURIComponent(name)), loadCatalog()]);
   const reference = el("input", { id: "type-reference", value: name, autocomplete: "off", spellcheck: "false",
-                                   "aria-describedby": "reference-hint" });
-  // A type that says what its value is lets the browser offer to fill it in; any other
-  // field stays "off", since a browser guessing fills in the wrong data.
-  const field = el("input", { id: "live-field", autocomplete: type.autocomplete || "off", spellcheck: "false",
-                              type: type.secure ? "password" : "text",
-                              inputmode: inputMode(type.keyboard), placeholder: type.placeholder || null,
-                              "aria-describedby": "live-status" });
+                                   "aria-describedby": "reference-hint reference-problem" });
+  const problemLine = el("p", { id: "reference-problem", class: "error", role: "status" });
+  // attach sets the field's inputmode, autocomplete (the type's autofill name, else "off":
+  // a browser guessing fills in the wrong data) and autocapitalize from the type.
+  const field = el("input", { id: "live-field", spellcheck: "false", type: type.secure ? "password" : "text",
+                              placeholder: type.placeholder || null, "aria-describedby": "live-status" });
   const status = el("p", { id: "live-status", class: "status", role: "status", "aria-live": "polite" });
-  liveField(field, status, () => reference.value.trim() || name);
+  let binding = liveField(field, status, catalog.fieldType(name));
+  // Another reference (`age(min: 21)`) takes over the field, keeping its text.
+  reference.addEventListener("change", () => {
+    let next;
+    try {
+      next = catalog.fieldType(reference.value.trim() || name);
+    } catch (error) {
+      problemLine.textContent = error.message;
+      return;
+    }
+    problemLine.textContent = "";
+    const text = binding.value;
+    binding.detach();
+    field.value = text;
+    binding = liveField(field, status, next);
+  });
   const examples = (type.examples || []).map(e => [
     el("code", {}, e.value), e.stage, e.expect === "accept" ? "accepted" : "rejected",
     e.formats ? el("code", {}, e.formats) : (e.rules ? e.rules.join(", ") : "")]);
-  const parameters = (type.parameters || []).map(p => [p.name, p.kind, p.default === undefined ? "" : JSON.stringify(p.default)]);
+  const parameters = (type.parameters || []).map(p => [p.name, p.kind, p.default_text ?? (p.default === undefined ? "" : JSON.stringify(p.default))]);
   show(
     el("p", { class: "meta" }, el("a", { href: "#/" }, "Types"), " / " + type.name),
     el("h1", {}, type.label || type.name),
     type.help ? el("p", {}, type.help) : null,
     el("p", { class: "meta" }, el("code", {}, type.name), " from " + type.source + " · version ", el("code", {}, short(type.version)),
-       type.secure ? " · secure: values never leave the server's process" : ""),
+       type.secure ? " · secure: values never leave this page or the server's process" : ""),
     el("section", { class: "card", "aria-labelledby": "try-heading" },
       el("h2", { id: "try-heading" }, "Try it"),
       el("label", { for: "live-field" }, type.label || type.name),
@@ -407,15 +351,12 @@ async function typeView(name) {
         el("label", { for: "type-reference" }, "Type, with parameters"),
         reference,
         el("p", { id: "reference-hint", class: "hint" },
-           "For example " + type.name + "(" + parameters[0][0] + ": …); the field uses it from the next keystroke.")] : null),
+           "For example " + type.name + "(" + parameters[0][0] + ": …); the field uses it once you leave this box."),
+        problemLine] : null),
     parameters.length ? el("h2", {}, "Parameters") : null,
     parameters.length ? table("Parameters of " + type.name, [{ title: "Name" }, { title: "Kind" }, { title: "Default" }], parameters) : null,
     examples.length ? el("h2", {}, "Examples") : null,
     examples.length ? table("The type's own self-tests", [{ title: "Value" }, { title: "Stage" }, { title: "Expect" }, { title: "Formats as / rules" }], examples) : null);
-}
-
-function inputMode(keyboard) {
-  return { "number-pad": "numeric", "decimal-pad": "decimal", "phone-pad": "tel", email: "email", url: "url" }[keyboard] || null;
 }
 
 async function formsView() {
@@ -429,29 +370,42 @@ async function formsView() {
 }
 
 async function formView(name) {
-  const form = await api("GET", "/v1/forms/" + encodeURIComponent(name));
-  const inputs = {};
-  const fields = form.fields.map(field => {
+  const catalog = await loadCatalog();
+  let form;
+  try {
+    form = catalog.form(name);
+  } catch (error) {
+    const notFound = new Error(error.message);
+    notFound.status = 404;
+    throw notFound;
+  }
+  const bindings = {};
+  const fields = form.definition.fields.map(field => {
     const id = "field-" + field.key;
-    const input = el("input", { id, name: field.key, autocomplete: field.autocomplete || "off", spellcheck: "false",
+    const input = el("input", { id, name: field.key, spellcheck: "false",
                                 type: field.secure ? "password" : "text", "aria-describedby": id + "-status",
                                 "aria-required": field.required ? "true" : null });
     const status = el("p", { id: id + "-status", class: "status", role: "status" });
-    liveField(input, status, () => field.type_reference);
-    inputs[field.key] = input;
+    bindings[field.key] = liveField(input, status, form.fieldType(field.key), field.timing);
     return el("div", { class: "field" },
       el("label", { for: id }, field.label || field.key, el("span", { class: "hint" }, field.required ? " (required)" : " (optional)")),
       input, status);
   });
   const outcome = el("section", { id: "judgement", "aria-live": "polite" });
+  // The form is judged here, then sent to the server, which judges it again: the two
+  // judgements are the same (what the page says is what a stored entry will get).
   const submit = async event => {
     event.preventDefault();
     const values = {};
-    for (const [key, input] of Object.entries(inputs)) if (input.value !== "") values[key] = input.value;
+    for (const [key, binding] of Object.entries(bindings)) if (binding.value !== "") values[key] = binding.value;
+    const local = form.judge(values);
+    const mine = judgementJSON(local, form.fieldKeys);
+    outcome.replaceChildren(judgement(mine, null));
     try {
-      outcome.replaceChildren(judgement(await api("POST", "/v1/forms/" + encodeURIComponent(name) + "/judge", { fields: values })));
+      const server = await api("POST", "/v1/forms/" + encodeURIComponent(name) + "/judge", { fields: values });
+      outcome.replaceChildren(judgement(mine, sameJudgement(mine, server)));
     } catch (error) {
-      outcome.replaceChildren(problem(error));
+      outcome.replaceChildren(judgement(mine, null), problem(error));
     }
   };
   show(el("p", { class: "meta" }, el("a", { href: "#/forms" }, "Forms"), " / " + name),
@@ -462,7 +416,28 @@ async function formView(name) {
        outcome);
 }
 
-function judgement(answer) {
+/** A judgement of formulary.js in the shape of the server's answer (secure fields carry no value). */
+function judgementJSON(result, keys) {
+  const fields = {};
+  for (const key of keys) {
+    const f = result.fields[key];
+    fields[key] = { verdict: f.verdict, violations: f.violations.map(v => ({ rule: v.rule, severity: v.severity, message: v.message })) };
+  }
+  return {
+    verdict: result.verdict, fields,
+    form_violations: result.formViolations.map(v => ({ field: v.field, rule: v.rule, severity: v.severity, message: v.message })),
+    unknown_fields: result.unknownFields,
+  };
+}
+
+/** Whether the server's judgement is the page's: verdicts, rules and messages alike. */
+function sameJudgement(mine, server) {
+  const shape = j => JSON.stringify([j.verdict, Object.keys(mine.fields).map(k => [k, j.fields[k] && j.fields[k].verdict, j.fields[k] && j.fields[k].violations]),
+                                     j.form_violations, j.unknown_fields]);
+  return shape(mine) === shape(server);
+}
+
+function judgement(answer, agreed) {
   const rows = Object.entries(answer.fields || {}).map(([key, field]) => [
     key, el("span", { class: "verdict verdict-" + field.verdict }, verdictWords[field.verdict] || field.verdict),
     (field.violations || []).map(v => v.message).join("; ")]);
@@ -470,6 +445,9 @@ function judgement(answer) {
   return el("div", { class: "card" },
     el("h2", { id: "verdict-heading" }, "Verdict: ",
        el("span", { id: "form-verdict", class: "verdict verdict-" + answer.verdict }, verdictWords[answer.verdict] || answer.verdict)),
+    el("p", { id: "server-agreement", class: agreed === false ? "error" : "hint", "data-agreed": agreed === null ? "pending" : String(agreed) },
+       agreed === null ? "Judged in this page; asking the server…" : agreed ? "The server judged the form the same way."
+         : "The server judged the form differently: please report this."),
     table("Each field's verdict", [{ title: "Field" }, { title: "Verdict" }, { title: "Messages" }], rows),
     formProblems.length ? el("h2", {}, "Across fields") : null,
     formProblems.length ? el("ul", {}, formProblems) : null,

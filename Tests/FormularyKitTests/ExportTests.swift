@@ -113,8 +113,8 @@ import FormularyRules
         let (_, doc) = try Self.export()
         let age = try #require(Self.type("age", in: doc))
         #expect(age["parameters"]?.arrayValue == [
-            ["name": "min", "kind": "integer", "default": .number("0")],
-            ["name": "max", "kind": "integer", "default": .number("150")],
+            ["name": "min", "kind": "integer", "default": .number("0"), "default_text": "0"],
+            ["name": "max", "kind": "integer", "default": .number("150"), "default_text": "150"],
         ])
         let range = try #require(age["checks"]?.arrayValue?.first { $0["kind"]?.stringValue == "range" })
         #expect(range["arguments"]?["range"] == [
@@ -146,6 +146,41 @@ import FormularyRules
         #expect(exp["mask"]?["pattern"]?.stringValue == "00/00")
         #expect(exp["masks"]?.arrayValue?.first?["pattern"]?.stringValue == "00/00")
         #expect(exp["mask"]?["message"]?.stringValue == "Use MM/YY, e.g. 09/28")
+        // As written, for an editor that pads the month while the user types.
+        #expect(exp["mask"]?["typing_pattern"]?.stringValue == "{01-12}/00")
+        #expect(exp["masks"]?.arrayValue?.first?["typing_pattern"]?.stringValue == "{01-12}/00")
+        let iso = try #require(Self.type("iso-date", in: doc))
+        #expect(iso["mask"]?["pattern"]?.stringValue == "0000-00-00")
+        #expect(iso["mask"]?["typing_pattern"]?.stringValue == "0000-{01-12}-{01-31}")
+    }
+
+    /// A decimal written `1.50` keeps its text for `{NAME}` in messages, which a JSON number
+    /// read as a double would not (`1.5`), and so do the form's arguments.
+    @Test func parameterAndArgumentTextsAreExact() throws {
+        let type = PluginFile(path: "mine/fee.field", bytes: Array("""
+            field fee
+            param step = 1.50
+            param most = 0010
+            decimal places 2
+            range 0...$step   message "At most {step}"
+            """.utf8), source: .database)
+        let form = PluginFile(path: "mine/fees.form", bytes: Array("""
+            form fees
+            field fee   fee(step: 2.50, most: 7)
+            field plain fee
+            """.utf8), source: .database)
+        let (_, doc) = try Self.export(extra: [type, form])
+        let fee = try #require(Self.type("fee", in: doc))
+        #expect(fee["parameters"]?[0]?["default_text"]?.stringValue == "1.50")
+        #expect(fee["parameters"]?[0]?["default"] == .number("1.50"))
+        #expect(fee["parameters"]?[1]?["default_text"]?.stringValue == "0010")
+        #expect(fee["parameters"]?[1]?["default"] == .string("0010"))
+        let fees = try #require(doc["forms"]?.arrayValue?.first { $0["name"]?.stringValue == "fees" })
+        #expect(fees["fields"]?[0]?["argument_list"] == [
+            ["name": "step", "kind": "decimal", "text": "2.50"],
+            ["name": "most", "kind": "integer", "text": "7"],
+        ])
+        #expect(fees["fields"]?[1]?["argument_list"] == [])
     }
 
     @Test func secureTypesAreFlaggedAndCarryNoExampleValues() throws {

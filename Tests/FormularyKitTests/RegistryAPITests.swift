@@ -77,6 +77,8 @@ struct RegistryAPITests {
         #expect(first.status == 200 && etag.count == 66 && etag.hasPrefix("\""))
         let again = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export", headers: ["If-None-Match": etag]))
         #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == etag)
+        // The day the server's date checks measure from, for a page that runs formulary.js.
+        #expect(first.header("Formulary-Today") == today.description && again.header("Formulary-Today") == today.description)
         let other = api.respond(to: HTTPRequest(method: "GET", path: "/v1/export", headers: ["If-None-Match": "\"abc\""]))
         #expect(other.status == 200)
 

@@ -108,7 +108,7 @@ public enum RegistryExport {
         o["timing"] = .string((d.timing ?? .leaving).rawValue)
         o["parameters"] = .array(d.parameters.map { p in
             ["name": .string(p.name), "kind": .string(p.defaultValue.kind.rawValue),
-             "default": parameterValue(p.defaultValue)]
+             "default": parameterValue(p.defaultValue), "default_text": .string(p.defaultValue.text)]
         })
         o["normalize"] = .array(d.normalization.map(normalizeStep))
         // `mask` is the last mask (the default, and for most types the only one), as before
@@ -128,13 +128,15 @@ public enum RegistryExport {
         return .object(o)
     }
 
-    /// `{"pattern", "checks_fill", "rule", "severity", "final_only", "message"}`, and with
-    /// `withCondition` `"when"`: null or `{"pattern", "flags", "automaton"}` (`i`, `x`, `ix`
-    /// or empty).
+    /// `{"pattern", "typing_pattern", "checks_fill", "rule", "severity", "final_only", "message"}`,
+    /// and with `withCondition` `"when"`: null or `{"pattern", "flags", "automaton"}` (`i`,
+    /// `x`, `ix` or empty).
     static func mask(_ mask: MaskRule, withCondition: Bool) -> JSONValue {
         var m = JSONObject()
         // Number groups are a typing aid of FieldEditor; a runtime that formats sees digit slots.
         m["pattern"] = .string(mask.slotPattern)
+        // As written, number groups included: what an editor pads while the user types.
+        m["typing_pattern"] = .string(mask.pattern)
         m["checks_fill"] = .bool(mask.checksFill)
         for (key, value) in ruleOptions(mask.options) { m[key] = value }
         if withCondition {
@@ -197,6 +199,11 @@ public enum RegistryExport {
                 "type": .string(field.type.name),
                 "arguments": .object(JSONObject(field.type.arguments.map { ($0.name, parameterValue($0.value)) })),
                 "type_reference": .string(field.type.description),
+                // The arguments' exact texts and kinds (JSON numbers lose `1.50`'s zero).
+                "argument_list": .array(field.type.arguments.map { argument in
+                    ["name": .string(argument.name), "kind": .string(argument.value.kind.rawValue),
+                     "text": .string(argument.value.text)]
+                }),
                 "required": .bool(field.required),
                 "label": optional(field.label),
                 "secure": .bool(secure),

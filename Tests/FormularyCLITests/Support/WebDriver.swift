@@ -112,6 +112,11 @@ final class WebDriver {
         try waitUntil("return document.body.dataset.view && document.body.dataset.view !== 'loading'", "the page to show a view")
     }
 
+    /// Opens `url` without waiting for anything (a page that is not Formulary's).
+    func navigate(_ url: String) throws {
+        _ = try call("POST", "/session/\(session)/url", ["url": url])
+    }
+
     /// The element `css` selects (the first).
     func element(_ css: String) throws -> String {
         let answer = try call("POST", "/session/\(session)/element", ["using": "css selector", "value": css])
@@ -136,13 +141,21 @@ final class WebDriver {
         try call("POST", "/session/\(session)/execute/sync", ["script": script, "args": arguments])
     }
 
-    /// Polls `script` until it returns true (at most 10 s).
-    func waitUntil(_ script: String, _ what: String) throws {
-        for _ in 0..<400 {
+    /// Polls `script` until it returns true (at most `seconds`, 10 by default).
+    func waitUntil(_ script: String, _ what: String, seconds: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
             if (try execute(script) as? Bool) == true { return }
             usleep(25_000)
         }
         throw Failure(description: "timed out waiting for \(what)")
+    }
+
+    /// Sends a Chrome DevTools Protocol command (`Input.insertText`, `Input.imeSetComposition`)
+    /// to the page, as an IME or a paste would reach it.
+    @discardableResult
+    func cdp(_ command: String, _ parameters: [String: Any]) throws -> Any {
+        try call("POST", "/session/\(session)/goog/cdp/execute", ["cmd": command, "params": parameters])
     }
 
     /// Writes a PNG of the viewport to `path`.
