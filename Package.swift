@@ -44,10 +44,13 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
+        // libpq and libmicrohttpd: their headers only (libpq-dev, libmicrohttpd-dev). Neither
+        // library is linked: FormularyPostgres and FormularyServer open them with dlopen when
+        // a command first needs them, so that the other commands start without loading them
+        // and the twenty-odd libraries behind them (docs/performance.md, "Start-up"). No
+        // pkg-config here, which would link them: the headers are found in /usr/include.
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
         .target(name: "FormularyJSON"),
         .target(name: "FormularyRules"),

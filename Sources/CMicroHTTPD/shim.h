@@ -5,9 +5,47 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#include <dlfcn.h>
+
+// libmicrohttpd's header, for its types and constants only: the library itself is not linked
+// but opened when `formulary serve` starts a daemon (FormularyServer's LibMicroHTTPD), so that
+// every other command starts without loading it and GnuTLS behind it.
+
+// Every libmicrohttpd function Formulary calls. A new call is one more name here.
+#define FORMULARY_MHD_FUNCTIONS(X) \
+    X(MHD_start_daemon) X(MHD_quiesce_daemon) X(MHD_stop_daemon) X(MHD_get_daemon_info) \
+    X(MHD_get_connection_info) X(MHD_get_connection_values) \
+    X(MHD_create_response_from_buffer) X(MHD_add_response_header) X(MHD_queue_response) \
+    X(MHD_destroy_response)
+
+/// libmicrohttpd's functions, each a pointer of the type the header declares for it, so that
+/// a call through the table is checked as a call of the function itself would be.
+typedef struct formulary_mhd {
+#define FORMULARY_MHD_FIELD(name) __typeof__(name) *_Nonnull name;
+    FORMULARY_MHD_FUNCTIONS(FORMULARY_MHD_FIELD)
+#undef FORMULARY_MHD_FIELD
+} formulary_mhd;
+
+/// Opens `library` (libmicrohttpd's soname, `libmicrohttpd.so.12`) and fills `functions`
+/// with every function above. Returns NULL when all were found, or the dynamic loader's
+/// reason (valid until the next loader call on this thread: copy it at once). The library
+/// stays loaded for the life of the process.
+static inline const char *_Nullable formulary_mhd_load(const char *_Nonnull library,
+                                                        formulary_mhd *_Nonnull functions) {
+    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) return dlerror();
+#define FORMULARY_MHD_RESOLVE(name) \
+    if ((functions->name = (__typeof__(name) *)dlsym(handle, #name)) == NULL) { \
+        const char *reason = dlerror(); \
+        return reason ? reason : "a function of libmicrohttpd is missing"; \
+    }
+    FORMULARY_MHD_FUNCTIONS(FORMULARY_MHD_RESOLVE)
+#undef FORMULARY_MHD_RESOLVE
+    return NULL;
+}
 
 // libmicrohttpd's start and info calls are variadic, which Swift cannot call: these fixed
-// forms pass the options Formulary uses.
+// forms pass the options Formulary uses, through the table `mhd`.
 
 /// Starts a daemon with its own polling thread and a pool of `threads` threads, bound to
 /// `address`, calling `notify` when a connection opens and closes (its socket context is
@@ -18,14 +56,14 @@
 /// one idle for `timeout_seconds` is closed; each reads into a pool of
 /// `connection_memory_limit` bytes.
 static inline struct MHD_Daemon *formulary_mhd_start(
-    unsigned int flags, const struct sockaddr *address,
+    const formulary_mhd *_Nonnull mhd, unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection), void *uri_log_context,
     MHD_NotifyConnectionCallback notify, void *notify_context,
     unsigned int threads, unsigned int timeout_seconds, unsigned int connection_limit,
     unsigned int per_ip_connection_limit, size_t connection_memory_limit) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+    return mhd->MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context,
@@ -39,25 +77,25 @@ static inline struct MHD_Daemon *formulary_mhd_start(
 }
 
 /// The connection's socket (-1 when unknown).
-static inline int formulary_mhd_socket(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+static inline int formulary_mhd_socket(const formulary_mhd *_Nonnull mhd, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info ? info->connect_fd : -1;
 }
 
 /// What the connection's notify callback stored as its socket context (NULL when none).
-static inline void *formulary_mhd_socket_context(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+static inline void *formulary_mhd_socket_context(const formulary_mhd *_Nonnull mhd, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
 }
 
 /// The size in bytes of the request's line and headers, once they are in (0 before).
-static inline size_t formulary_mhd_head_size(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+static inline size_t formulary_mhd_head_size(const formulary_mhd *_Nonnull mhd, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info ? info->header_size : 0;
 }
 
 /// The port the daemon listens on (0 when unknown).
-static inline uint16_t formulary_mhd_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+static inline uint16_t formulary_mhd_port(const formulary_mhd *_Nonnull mhd, struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = mhd->MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }

@@ -17,17 +17,17 @@ extension PostgresConnection {
     /// load many rows. A failure (a constraint, a malformed row) fails the whole COPY.
     func copyIn(_ sql: String, data: [UInt8]) throws(PostgresError) {
         try flushPending()
-        guard let start = PQexec(handle, sql) else {
-            throw PostgresError(kind: .connection, message: Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
+        guard let start = pq.PQexec(handle, sql) else {
+            throw PostgresError(kind: .connection, message: Self.trimmed(pq.PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
                                 sql: sql)
         }
-        let status = PQresultStatus(start)
+        let status = pq.PQresultStatus(start)
         guard status == PGRES_COPY_IN else {
             // An error before any data (a missing table): the result says why.
             _ = try checkCopyResult(start, sql: sql)
             throw PostgresError(kind: .misuse, message: "the statement is not a COPY FROM STDIN", sql: sql)
         }
-        PQclear(start)
+        pq.PQclear(start)
         var sent = true
         var offset = 0
         let chunk = 1 << 20
@@ -35,32 +35,32 @@ extension PostgresConnection {
             buffer.withMemoryRebound(to: CChar.self) { bytes in
                 while sent && offset < bytes.count {
                     let count = min(chunk, bytes.count - offset)
-                    sent = PQputCopyData(handle, bytes.baseAddress! + offset, Int32(count)) == 1
+                    sent = pq.PQputCopyData(handle, bytes.baseAddress! + offset, Int32(count)) == 1
                     offset += count
                 }
             }
         }
-        let ended = PQputCopyEnd(handle, sent ? nil : "formulary could not send the rows") == 1
+        let ended = pq.PQputCopyEnd(handle, sent ? nil : "formulary could not send the rows") == 1
         // The COPY's own result, then nil; all of them must be read for the connection to be
         // usable again.
         var failure: PostgresError?
-        while let result = PQgetResult(handle) {
+        while let result = pq.PQgetResult(handle) {
             do { _ = try checkCopyResult(result, sql: sql) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
         guard sent, ended else {
-            throw PostgresError(kind: .connection, message: Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
+            throw PostgresError(kind: .connection, message: Self.trimmed(pq.PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
                                 sql: sql)
         }
     }
 
     private func checkCopyResult(_ result: OpaquePointer, sql: String) throws(PostgresError) -> Bool {
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
+        defer { pq.PQclear(result) }
+        let status = pq.PQresultStatus(result)
         if status == PGRES_COMMAND_OK { return true }
-        let code = PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) }
-        let message = PQresultErrorField(result, Int32(Character("M").asciiValue!)).map { String(cString: $0) }
-        throw PostgresError(kind: PQstatus(handle) == CONNECTION_OK ? .server : .connection, sqlState: code,
+        let code = pq.PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) }
+        let message = pq.PQresultErrorField(result, Int32(Character("M").asciiValue!)).map { String(cString: $0) }
+        throw PostgresError(kind: pq.PQstatus(handle) == CONNECTION_OK ? .server : .connection, sqlState: code,
                             message: message ?? "COPY failed", sql: sql)
     }
 }
@@ -128,29 +128,29 @@ extension PostgresConnection {
     /// integers into it).
     func copyOut(_ sql: String, _ body: ([UnsafeRawBufferPointer?]) throws -> Void) throws {
         try flushPending()
-        guard let start = PQexec(handle, sql) else {
-            throw PostgresError(kind: .connection, message: Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
+        guard let start = pq.PQexec(handle, sql) else {
+            throw PostgresError(kind: .connection, message: Self.trimmed(pq.PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
                                 sql: sql)
         }
-        guard PQresultStatus(start) == PGRES_COPY_OUT else {
+        guard pq.PQresultStatus(start) == PGRES_COPY_OUT else {
             _ = try checkCopyResult(start, sql: sql)
             throw PostgresError(kind: .misuse, message: "the statement is not a COPY TO STDOUT", sql: sql)
         }
-        PQclear(start)
+        pq.PQclear(start)
         var headerSeen = false
         var fields: [UnsafeRawBufferPointer?] = []
         var failure: (any Error)?
         while true {
             var buffer: UnsafeMutablePointer<CChar>?
-            let count = PQgetCopyData(handle, &buffer, 0)
+            let count = pq.PQgetCopyData(handle, &buffer, 0)
             if count == -1 { break }      // the end of the rows
             guard count >= 0, let buffer else {
                 failure = failure ?? PostgresError(kind: .connection,
-                                                   message: Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
+                                                   message: Self.trimmed(pq.PQerrorMessage(handle).map { String(cString: $0) } ?? ""),
                                                    sql: sql)
                 break
             }
-            defer { PQfreemem(buffer) }
+            defer { pq.PQfreemem(buffer) }
             // After a failure in `body`, the rest is read and dropped: the connection must
             // reach the end of the COPY to be usable again.
             guard failure == nil else { continue }
@@ -182,7 +182,7 @@ extension PostgresConnection {
             guard failure == nil else { continue }
             do { try body(fields) } catch { failure = error }
         }
-        while let result = PQgetResult(handle) {
+        while let result = pq.PQgetResult(handle) {
             do { _ = try checkCopyResult(result, sql: sql) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }

@@ -81,6 +81,6 @@ extension PostgresConnection {
         pending?.discard()
         pending = nil
         guard isInTransaction else { return }
-        if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
+        if let result = pq.PQexec(handle, "ROLLBACK") { pq.PQclear(result) }
     }
 }

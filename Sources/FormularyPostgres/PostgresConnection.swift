@@ -15,6 +15,8 @@ import CLibPQ
 /// one per thread instead.
 package final class PostgresConnection {
     let handle: OpaquePointer
+    /// libpq's functions, loaded at the process's first connection (``LibPQ``).
+    let pq: formulary_pq
     /// The URL the connection was opened with, without its password: for messages.
     package let location: String
     /// Prepared statements by SQL text and parameter types.
@@ -39,32 +41,34 @@ package final class PostgresConnection {
             throw PostgresError(kind: .misuse,
                                 message: "\(shown) is not a PostgreSQL URL: use postgres://USER@HOST:PORT/NAME")
         }
-        guard let handle = PQconnectdb(url) else {
+        let pq = try LibPQ.functions().pointee
+        guard let handle = pq.PQconnectdb(url) else {
             throw PostgresError(kind: .connection, message: "libpq could not allocate a connection")
         }
-        guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? "")
-            PQfinish(handle)
+        guard pq.PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.trimmed(pq.PQerrorMessage(handle).map { String(cString: $0) } ?? "")
+            pq.PQfinish(handle)
             throw PostgresError(kind: .connection, sqlState: Self.connectionSQLState(message),
                                 message: "cannot connect to \(shown): \(message)")
         }
         self.handle = handle
+        self.pq = pq
         self.location = shown
         // Notices are the server's remarks (NOTICE, WARNING…); a command's output is ours.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        guard PQsetClientEncoding(handle, "UTF8") == 0 else {
-            PQfinish(handle)
+        _ = pq.PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        guard pq.PQsetClientEncoding(handle, "UTF8") == 0 else {
+            pq.PQfinish(handle)
             throw PostgresError(kind: .connection, message: "the server \(shown) refused the UTF8 client encoding")
         }
         do {
             try executeScript("SET bytea_output = 'hex'")
         } catch {
-            PQfinish(handle)
+            pq.PQfinish(handle)
             throw error
         }
     }
 
-    deinit { PQfinish(handle) }
+    deinit { pq.PQfinish(handle) }
 
 
     /// The SQLSTATE of a failed connection attempt, read from libpq's message (libpq gives
@@ -119,12 +123,12 @@ package final class PostgresConnection {
             name = known
         } else {
             name = "formulary_\(prepared.count + 1)"
-            let result = PQprepare(handle, name, sql, Int32(parameters.count), parameters.types)
+            let result = pq.PQprepare(handle, name, sql, Int32(parameters.count), parameters.types)
             _ = try check(result, sql: sql)
             prepared[key] = name
         }
         let result = parameters.withPointers { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
+            pq.PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResults ? 1 : 0)
         }
         return try check(result, sql: sql, binary: binaryResults)
     }
@@ -136,7 +140,7 @@ package final class PostgresConnection {
         try flushPending()
         let parameters = try Parameters(arguments, sql: sql)
         let result = parameters.withPointers { values, lengths, formats in
-            PQexecParams(handle, sql, Int32(parameters.count), parameters.types, values, lengths, formats, 0)
+            pq.PQexecParams(handle, sql, Int32(parameters.count), parameters.types, values, lengths, formats, 0)
         }
         return try check(result, sql: sql)
     }
@@ -146,7 +150,7 @@ package final class PostgresConnection {
     /// script commit together (the server runs a multi-statement string as one transaction).
     package func executeScript(_ script: String) throws(PostgresError) {
         try flushPending()
-        _ = try check(PQexec(handle, script), sql: Self.firstLine(script))
+        _ = try check(pq.PQexec(handle, script), sql: Self.firstLine(script))
     }
 
     /// Sends the rows a writer holds back (once: the work is taken off the connection first).
@@ -166,27 +170,27 @@ package final class PostgresConnection {
     /// when it failed.
     private func check(_ result: OpaquePointer?, sql: String, binary: Bool = false) throws(PostgresError) -> PostgresResult {
         guard let result else {
-            throw PostgresError(kind: PQstatus(handle) == CONNECTION_OK ? .server : .connection,
-                                message: Self.trimmed(PQerrorMessage(handle).map { String(cString: $0) } ?? "no result"),
+            throw PostgresError(kind: pq.PQstatus(handle) == CONNECTION_OK ? .server : .connection,
+                                message: Self.trimmed(pq.PQerrorMessage(handle).map { String(cString: $0) } ?? "no result"),
                                 sql: sql)
         }
-        let status = PQresultStatus(result)
+        let status = pq.PQresultStatus(result)
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY {
-            return PostgresResult(handle: result, sql: sql, binary: binary)
+            return PostgresResult(handle: result, pq: pq, sql: sql, binary: binary)
         }
-        defer { PQclear(result) }
+        defer { pq.PQclear(result) }
         if status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH {
             throw PostgresError(kind: .misuse, message: "COPY is not run through execute", sql: sql)
         }
         func field(_ code: Character) -> String? {
-            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+            pq.PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
         }
         let sqlState = field("C")
-        let message = field("M") ?? Self.trimmed(PQresultErrorMessage(result).map { String(cString: $0) } ?? "")
+        let message = field("M") ?? Self.trimmed(pq.PQresultErrorMessage(result).map { String(cString: $0) } ?? "")
         // Every error the server reports carries an SQLSTATE; one without is libpq's own. The
         // connection's status can still read OK right after the server went away mid-statement
         // ("server closed the connection unexpectedly"), so a missing SQLSTATE counts as lost.
-        let lost = PQstatus(handle) != CONNECTION_OK || sqlState == nil
+        let lost = pq.PQstatus(handle) != CONNECTION_OK || sqlState == nil
         throw PostgresError(kind: lost ? .connection : .server, sqlState: sqlState,
                             message: message.isEmpty ? "the statement failed" : message, sql: sql)
     }
@@ -217,15 +221,15 @@ package final class PostgresConnection {
 
     /// True while a transaction is open, also one a failed statement aborted.
     package var isInTransaction: Bool {
-        let status = PQtransactionStatus(handle)
+        let status = pq.PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
     /// True while a statement of the open transaction failed: it can only be rolled back.
-    package var isTransactionAborted: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+    package var isTransactionAborted: Bool { pq.PQtransactionStatus(handle) == PQTRANS_INERROR }
 
     /// True while the connection to the server is up (as libpq last saw it).
-    package var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isConnected: Bool { pq.PQstatus(handle) == CONNECTION_OK }
 }
 
 /// The values of one statement in the form libpq takes them: type OIDs, C strings (text

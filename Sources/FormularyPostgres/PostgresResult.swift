@@ -10,44 +10,47 @@ import CLibPQ
 /// column and its type, never its value.
 package final class PostgresResult: RandomAccessCollection {
     let handle: OpaquePointer
+    /// libpq's functions (its connection's).
+    let pq: formulary_pq
     /// The SQL that produced the rows, for errors.
     let sql: String
     /// Whether the values are in binary format.
     let binary: Bool
 
-    init(handle: OpaquePointer, sql: String, binary: Bool = false) {
+    init(handle: OpaquePointer, pq: formulary_pq, sql: String, binary: Bool = false) {
         self.handle = handle
+        self.pq = pq
         self.sql = sql
         self.binary = binary
     }
 
-    deinit { PQclear(handle) }
+    deinit { pq.PQclear(handle) }
 
     /// The index of the first row (0).
     package var startIndex: Int { 0 }
     /// The number of rows.
-    package var endIndex: Int { Int(PQntuples(handle)) }
+    package var endIndex: Int { Int(pq.PQntuples(handle)) }
     /// The row at `position`.
     package subscript(position: Int) -> PostgresRow { PostgresRow(result: self, index: Int32(position)) }
 
     /// The number of columns.
-    package var columnCount: Int { Int(PQnfields(handle)) }
+    package var columnCount: Int { Int(pq.PQnfields(handle)) }
 
     /// The name of a column as the server gave it.
     package func columnName(_ column: Int) -> String {
-        PQfname(handle, Int32(column)).map { String(cString: $0) } ?? "?"
+        pq.PQfname(handle, Int32(column)).map { String(cString: $0) } ?? "?"
     }
 
     /// Rows an INSERT, UPDATE, DELETE (or COPY) changed, from the command tag.
     package var affectedRows: Int {
-        guard let text = PQcmdTuples(handle) else { return 0 }
+        guard let text = pq.PQcmdTuples(handle) else { return 0 }
         return Int(String(cString: text)) ?? 0
     }
 
     /// The command tag (`INSERT 0 1`, `COMMIT`, `ROLLBACK`…).
-    package var commandTag: String { PQcmdStatus(handle).map { String(cString: $0) } ?? "" }
+    package var commandTag: String { pq.PQcmdStatus(handle).map { String(cString: $0) } ?? "" }
 
-    func type(of column: Int32) -> UInt32 { PQftype(handle, column) }
+    func type(of column: Int32) -> UInt32 { pq.PQftype(handle, column) }
 }
 
 /// One row of a ``PostgresResult``. It keeps its result alive.
@@ -59,16 +62,16 @@ package struct PostgresRow {
     package var columnCount: Int { result.columnCount }
 
     /// True when the column holds SQL NULL.
-    package func isNull(_ column: Int) -> Bool { PQgetisnull(result.handle, index, Int32(column)) == 1 }
+    package func isNull(_ column: Int) -> Bool { result.pq.PQgetisnull(result.handle, index, Int32(column)) == 1 }
 
     /// The column's text as sent by the server, or nil for NULL.
     private func raw(_ column: Int) -> UnsafeBufferPointer<UInt8>? {
         let c = Int32(column)
         guard column >= 0, column < columnCount else { return nil }
-        guard PQgetisnull(result.handle, index, c) == 0, let value = PQgetvalue(result.handle, index, c) else {
+        guard result.pq.PQgetisnull(result.handle, index, c) == 0, let value = result.pq.PQgetvalue(result.handle, index, c) else {
             return nil
         }
-        let count = Int(PQgetlength(result.handle, index, c))
+        let count = Int(result.pq.PQgetlength(result.handle, index, c))
         return value.withMemoryRebound(to: UInt8.self, capacity: count) { UnsafeBufferPointer(start: $0, count: count) }
     }
 

@@ -110,7 +110,7 @@ let connectionNotice: MHD_NotifyConnectionCallback = { context, connection, sock
     guard let context, let connection, let socketContext else { return }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     if event == .CONNECTION_NOTIFY_STARTED {
-        let state = ConnectionState(socket: formulary_mhd_socket(connection), timeoutNanoseconds: server.timeoutNanoseconds)
+        let state = ConnectionState(socket: formulary_mhd_socket(server.mhd, connection), timeoutNanoseconds: server.timeoutNanoseconds)
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         server.watch.opened(state)
     } else if let raw = socketContext.pointee {

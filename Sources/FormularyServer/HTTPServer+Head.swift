@@ -28,7 +28,7 @@ extension HTTPServer {
 
     /// The answer refusing the head, or nil when the request may go on.
     func refusal(of head: Head, on connection: OpaquePointer, version: UnsafePointer<CChar>?) -> HTTPResponse? {
-        if formulary_mhd_head_size(connection) > Self.headLimit {
+        if formulary_mhd_head_size(mhd, connection) > Self.headLimit {
             return .error(431, "headers_too_large", "The request line and headers are over 16 KiB together; "
                           + "send a shorter URL, or fewer or smaller headers.")
         }
@@ -57,10 +57,10 @@ extension HTTPServer {
 
     /// Every header of the request, by lower-case name (a later one of the same name wins,
     /// as in ``HTTPRequest``'s own init), with the framing facts gathered as they are copied.
-    static func head(_ connection: OpaquePointer) -> Head {
+    static func head(_ connection: OpaquePointer, _ mhd: UnsafePointer<formulary_mhd>) -> Head {
         let box = HeadBox()
         let context = Unmanaged.passUnretained(box).toOpaque()
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
+        _ = mhd.pointee.MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
             guard let context, let key else { return .YES }
             let box = Unmanaged<HeadBox>.fromOpaque(context).takeUnretainedValue()
             let name = ValuesBox.lowercased(key)

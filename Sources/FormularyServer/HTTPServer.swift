@@ -23,6 +23,8 @@ package final class HTTPServer: @unchecked Sendable {
     /// The port listened on (the one the system chose when 0 was asked for).
     package private(set) var port: UInt16 = 0
     private var daemon: OpaquePointer?
+    /// libmicrohttpd's functions, loaded when the first server starts (``LibMicroHTTPD``).
+    let mhd: UnsafePointer<formulary_mhd>
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let log: (@Sendable (AccessLogLine) -> Void)?
     private let maxBody: Int
@@ -44,8 +46,8 @@ package final class HTTPServer: @unchecked Sendable {
     /// `hosts`, a request whose `Host` header it refuses is answered 421 (400 for an
     /// HTTP/1.1 request without one).
     ///
-    /// - Throws: a ``ServiceError`` (environment) when the address is not an IPv4 address or
-    ///   the port cannot be bound.
+    /// - Throws: a ``ServiceError`` (bad input) when the address is not an IPv4 address, or
+    ///   (environment) when the port cannot be bound or libmicrohttpd cannot be loaded.
     package init(host: String, port: UInt16, threads: Int, maxBodyBytes: Int = RegistryAPI.maxBodyBytes,
                 timeoutSeconds: Int = 30, hosts: HostPolicy? = nil, log: (@Sendable (AccessLogLine) -> Void)? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
@@ -55,6 +57,12 @@ package final class HTTPServer: @unchecked Sendable {
         maxBody = maxBodyBytes
         timeout = TimeInterval(max(1, timeoutSeconds))
         timeoutNanoseconds = Int64(max(1, timeoutSeconds)) * 1_000_000_000
+        do {
+            mhd = try LibMicroHTTPD.functions()
+        } catch {
+            watch.stop()
+            throw error
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -66,7 +74,7 @@ package final class HTTPServer: @unchecked Sendable {
         let flags = UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_TURBO.rawValue)
         daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                formulary_mhd_start(flags, raw, accessHandler, context, completedHandler, context, requestLineHandler, nil,
+                formulary_mhd_start(mhd, flags, raw, accessHandler, context, completedHandler, context, requestLineHandler, context,
                                     connectionNotice, context, UInt32(max(1, threads)), UInt32(max(1, timeoutSeconds)),
                                     UInt32(Self.connectionLimit), UInt32(Self.perAddressLimit), Self.poolBytes)
             }
@@ -75,7 +83,7 @@ package final class HTTPServer: @unchecked Sendable {
             watch.stop()
             throw ServiceError(.environment, "cannot listen on \(host):\(port) (is the port in use, or not allowed?)")
         }
-        self.port = formulary_mhd_port(daemon)
+        self.port = formulary_mhd_port(mhd, daemon)
     }
 
     deinit { stop() }
@@ -84,8 +92,8 @@ package final class HTTPServer: @unchecked Sendable {
     package func stop() {
         guard let daemon else { return }
         self.daemon = nil
-        _ = MHD_quiesce_daemon(daemon)
-        MHD_stop_daemon(daemon)
+        _ = mhd.pointee.MHD_quiesce_daemon(daemon)
+        mhd.pointee.MHD_stop_daemon(daemon)
         watch.stop()
     }
 
@@ -101,7 +109,7 @@ package final class HTTPServer: @unchecked Sendable {
             // A head that came too late, or whose connection the watch is cutting, ends
             // here (answering NO closes the connection).
             guard state.connection?.headArrived() ?? true else { return .NO }
-            let head = Self.head(connection)
+            let head = Self.head(connection, mhd)
             if let refusal = refusal(of: head, on: connection, version: version) {
                 var response = refusal
                 response.headers.append(("Connection", "close"))
@@ -130,7 +138,7 @@ package final class HTTPServer: @unchecked Sendable {
         if state.tooLarge {
             response = .error(413, "too_large", "The request body is larger than 1 MiB; send less at a time.")
         } else {
-            response = handler(HTTPRequest(method: method, path: path, query: Self.query(connection),
+            response = handler(HTTPRequest(method: method, path: path, query: Self.query(connection, mhd),
                                            lowercasedHeaders: headers, body: state.body))
         }
         return answer(response, on: connection, method: method, path: path, state: state)
@@ -152,23 +160,23 @@ package final class HTTPServer: @unchecked Sendable {
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+            mhd.pointee.MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
                                             .RESPMEM_MUST_COPY)
         }
         guard let made else { return .NO }
-        for header in response.headers { _ = MHD_add_response_header(made, header.name, header.value) }
-        _ = MHD_add_response_header(made, "X-Content-Type-Options", "nosniff")
-        let result = MHD_queue_response(connection, UInt32(response.status), made)
-        MHD_destroy_response(made)
+        for header in response.headers { _ = mhd.pointee.MHD_add_response_header(made, header.name, header.value) }
+        _ = mhd.pointee.MHD_add_response_header(made, "X-Content-Type-Options", "nosniff")
+        let result = mhd.pointee.MHD_queue_response(connection, UInt32(response.status), made)
+        mhd.pointee.MHD_destroy_response(made)
         return result
     }
 
     /// The query's arguments, decoded, by name (the headers are copied with the head:
     /// ``head(_:)``).
-    private static func query(_ connection: OpaquePointer) -> [String: String] {
+    private static func query(_ connection: OpaquePointer, _ mhd: UnsafePointer<formulary_mhd>) -> [String: String] {
         let box = ValuesBox()
         let context = Unmanaged.passUnretained(box).toOpaque()
-        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
+        _ = mhd.pointee.MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
             guard let context, let key else { return .YES }
             let box = Unmanaged<ValuesBox>.fromOpaque(context).takeUnretainedValue()
             box.values[String(cString: key)] = value.map { String(cString: $0) } ?? ""
@@ -227,8 +235,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
 /// Called when a request's first line has arrived: makes the request's state (handed to
 /// ``accessHandler`` as its slot), so that its deadline starts before the headers.
 private let requestLineHandler: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
-    -> UnsafeMutableRawPointer? = { _, _, connection in
-    let watched = connection.flatMap(formulary_mhd_socket_context)
+    -> UnsafeMutableRawPointer? = { context, _, connection in
+    guard let context else { return nil }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    let watched = connection.flatMap { formulary_mhd_socket_context(server.mhd, $0) }
         .map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
     return Unmanaged.passRetained(RequestState(connection: watched)).toOpaque()
 }

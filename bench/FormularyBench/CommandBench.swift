@@ -57,6 +57,8 @@ struct SpawnResult {
     var status: Int32
     var seconds: Double
     var peakMiB: Double
+    /// User plus system CPU time of the child.
+    var cpuSeconds: Double = 0
 }
 
 /// Runs a program with its output discarded; wall time and the child's peak RSS (the
@@ -95,5 +97,7 @@ func spawn(_ path: String, _ arguments: [String], _ environment: [String],
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     if !sampled { peakKiB = Int(usage.ru_maxrss) }
-    return SpawnResult(status: exit, seconds: elapsed, peakMiB: Double(peakKiB) / 1024)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return SpawnResult(status: exit, seconds: elapsed, peakMiB: Double(peakKiB) / 1024, cpuSeconds: cpu)
 }

@@ -1,6 +1,6 @@
 // The benchmarks: `FormularyBench` runs them all, `FormularyBench engine` (or another
 // suite name) only the ones named. Build in release mode:
-//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|command-postgres|resolve|patterns|store|store-postgres|large|editor]…
+//   swift build -c release && .build/release/FormularyBench [engine|reader|fields|validate|validate-unique|validate-incremental|impact|command|startup|command-postgres|resolve|patterns|store|store-postgres|large|editor]…
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +26,11 @@ if requested.first == "signup-csv" {
     }
     exit(SignupData.writeCSV(count: count, to: requested[2]) ? 0 : 1)
 }
+// Start-up beside another build of `formulary`, pair by pair: `startup OTHER_FORMULARY`.
+if requested.first == "startup", requested.count == 2 {
+    runStartupBench(baseline: requested[1])
+    exit(0)
+}
 var suites: [(name: String, run: () -> Void)] = [("engine", { runEngineBench() })]
 #if canImport(FormularyJSON)
 suites.append(("reader", { runReaderBench() }))
@@ -36,6 +41,7 @@ suites.append(("validate-unique", { runUniqueBench() }))
 suites.append(("validate-incremental", { runIncrementalBench() }))
 suites.append(("impact", { runImpactBench() }))
 suites.append(("command", { runCommandBench() }))
+suites.append(("startup", { runStartupBench() }))
 suites.append(("command-postgres", { runPostgresCommandBench() }))
 suites.append(("resolve", { runResolveBench() }))
 suites.append(("patterns", { runPatternBench() }))

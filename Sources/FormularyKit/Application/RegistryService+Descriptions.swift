@@ -57,7 +57,7 @@ extension RegistryService {
     ///   known one) or a type with errors (with its diagnostics).
     public func describe(type name: String) throws -> TypeDescription {
         let registry = try workspace.registry()
-        guard let entry = registry.types[name], let resolved = registry.definition(named: name) else {
+        guard let entry = registry.type(named: name), let resolved = registry.definition(named: name) else {
             throw ServiceError(.notFound, "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
                 .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
         }

@@ -49,7 +49,7 @@ extension RegistryService {
         let registry = try workspace.registry()
         var listing = TypeListing(types: [], broken: [])
         for name in registry.typeNames {
-            let entry = registry.types[name]!
+            let entry = registry.type(named: name)!
             var version: String?
             var label: String?
             switch registry.definition(named: name) {
@@ -128,7 +128,7 @@ extension RegistryService {
     /// - Throws: a ``ServiceError`` (not found) for an unknown name, before any test runs.
     public func selfTest(_ names: [String], today: CivilDate) throws -> SelfTestReport {
         let registry = try workspace.registry()
-        for name in names where registry.types[name] == nil {
+        for name in names where registry.type(named: name) == nil {
             throw ServiceError(.notFound, "unknown type '\(name)'" + (Suggestion.nearest(to: name, in: registry.typeNames)
                 .map { "; did you mean '\($0)'?" } ?? "; 'formulary types list' shows the types there are"))
         }

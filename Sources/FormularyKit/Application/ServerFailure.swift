@@ -39,6 +39,11 @@ struct ServerFailure {
 
     private var explanation: (what: String, kept: String, todo: String) {
         let kept = DatabaseFailure.kept(command: command)
+        if error.kind == .clientLibrary {
+            return ("cannot open \(database): \(error.message)", "nothing was written",
+                    "Install the PostgreSQL client library (Debian and Ubuntu: apt-get install libpq5), "
+                    + "then run the command again")
+        }
         let opening = error.kind == .connection && error.message.hasPrefix("cannot connect to ")
         switch error.sqlState {
         case "08001" where opening:

@@ -50,7 +50,7 @@ extension Workspace {
     /// folder's (`types retire age`), which only their files can change.
     func notInDatabaseHint(kind: DefinitionKind, name: String) -> String {
         guard let registry = try? Registry.load(folders: settings.pluginFolders) else { return "" }
-        let source = kind == .type ? registry.types[name]?.source : registry.forms[name]?.source
+        let source = kind == .type ? registry.type(named: name)?.source : registry.forms[name]?.source
         switch source {
         case .builtin?:
             return "; it is a built-in \(kind.rawValue), which cannot be retired (a database \(kind.rawValue) of that name, "

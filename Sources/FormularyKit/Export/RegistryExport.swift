@@ -55,7 +55,7 @@ public enum RegistryExport {
         var unavailable: [Unavailable] = []
 
         for name in registry.typeNames {
-            let entry = registry.types[name]!
+            let entry = registry.type(named: name)!
             let errors = registry.lint(type: name, today: today).filter { $0.severity == .error }
             guard errors.isEmpty, case .success(let definition)? = registry.definition(named: name) else {
                 unavailable.append(Unavailable(kind: .type, name: name, file: entry.file,

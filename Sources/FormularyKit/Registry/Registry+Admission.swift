@@ -23,7 +23,7 @@ extension Registry {
     /// load-time checks, and every accept/reject example passing.
     package func admit(type name: String, today: CivilDate) -> Result<Admitted, AdmissionProblems> {
         let diagnostics = lint(type: name, today: today)
-        guard !diagnostics.containsErrors, let entry = types[name], let declaration = entry.declaration,
+        guard !diagnostics.containsErrors, let entry = type(named: name), let declaration = entry.declaration,
               case .success(let definition)? = definition(named: name) else {
             return .failure(AdmissionProblems(diagnostics: diagnostics, failedSelfTests: []))
         }
@@ -68,7 +68,7 @@ extension Registry {
         var needed: [TypeEntry] = []
         var seen: Set<String> = []
         func visit(_ name: String) {
-            guard seen.insert(name).inserted, let entry = types[name] else { return }
+            guard seen.insert(name).inserted, let entry = type(named: name) else { return }
             guard case .folder = entry.source else {
                 // A built-in type may extend one that a folder overrides: it resolves against
                 // the folder's, so that one is needed too.

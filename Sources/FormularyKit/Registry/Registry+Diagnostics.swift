@@ -5,7 +5,7 @@ extension Registry {
     /// Every diagnostic about a type, warnings included: its file's, the resolver's, and
     /// the load-time checks of compiling it with its default arguments.
     package func lint(type name: String, today: CivilDate) -> [Diagnostic] {
-        guard let entry = types[name] else { return [] }
+        guard let entry = type(named: name) else { return [] }
         var diagnostics = entry.diagnostics
         guard !diagnostics.containsErrors, entry.declaration != nil,
               let resolved = definition(named: name) else { return withSourceLines(diagnostics) }

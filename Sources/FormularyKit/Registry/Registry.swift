@@ -3,9 +3,12 @@ import FormularyRules
 /// The field types and forms visible to a command: the union of the built-in types, the
 /// database's, and the plugin folders', later sources overriding earlier ones.
 ///
-/// Loading parses every file (cheap) but compiles nothing: a type is compiled — regexes
-/// JIT-compiled, ranges and dates resolved — only when it is used, and then cached per
-/// set of arguments. A broken file does not stop the registry from loading; its problems
+/// Loading parses the files of the database and the plugin folders but compiles nothing: a
+/// type is compiled — patterns turned into automata, ranges and dates resolved — only when
+/// it is used, and then cached per set of arguments. A built-in `.field` file is parsed only
+/// when its type is looked up (it declares the type its name says: `BuiltinTypesTests`
+/// holds it), so `check credit-card` parses one built-in file of nineteen; ``types`` parses
+/// whatever is left. A broken file does not stop the registry from loading; its problems
 /// are reported when the type is used, linted or listed.
 package final class Registry {
     /// One type as the registry sees it after overriding.
@@ -42,8 +45,17 @@ package final class Registry {
         package var overrides: [TypeSource]
     }
 
-    /// Every visible type by name, after overriding.
-    package private(set) var types: [String: TypeEntry] = [:]
+    /// Every visible type by name, after overriding (the built-in files not parsed yet are
+    /// parsed first).
+    package var types: [String: TypeEntry] {
+        parseDeferredBuiltins()
+        return parsedTypes
+    }
+    /// The visible types parsed so far, by name.
+    private var parsedTypes: [String: TypeEntry] = [:]
+    /// Built-in `.field` files not parsed yet, by the name of the type each declares: parsed
+    /// when that name is looked up, dropped unparsed when a later source overrides it.
+    private var deferredBuiltins: [String: PluginFile] = [:]
     /// Every visible form by name, after overriding.
     package private(set) var forms: [String: FormEntry] = [:]
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
@@ -56,10 +68,19 @@ package final class Registry {
     private lazy var namesByFile: (types: [String: [String]], forms: [String: [String]]) = (
         Dictionary(grouping: types.values.map { ($0.file, $0.name) }, by: \.0).mapValues { $0.map(\.1).sorted() },
         Dictionary(grouping: forms.values.map { ($0.file, $0.name) }, by: \.0).mapValues { $0.map(\.1).sorted() })
+    /// Resolves over the visible declarations, parsing a deferred built-in base when it is
+    /// reached. Built once, after loading: the registry's sources no longer change.
     private lazy var resolver: TypeResolver = {
-        let declarations = types.compactMapValues { $0.declaration }
-        return TypeResolver(knownNames: typeNames) { declarations[$0] }
+        let registry = Unowned(registry: self)
+        return TypeResolver(knownNames: typeNames) { registry.registry.type(named: $0)?.declaration }
     }()
+
+    /// The registry as its own resolver's lookup sees it. `@unchecked Sendable`: the resolver
+    /// is the registry's and runs only inside its calls, on the thread that owns the registry
+    /// (the lookup must be `Sendable` for the rules' thread-safe catalogue, not for this one).
+    private struct Unowned: @unchecked Sendable {
+        unowned let registry: Registry
+    }
 
     /// The built-in plugin files, as compiled into the binary.
     package static var builtinFiles: [PluginFile] {
@@ -72,6 +93,15 @@ package final class Registry {
     package init(files: [PluginFile]) {
         var declaredIn: [String: String] = [:]   // "source|name" → file, to catch duplicates
         for file in files {
+            if file.source == .builtin, file.path.hasSuffix(".field") {
+                let name = Registry.stem(of: file.path)
+                let key = "\(file.source)|field|\(name)"
+                if declaredIn[key] == nil, parsedTypes[name] == nil, deferredBuiltins[name] == nil {
+                    declaredIn[key] = file.path
+                    deferredBuiltins[name] = file
+                    continue
+                }
+            }
             let outcome = PluginSource.parse(bytes: file.bytes, file: file.path)
             switch outcome.content {
             case .field(let decl):
@@ -113,11 +143,52 @@ package final class Registry {
 
     private func add(_ entry: TypeEntry) {
         var entry = entry
+        if deferredBuiltins[entry.name] != nil {
+            if entry.source == .builtin {
+                // Two built-in files declare one name: the first is parsed, so that the
+                // second is reported as its duplicate.
+                parseDeferredBuiltin(named: entry.name)
+            } else {
+                // A later source hides the built-in type, which then needs no parsing.
+                deferredBuiltins[entry.name] = nil
+                entry.overrides = [.builtin]
+            }
+        }
         // A second declaration in the same source is an error (reported on it), not an override.
-        if let hidden = types[entry.name] {
+        if let hidden = parsedTypes[entry.name] {
             entry.overrides = hidden.source == entry.source ? hidden.overrides : [hidden.source] + hidden.overrides
         }
-        types[entry.name] = entry
+        parsedTypes[entry.name] = entry
+    }
+
+    /// Parses the deferred built-in file that declares `name`, if there is one.
+    private func parseDeferredBuiltin(named name: String) {
+        guard let file = deferredBuiltins.removeValue(forKey: name) else { return }
+        let outcome = PluginSource.parse(bytes: file.bytes, file: file.path)
+        switch outcome.content {
+        case .field(let decl):
+            add(TypeEntry(name: decl.name, source: file.source, file: file.path, declaration: decl,
+                          diagnostics: outcome.diagnostics, overrides: []))
+        case .form, .none:
+            // Not what a built-in `.field` file holds (a test keeps them clean): its problems
+            // are kept under the name, as for any file that declares no type.
+            add(TypeEntry(name: name, source: file.source, file: file.path, declaration: nil,
+                          diagnostics: outcome.diagnostics, overrides: []))
+        }
+    }
+
+    /// Parses every deferred built-in file (lowest precedence first: they are the first source).
+    private func parseDeferredBuiltins() {
+        for name in deferredBuiltins.keys.sorted() { parseDeferredBuiltin(named: name) }
+    }
+
+    /// The visible type called `name`, parsing its built-in file if it was deferred; nil when
+    /// no source declares it.
+    package func type(named name: String) -> TypeEntry? {
+        if let entry = parsedTypes[name] { return entry }
+        guard deferredBuiltins[name] != nil else { return nil }
+        parseDeferredBuiltin(named: name)
+        return parsedTypes[name]
     }
 
     private func add(_ entry: FormEntry) {
@@ -136,7 +207,7 @@ package final class Registry {
 
     /// The types `file` declares (one, unless it is a duplicate), by name.
     package func types(inFile file: String) -> [TypeEntry] {
-        (namesByFile.types[file] ?? []).compactMap { types[$0] }
+        (namesByFile.types[file] ?? []).compactMap { parsedTypes[$0] }
     }
 
     /// The forms `file` declares, by name.
@@ -144,14 +215,17 @@ package final class Registry {
         (namesByFile.forms[file] ?? []).compactMap { forms[$0] }
     }
 
-    /// Type names, sorted.
-    package var typeNames: [String] { types.keys.sorted() }
+    /// How many built-in files are still unparsed (for tests: what a command parsed).
+    package var unparsedBuiltinCount: Int { deferredBuiltins.count }
+
+    /// Type names, sorted (no deferred built-in file is parsed for them).
+    package var typeNames: [String] { (Array(parsedTypes.keys) + Array(deferredBuiltins.keys)).sorted() }
 
     /// The resolved definition of a type (after `extends`), or every problem that stands
     /// in the way: its own file's, its bases' and the resolver's.
     package func definition(named name: String) -> Result<FieldTypeDefinition, DiagnosticList>? {
         if let cached = definitions[name] { return cached }
-        guard let entry = types[name] else { return nil }
+        guard let entry = type(named: name) else { return nil }
         let result: Result<FieldTypeDefinition, DiagnosticList>
         if entry.diagnostics.containsErrors || entry.declaration == nil {
             result = .failure(DiagnosticList(entry.diagnostics))

@@ -251,7 +251,7 @@ package final class ValidationRun {
                         maskedByHistory = true
                         maskedFields.insert(field.key)
                     }
-                    let origin = registry.types[field.type.name].map { Self.origin($0.source) } ?? "builtin"
+                    let origin = registry.type(named: field.type.name).map { Self.origin($0.source) } ?? "builtin"
                     // The version recorded is the type as it is, masked or not.
                     versions.append((field.key, field.type.name, type.definition.canonicalSource, origin))
                 }

@@ -16,6 +16,9 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The wrapper was used wrongly: a transaction inside a transaction, a column read as
         /// the wrong type, an unsupported URL.
         case misuse
+        /// The PostgreSQL client library (libpq), which `formulary` opens at the first
+        /// connection, could not be loaded: not installed, or not the version expected.
+        case clientLibrary
     }
 
     /// Where the error came from.
@@ -66,6 +69,7 @@ package struct PostgresError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connection: text = "PostgreSQL connection error"
         case .server: text = "PostgreSQL error"
         case .misuse: text = "PostgreSQL client error"
+        case .clientLibrary: text = "PostgreSQL client library error"
         }
         if let sqlState { text += " \(sqlState)" }
         text += ": \(message)"
