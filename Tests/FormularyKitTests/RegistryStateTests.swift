@@ -144,7 +144,10 @@ struct RegistryStateTests {
         try submitEntry(settings, "Ada")
         try addZip5(settings)
         added.set()
-        Thread.sleep(forTimeInterval: 0.3)
+        // Enough requests begun after the commit to have met every probe; waiting for a count
+        // rather than a fixed 0.3 s, which a loaded machine spent on one registry reload.
+        let deadline = Date().addingTimeInterval(60)
+        while after.value < 60 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         stop.set()
         group.wait()
         #expect(after.value > 0)
