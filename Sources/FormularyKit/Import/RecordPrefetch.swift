@@ -20,8 +20,8 @@ final class RecordPrefetch: @unchecked Sendable {
     }
 
     /// Records per batch handed over, and batches that may wait: bounds the memory ahead.
-    static let batchSize = 512
-    static let window = 8
+    static let batchSize = 256
+    static let window = 3
 
     private let reader: any RecordReader
     private let collectsBadRecords: Bool
@@ -76,19 +76,17 @@ final class RecordPrefetch: @unchecked Sendable {
         while true {
             condition.lock()
             while ready.isEmpty && !finished { condition.wait() }
-            let batches = ready
-            ready.removeAll()
-            let done = finished
+            // One batch at a time: the reader refills the window meanwhile, and no more than
+            // the window's records are ever in memory.
+            let batch = ready.isEmpty ? nil : ready.removeFirst()
             let error = failure
             condition.broadcast()
             condition.unlock()
-            for batch in batches {
-                for event in batch { try body(event) }
-            }
-            if done && batches.isEmpty {
+            guard let batch else {
                 if let error { throw error }
                 return
             }
+            for event in batch { try body(event) }
         }
     }
 
