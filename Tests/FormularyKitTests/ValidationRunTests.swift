@@ -320,3 +320,54 @@ struct ValidationRunTests {
         #expect(try fixture.store.runs().isEmpty)
     }
 }
+
+/// A multi-threaded run, with or without the value memo, stores exactly what one worker
+/// judging every value stores, and records a digest that the stored rows prove.
+@Suite struct ValidationWorkersAgreeTests {
+    /// Card numbers of many brands and lengths, valid and not, so that every way of
+    /// choosing a card's mask (by the first slot character, or none) is taken.
+    static let cards: [String?] = [
+        "4111 1111 1111 1111", "4222222222222", "378282246310005", "3782 822463 10005",
+        "5555555555554444", "2223003122003222", "6011111111111117", "3056930009020004",
+        "36227206271667", "3566002020360505", "6200000000000005", "6205500000000000004",
+        "6304000000000000", "5066991111111118", "6062820524845321", "2200000000000004",
+        "9792000000000001", "1234 5678 9012 3456", "0000 0000 0000 0000", "4111-1111-1111-1112",
+        "x4111111111111111", "Ω4111111111111111", "", "   ", nil, "4", "41111111111111111111111",
+    ]
+
+    @Test func manyWorkersAndTheMemoStoreWhatOneWorkerStores() throws {
+        let fixture = try ValidationFixture()
+        var sample = SampleRows(state: 27)
+        var sampleRows: [[String?]] = []
+        for i in 0..<600 {
+            var row = sample.row()
+            row[5] = Self.cards[i % Self.cards.count]
+            sampleRows.append(row)
+        }
+        try fixture.add(ValidationFixture.columns, sampleRows)
+        let one = try fixture.validate(batchSize: 10_000, workers: 1, rememberValues: false, all: true)
+        let runs = [one,
+                    try fixture.validate(batchSize: 7, workers: 2, rememberValues: true, all: true),
+                    try fixture.validate(batchSize: 3, workers: 3, rememberValues: true, all: true),
+                    try fixture.validate(batchSize: 50, workers: 2, rememberValues: false, all: true)]
+        func rows(_ run: FormularyStore.RunRecord) throws -> [String] {
+            try fixture.store.results(ofRun: run.id).map {
+                "\($0.entryID) v\($0.entryVersion) \($0.rule.field ?? "-") \($0.rule.type ?? "-") \($0.rule.rule) "
+                    + "\($0.rule.severity.rawValue) \($0.rule.message)"
+            }.sorted()
+        }
+        let expected = try rows(one)
+        #expect(expected.count > 100, "the sample must fail in many ways")
+        #expect(expected.contains { $0.contains(" card credit-card brand ") }, "some card is of no brand taken")
+        #expect(expected.contains { $0.contains(" card credit-card luhn ") || $0.contains(" card credit-card checksum ") })
+        for run in runs.dropFirst() {
+            #expect(run.counts == one.counts)
+            #expect(try rows(run) == expected)
+        }
+        // Each run's end record holds the digest its writer computed from the rows as they
+        // came from the workers; the verifier recomputes it from the rows as stored.
+        let report = try fixture.store.auditReport()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.covered.runs == runs.count)
+    }
+}

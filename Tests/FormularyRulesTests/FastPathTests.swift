@@ -84,6 +84,36 @@ import Testing
         }
     }
 
+    /// Digit masks take a value of exactly their number of ASCII digits without the walk:
+    /// the same bytes and fit as the scalar walk, and a value with any other character (or
+    /// another length) takes the walk.
+    @Test func digitMaskFormattingMatchesTheScalarWalk() throws {
+        let scratch = Scratch()
+        let digits = Self.scalars(0x30...0x39)
+        let others: [Unicode.Scalar] = ["a", " ", "-", "(", "\u{0660}", "\u{0416}", "/"]
+        var strings = Strings()
+        for pattern in ["(000) 000-0000", "00/00", "000", "0000 0000 0000 0000", "0000 000000 00000", "0-0", "00 ", "\\A00"] {
+            let mask = try #require(CompiledMask(pattern))
+            for round in 0..<3_000 {
+                let length = mask.slotCount + (round % 7 == 0 ? (round % 2 == 0 ? 1 : -1) : 0)
+                var shown = String(String.UnicodeScalarView((0..<max(length, 0)).map { _ in digits[strings.next(digits.count)] }))
+                if round % 5 == 0, !shown.isEmpty {
+                    var scalars = Array(shown.unicodeScalars)
+                    scalars[round % scalars.count] = others[round % others.count]
+                    shown = String(String.UnicodeScalarView(scalars))
+                }
+                var value = shown
+                value.withUTF8 { raw in
+                    let (fast, fastFit) = mask.format(raw, scratch: scratch, buffer: 0)
+                    let fastBytes = Array(fast)
+                    let (general, generalFit) = mask.formatByScalars(raw, scratch: scratch, buffer: 1)
+                    #expect(fastBytes == Array(general), "\(pattern) \(shown)")
+                    #expect(fastFit == generalFit, "\(pattern) \(shown)")
+                }
+            }
+        }
+    }
+
     @Test func inPlaceCapitalizeMatchesTheScalarWalk() {
         let scratch = Scratch()
         let pool = Self.scalars(0x61...0x66, 0x41...0x43, 0xDF...0xE9, 0x1C4...0x1C6, 0x3B1...0x3B3)

@@ -46,6 +46,58 @@ struct EntryValuesTests {
         }
     }
 
+    /// `locate` finds what the slot reader finds, on well-formed and damaged bytes alike: the
+    /// same spans, or the same error at the same offset.
+    @Test func locateAgreesWithTheReaderOnAnyBytes() {
+        var state: UInt64 = 27
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for round in 0..<20_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                // Well-formed, with short, absent, empty and long (two-byte tag) values.
+                let values: [String?] = (0..<next(9)).map { _ in
+                    switch next(5) {
+                    case 0: nil
+                    case 1: ""
+                    case 2: String(repeating: "y", count: 120 + next(300))
+                    default: String(repeating: "x", count: next(20))
+                    }
+                }
+                bytes = EntryValues.encode(values)
+                if round % 6 == 0, !bytes.isEmpty { bytes.removeLast(next(bytes.count) + 1) }   // cut short
+            } else {
+                bytes = (0..<next(16)).map { _ in next(4) == 0 ? UInt8(0x80 | next(128)) : UInt8(next(12)) }
+            }
+            let columns = next(12)
+            bytes.withUnsafeBytes { buffer in
+                var expected = [EntryValueSpan](repeating: .absent, count: columns)
+                var expectedError: EntryValuesError?
+                var reader = EntryValuesReader(buffer)
+                do throws(EntryValuesError) {
+                    for index in 0..<columns {
+                        guard let slot = try reader.next() else { break }
+                        if let slot {
+                            expected[index] = EntryValueSpan(offset: Int32(reader.offset - slot.count), length: Int32(slot.count))
+                        }
+                    }
+                } catch {
+                    expectedError = error
+                }
+                var spans = [EntryValueSpan](repeating: EntryValueSpan(offset: 1, length: 1), count: columns)
+                do throws(EntryValuesError) {
+                    try EntryValues.locate(buffer, into: &spans)
+                    #expect(expectedError == nil, "\(bytes) \(columns)")
+                    if expectedError == nil { #expect(spans == expected, "\(bytes) \(columns)") }
+                } catch {
+                    #expect(error == expectedError, "\(bytes) \(columns)")
+                }
+            }
+        }
+    }
+
     @Test func readerWalksSlots() throws {
         let encoded = EntryValues.encode(["a", nil, "bc"])
         try encoded.withUnsafeBytes { buffer in

@@ -20,6 +20,20 @@ struct SignupData {
     enum Defect: String, CaseIterable {
         case badLuhn, expired, badMonth, ageTooLow, ageTooHigh, ageNotANumber, badEmail,
              shortPhone, longCVV, missingName, blankName
+
+        /// The field (one of ``SignupData/columns``) the defect is in: the only field of the
+        /// entry that a run must find failing.
+        var field: String {
+            switch self {
+            case .badLuhn: "card"
+            case .expired, .badMonth: "exp"
+            case .ageTooLow, .ageTooHigh, .ageNotANumber: "age"
+            case .badEmail: "email"
+            case .shortPhone: "phone"
+            case .longCVV: "cvv"
+            case .missingName, .blankName: "name"
+            }
+        }
     }
 
     private var state: UInt64

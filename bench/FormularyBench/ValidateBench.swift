@@ -36,6 +36,10 @@ private func benchValidate(size: Int, path: String) throws {
     let store = try Store(path: path)
     try store.migrate()
     var defects = 0
+    // The label of entry id `i + 1` (entries are numbered from 1 in a new database): the
+    // field its defect is in, or nil.
+    var labels: [String?] = []
+    labels.reserveCapacity(size)
     let insert = try clock.measure {
         try store.transaction {
             let writer = try store.entryWriter(form: "signup", actor: "bench", source: "bench")
@@ -44,6 +48,7 @@ private func benchValidate(size: Int, path: String) throws {
             for _ in 0..<size {
                 let (values, defect) = data.next()
                 if defect != nil { defects += 1 }
+                labels.append(defect?.field)
                 try writer.add(layoutID: layout, values: values)
             }
         }
@@ -100,8 +105,33 @@ private func benchValidate(size: Int, path: String) throws {
         let ratio = String(format: "%.2f", fastest.seconds / raw)
         let peak = runs.map(\.maxRSSKiB).max()! / 1024
         print("validate \(size)\(mode) best of \(runs.count): \(fastestRate) entries/s (target ≥ 1000000), "
-              + "\(ratio)× the raw read (target ≤ 3×), peak RSS \(peak) MiB (target < 100)")
+              + "\(ratio)× the raw read (target ≤ 1.5×), peak RSS \(peak) MiB (target < 64)")
+        try checkLabels(store: store, labels: labels, size: size, mode: mode)
     }
+}
+
+/// Compares the failing fields of every entry in the latest run with the data set's labels:
+/// an entry with a defect fails in its defect's field and no other; one without fails nowhere.
+private func checkLabels(store: Store, labels: [String?], size: Int, mode: String) throws {
+    guard let run = try store.latestRun(form: "signup", completeOnly: true) else {
+        print("validate \(size)\(mode) labels: no complete run")
+        return
+    }
+    var failing = [Set<String>](repeating: [], count: labels.count)
+    var outside = 0
+    try store.forEachResult(ofRun: run.id, form: "signup") { result in
+        let i = Int(result.entryID) - 1
+        guard labels.indices.contains(i) else { outside += 1; return }
+        failing[i].insert(result.rule.field ?? "")
+    }
+    var agree = 0, missed = 0, extra = 0
+    for (i, label) in labels.enumerated() {
+        let expected: Set<String> = label.map { [$0] } ?? []
+        if failing[i] == expected { agree += 1 } else if failing[i].isSuperset(of: expected) { extra += 1 } else { missed += 1 }
+    }
+    print("validate \(size)\(mode) labels: \(agree) of \(labels.count) entries fail exactly in their labelled field "
+          + "(\(missed) with a labelled defect not found, \(extra) failing elsewhere, \(outside) results of unknown entries)"
+          + (agree == labels.count && outside == 0 ? ": agree" : ": DISAGREE"))
 }
 
 /// page_count × page_size after a checkpoint (so that the WAL's pages are counted in place).

@@ -92,7 +92,7 @@ public struct Importer {
                 guard options.skipBad, error.isRecoverable else { throw error }
                 summary.skipped.append(error)
             }
-            try reader.forEachRecord(onBadRecord: options.skipBad ? { try skip($0) } : nil) { record in
+            func save(_ record: Record, encoded: [UInt8]?) throws {
                 if record.header !== header {
                     header = record.header
                     layoutID = try writer.layoutID(for: record.header.names)
@@ -112,16 +112,38 @@ public struct Importer {
                                                  line: record.line, isRecoverable: true))
                         return
                     }
-                    switch try writer.upsert(key: value, layoutID: layoutID, values: record.values, line: record.line) {
+                    let outcome = if let encoded {
+                        try encoded.withUnsafeBytes { try writer.upsert(key: value, layoutID: layoutID, encoded: $0, line: record.line) }
+                    } else {
+                        try writer.upsert(key: value, layoutID: layoutID, values: record.values, line: record.line)
+                    }
+                    switch outcome {
                     case .inserted: summary.added += 1
                     case .updated: summary.updated += 1
                     case .unchanged: summary.unchanged += 1
                     }
                 } else {
-                    try writer.add(layoutID: layoutID, values: record.values, line: record.line)
+                    if let encoded {
+                        try encoded.withUnsafeBytes { _ = try writer.add(layoutID: layoutID, encoded: $0, line: record.line) }
+                    } else {
+                        try writer.add(layoutID: layoutID, values: record.values, line: record.line)
+                    }
                     summary.added += 1
                 }
                 if summary.records % 10_000 == 0 { progress?(summary.records) }
+            }
+            if reader.fileName == "-" {
+                // Standard input may be a terminal: read it here, so that nothing is left
+                // waiting on it when the import stops early.
+                try reader.forEachRecord(onBadRecord: options.skipBad ? { try skip($0) } : nil) { try save($0, encoded: nil) }
+            } else {
+                // A file: parsed and encoded on another thread, ahead of the storing.
+                try RecordPrefetch(reader, collectsBadRecords: options.skipBad).forEach { event in
+                    switch event {
+                    case let .record(record, encoded): try save(record, encoded: encoded)
+                    case let .bad(error): try skip(error)
+                    }
+                }
             }
             // A JSON Lines file's keys are known once it is read (a later header holds every
             // earlier one's names); refusing it here rolls back what was written.

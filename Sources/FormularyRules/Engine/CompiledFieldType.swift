@@ -59,7 +59,36 @@ public final class CompiledFieldType: Sendable {
         }
         choiceNames = names.count == choices.count ? names : choices.map { $0.check?.rule ?? "mask" }
         maskName = mask == nil ? nil : unconditional ?? maskCheck?.rule ?? "mask"
+        // Per check and chosen mask (`choice + 1`), whether a `mask-one-of` check passes in
+        // the final stage: its names hold the chosen mask's. Read per value instead of
+        // hashing the name into the check's set (a card number's fifth of a run's hashing).
+        let stride = choices.count + 1
+        var table = [Bool](repeating: true, count: checks.count * stride)
+        for (i, check) in checks.enumerated() {
+            guard let names = check.maskNames else { continue }
+            table[i * stride] = maskName.map(names.contains) ?? false
+            for k in choiceNames.indices { table[i * stride + k + 1] = names.contains(choiceNames[k]) }
+        }
+        maskOneOfFinal = table
+        // Per ASCII byte, the choices whose condition can start with it (see ``chooseMask``).
+        var starts: [Int32] = [0]
+        var list: [Int32] = []
+        for byte in 0..<128 {
+            for (k, choice) in choices.enumerated() where choice.canStart(with: UInt8(byte)) { list.append(Int32(k)) }
+            starts.append(Int32(list.count))
+        }
+        candidateStarts = starts
+        candidates = list
     }
+
+    /// Per check `i` and mask `choice` (-1: ``mask``): `maskOneOfFinal[i * (choices.count + 1)
+    /// + choice + 1]` says whether the check, when it is a `mask-one-of`, passes the final
+    /// stage (true for other checks).
+    let maskOneOfFinal: [Bool]
+    /// The choices that can select a value whose first slot character is the ASCII byte `b`:
+    /// `candidates[candidateStarts[b] ..< candidateStarts[b + 1]]`, in order.
+    let candidateStarts: [Int32]
+    let candidates: [Int32]
 
     /// The name of each of ``choices`` (its `as NAME`), and of ``mask``: what `mask-one-of`
     /// compares and ``FieldResult/mask`` reports.
@@ -94,8 +123,8 @@ public final class CompiledFieldType: Sendable {
             for i in 0..<all.count {
                 let passed = all[i]._withUnsafeGuaranteedRef { check in
                     guard countingWarnings || check.severity == .error else { return true }
-                    if let names = check.maskNames {
-                        return maskOneOfPasses(names, b, choice: choice, stage: .final, scratch: scratch)
+                    if check.maskNames != nil {
+                        return maskOneOfFinal.withUnsafeBufferPointer { $0[i &* (choiceRefs.count &+ 1) &+ choice &+ 1] }
                     }
                     return check.evaluate(b, stage: .final, scratch: scratch)
                 }

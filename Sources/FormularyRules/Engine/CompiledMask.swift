@@ -100,7 +100,17 @@ final class CompiledMask: @unchecked Sendable {
         } else {
             asciiCodes = nil
         }
+        let slots = items.filter { if case .literal = $0 { false } else { true } }
+        let onlyDigits = slots.allSatisfy { if case .digit = $0 { true } else { false } }
+        let digitLiteral = items.contains { if case .literal(let s) = $0 { s.value &- 0x30 < 10 } else { false } }
+        digitSlots = ascii && onlyDigits && !digitLiteral ? slots.count : 0
     }
+
+    /// The number of slots when every slot is a digit and no literal is a digit (and all
+    /// are ASCII), else 0: such a mask formats a value of exactly that many ASCII digits
+    /// into itself, each slot taking the next digit (``formatASCII``'s walk, done without
+    /// its per-item tests: a card number's or a phone number's mask).
+    private let digitSlots: Int
 
     deinit { asciiCodes?.deallocate() }
 
@@ -193,6 +203,24 @@ final class CompiledMask: @unchecked Sendable {
                              buffer index: Int) -> (Bytes, Fit) {
         let dst = scratch.buffer(index, capacity: src.count + literalBytes)
         let itemCount = codes.count
+        if digitSlots > 0 && src.count == digitSlots {
+            // Literals never equal a digit, so none consumes one; every slot takes the next
+            // digit, and the literals after the last slot follow: the mask filled.
+            var j = 0
+            var digits = true
+            for m in 0..<itemCount {
+                let code = codes[m]
+                if code < 0x80 {
+                    dst[m] = code
+                } else {
+                    let c = src[j]
+                    digits = digits && c &- 0x30 < 10
+                    dst[m] = c
+                    j &+= 1
+                }
+            }
+            if digits { return (UnsafeBufferPointer(start: dst, count: itemCount), .filled) }
+        }
         var count = 0, i = 0, m = 0
         var broken = false
         while m < itemCount && i < src.count {

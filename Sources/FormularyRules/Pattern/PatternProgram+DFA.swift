@@ -12,26 +12,28 @@ extension PatternProgram {
     @inline(__always)
     func dfaRow(after b: Bytes) -> Int {
         var offset = startOffset
-        guard offset != 0, let base = b.baseAddress else { return offset >> 7 }
+        let shift = self.shift
+        guard offset != 0, let base = b.baseAddress else { return offset >> shift }
         let n = b.count
         let table = UnsafePointer(ascii)
+        let cls = UnsafePointer(classOf)
         var i = 0
         while i < n {
             if i &+ 8 <= n {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {
-                    if staysOn(offset >> 7, word) {
+                    if staysOn(offset >> shift, word) {
                         i &+= 8
                         continue
                     }
-                    offset = Int(table[offset | Int(word & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 8 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 16 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 24 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 32 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 40 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 48 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 56)])
+                    offset = Int(table[offset | Int(cls[Int(word & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 8 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 16 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 24 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 32 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 40 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 48 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 56)])])
                     if offset == 0 { return 0 }
                     i &+= 8
                     continue
@@ -40,10 +42,10 @@ extension PatternProgram {
             if i &+ 4 <= n {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt32.self)
                 if word & 0x8080_8080 == 0 {
-                    offset = Int(table[offset | Int(word & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 8 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 16 & 0x7F)])
-                    offset = Int(table[offset | Int(word >> 24)])
+                    offset = Int(table[offset | Int(cls[Int(word & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 8 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 16 & 0x7F)])])
+                    offset = Int(table[offset | Int(cls[Int(word >> 24)])])
                     if offset == 0 { return 0 }
                     i &+= 4
                     continue
@@ -51,16 +53,16 @@ extension PatternProgram {
             }
             let c = base[i]
             if c < 0x80 {
-                offset = Int(table[offset | Int(c)])
+                offset = Int(table[offset | Int(cls[Int(c)])])
                 i &+= 1
             } else {
                 let (scalar, length) = Self.decode(base, i, n)
-                offset = wideTarget(row: offset >> 7, scalar: scalar) << 7
+                offset = wideTarget(row: offset >> shift, scalar: scalar) << shift
                 i &+= length
             }
             if offset == 0 { return 0 }
         }
-        return offset >> 7
+        return offset >> shift
     }
 
     /// Whether `row` is accelerated and none of the eight ASCII bytes of `word` leaves it.

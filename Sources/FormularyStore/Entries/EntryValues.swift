@@ -70,22 +70,52 @@ import FormularyRules
     /// Finds every slot of `bytes` without copying: afterwards `spans[i]` locates slot `i` for
     /// `i < spans.count` (slots past the end of `bytes` are absent). `spans` keeps its count, so
     /// one array can be reused for every row of a layout.
+    ///
+    /// The slots are read as ``EntryValuesReader`` reads them (the same spans, the same error
+    /// at the same offset), with the spans written through one buffer and a one-byte tag (a
+    /// value under 127 bytes) read without the varint loop: the per-row path of batch
+    /// validation, where callgrind counted 479 instructions a row for seven slots before.
     @inlinable
     package static func locate(_ bytes: UnsafeRawBufferPointer,
                               into spans: inout [ValueSpan]) throws(EntryValuesError) {
-        var reader = EntryValuesReader(bytes)
-        for index in spans.indices {
-            guard let slot = try reader.next() else {
-                for rest in index..<spans.count { spans[rest] = .absent }
+        let n = bytes.count
+        var failure = -1
+        spans.withUnsafeMutableBufferPointer { out in
+            guard let base = bytes.baseAddress else {
+                for index in 0..<out.count { out[index] = .absent }
                 return
             }
-            if let slot {
-                spans[index] = ValueSpan(offset: Int32(reader.offset - slot.count),
-                                         length: Int32(slot.count))
-            } else {
-                spans[index] = .absent
+            var p = 0
+            for index in 0..<out.count {
+                guard p < n else {
+                    for rest in index..<out.count { out[rest] = .absent }
+                    return
+                }
+                var tag = UInt64(base.load(fromByteOffset: p, as: UInt8.self))
+                p &+= 1
+                if tag >= 0x80 {
+                    tag &= 0x7F
+                    var shift: UInt64 = 7
+                    while true {
+                        guard p < n, shift < 63 else { failure = p; return }
+                        let byte = base.load(fromByteOffset: p, as: UInt8.self)
+                        p &+= 1
+                        tag |= UInt64(byte & 0x7F) << shift
+                        if byte < 0x80 { break }
+                        shift += 7
+                    }
+                }
+                if tag == 0 {
+                    out[index] = .absent
+                    continue
+                }
+                let length = Int(tag - 1)
+                guard length <= n - p else { failure = p; return }
+                out[index] = ValueSpan(offset: Int32(p), length: Int32(length))
+                p &+= length
             }
         }
+        if failure >= 0 { throw .malformed(offset: failure) }
     }
 
     @inlinable
