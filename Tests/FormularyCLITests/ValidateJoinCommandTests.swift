@@ -116,9 +116,10 @@ import Testing
         let shared = try Sandbox(backend: .postgres)
         try load(shared)
         // Small chunks, a short lease, and a pause per chunk so that the joiner certainly
-        // holds a chunk when it is killed.
+        // holds a chunk when it is killed (0.4 s: with 0.1 s the starter's workers had taken
+        // every chunk before a joiner started on a loaded machine, and it joined to find none).
         let environment = ["FORMULARY_CHUNK_SIZE": "100", "FORMULARY_CHUNK_LEASE": "1",
-                           "FORMULARY_TEST_CHUNK_PAUSE": "0.1"]
+                           "FORMULARY_TEST_CHUNK_PAUSE": "0.4"]
         let starter = try Started(shared, ["validate"], name: "starter", environment: environment)
         var runID = ""
         try poll("the starter to print its run") {
