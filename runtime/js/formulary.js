@@ -13,7 +13,8 @@ export class FormularyError extends Error {
   }
 }
 const fail = (message, code) => { throw new FormularyError(message, code); };
-const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const has = Object.hasOwn;
+const isError = v => v.severity === "error";
 
 // MARK: Unicode
 // The general categories the engine asks about (letters, marks, punctuation, space
@@ -114,7 +115,7 @@ const graphemeCount = s => isSimple(s) ? s.length : graphemes(s).length;
 /** The UTF-16 offset of each grapheme's start, then `s.length`. */
 function graphemeBounds(s) {
   const bounds = [0];
-  for (const g of graphemes(s)) bounds.push(bounds[bounds.length - 1] + g.length);
+  for (const g of graphemes(s)) bounds.push(bounds.at(-1) + g.length);
   return bounds;
 }
 /** Code point order (UTF-8 byte order), as Swift compares canonical text. */
@@ -322,7 +323,7 @@ function parseDateBound(text) {
   if (date) return { date };
   if (typeof text !== "string" || !text.startsWith("today")) return null;
   if (text === "today") return { offset: 0, unit: "d" };
-  const sign = text[5], unit = text[text.length - 1], n = swiftInt(text.slice(6, -1));
+  const sign = text[5], unit = text.at(-1), n = swiftInt(text.slice(6, -1));
   return (sign === "+" || sign === "-") && "ymd".includes(unit) && n !== null && text.length > 7 ? { offset: sign === "-" ? -n : n, unit } : null;
 }
 /** Swift's `Int(text)`: an optional sign and ASCII digits within 64 bits; else null. */
@@ -496,18 +497,19 @@ class Mask {
   /** The value laid into the mask: {text, fit: "filled" | "partial" | "broken"}. */
   format(src) {
     const kinds = this.kinds, n = kinds.length;
-    let out = "", i = 0, m = 0, broken = false;
+    let out = "", from = 0, i = 0, m = 0, broken = false;   // src[from..<i] is laid in, not yet added to out
     while (m < n && i < src.length) {
       const c = cpAt(src, i), width = c > 0xFFFF ? 2 : 1;
       if (kinds[m] === LITERAL) {
-        out += this.literalText[m];
         if (c === this.literals[m]) i += width;
+        else { out += src.slice(from, i) + this.literalText[m]; from = i; }
         m++;
-      } else if (this.fits(kinds[m], c)) { out += src.slice(i, i + width); i += width; m++; }
+      } else if (this.fits(kinds[m], c)) { i += width; m++; }
       else { broken = true; break; }
     }
+    out += src.slice(from);
     if (!broken && i === src.length && i > 0 && m >= this.trailingLiteralsStart) while (m < n && kinds[m] === LITERAL) out += this.literalText[m++];
-    return { text: out + src.slice(i), fit: broken || i < src.length ? "broken" : m === n ? "filled" : "partial" };
+    return { text: out, fit: broken || i < src.length ? "broken" : m === n ? "filled" : "partial" };
   }
   /**
    * `format`'s walk over code points: the output, where each went, which the mask took as its literal,
@@ -877,7 +879,7 @@ export class FieldResult {
   /** Whether the verdict is `valid`. */
   get valid() { return this.verdict === "valid"; }
   /** The message to show: the first error's, else the first warning's, else null. */
-  get message() { return (this.violations.find(v => v.severity === "error") ?? this.violations[0])?.message ?? null; }
+  get message() { return (this.violations.find(isError) ?? this.violations[0])?.message ?? null; }
 }
 
 const LIVE = { stage: "live" };
@@ -891,9 +893,9 @@ export class FieldType {
     /** Every parameter's value (name → text), defaults included. */
     this.arguments = texts;
     Object.assign(this, { def, steps, mask, maskCheck, choices, checks, maskName, hasMask: mask !== null || choices.length > 0 });
-    // Per ASCII first slot character, the choices (in order) whose dfa does not die on it.
+    // Per ASCII first slot character, the choices (in order) whose automaton does not die on it.
     this.all = choices.map((_, k) => k);
-    this.byFirst = Array.from({ length: 128 }, (_, c) => this.all.filter(k => !(choices[k].condition.ascii?.[choices[k].condition.start[0] * 128 + c] < 0)));
+    this.byFirst = Array.from({ length: 128 }, (_, c) => this.all.filter(k => choices[k].condition.run(String.fromCharCode(c))));
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
     /** How to show the field: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing… */
@@ -907,15 +909,16 @@ export class FieldType {
   get timing() { return this.definition.timing; }
   normalize(s) { for (let k = 0; k < this.steps.length; k++) s = normalizeStep(this.steps[k], s); return s; }
   normalizedCodePoints(s) { return codePoints(this.normalize(s)); }
-  /** The choice whose condition takes the value's slot characters (digits, letters), or -1. */
-  chooseMask(value, live) {
+  /** The choices whose condition takes the value's slot characters (digits, letters), final then live; -1: none. */
+  chooseMasks(value) {
     const slots = slotsOf(value);
+    let live = -1;   // no later than the final choice, which takes the value live too
     for (const k of this.byFirst[slots.charCodeAt(0)] ?? this.all) {
-      if (live && !slots) return k;
       const outcome = this.choices[k].condition.run(slots) & 3;
-      if (outcome === 2 || (live && outcome === 1)) return k;
+      if (live < 0 && (outcome || !slots)) live = k;
+      if (outcome === 2) return [k, live];
     }
-    return -1;
+    return [-1, live];
   }
   /** The name of mask `choice` (-1: the unconditional one), or null; `named`: as `FieldResult.mask` (not `mask`, not secure). */
   nameOf(choice, named) { const name = choice >= 0 ? this.choices[choice].name : this.mask && this.maskName; return named && (this.definition.secure || name === "mask") ? null : name; }
@@ -926,10 +929,8 @@ export class FieldType {
     const slots = slotsOf(b);
     return !slots || this.choices.some(c => names.has(c.name) && c.condition.run(slots) & 3);
   }
-  /** Normalized and formatted: {b, fit (null without a mask), choice}. */
-  prepared(raw, live) {
-    const current = this.normalize(raw);
-    const choice = this.choices.length ? this.chooseMask(current, live) : -1;
+  /** `current` (normalized) laid into the mask of `choice`: {b, fit (null without a mask), choice}. */
+  laidOut(current, choice) {
     const mask = choice >= 0 ? this.choices[choice].mask : this.mask;
     if (!mask) return { b: current, fit: null, choice };
     const f = mask.format(current);
@@ -947,10 +948,10 @@ export class FieldType {
   validate(value, options) {
     value = wellFormed(value);
     if (isBlank(value)) return new FieldResult(value, "valid", [], true);
-    const p = this.prepared(value, false), errors = v => v.some(x => x.severity === "error");
-    const final = this.violations(p, false);
+    const current = this.normalize(value), [f, l] = this.choices.length ? this.chooseMasks(current) : [-1, -1];
+    const p = this.laidOut(current, f), errors = v => v.some(isError), final = this.violations(p, false);
     if (!isLive(options)) return new FieldResult(p.b, errors(final) ? "invalid" : "valid", final, false, this.nameOf(p.choice, true));
-    const lp = this.choices.length ? this.prepared(value, true) : p, live = this.violations(lp, true);
+    const lp = l === f ? p : this.laidOut(current, l), live = this.violations(lp, true);
     return new FieldResult(lp.b, !errors(final) ? "valid" : errors(live) ? "invalid" : "incomplete", live, false, this.nameOf(lp.choice, true));
   }
   /** Whether the value passes the final stage (warnings do not count; an absent value passes). */
@@ -958,7 +959,9 @@ export class FieldType {
   /** The value normalized and formatted (an absent value as it is); `{stage: "live"}`: with the mask typing chooses. */
   format(value, options) {
     value = wellFormed(value);
-    return isBlank(value) ? value : this.prepared(value, isLive(options)).b;
+    if (isBlank(value)) return value;
+    const current = this.normalize(value);
+    return this.laidOut(current, this.choices.length ? this.chooseMasks(current)[+isLive(options)] : -1).b;
   }
   /** The value without what the mask inserted: `format(unformat(format(v))) == format(v)`. */
   unformat(text) {
@@ -973,20 +976,19 @@ export class FieldType {
   }
   /** The mask (and fill check) chosen for normalized code points, or null. */
   chosenMaskAndCheck(cps, live) {
-    const choice = this.choices.length ? this.chooseMask(stringOf(cps), live) : -1;
-    if (choice >= 0) return this.choices[choice];
-    return this.mask && { mask: this.mask, check: this.maskCheck };
+    const choice = this.choices.length ? this.chooseMasks(stringOf(cps))[+live] : -1;
+    return choice >= 0 ? this.choices[choice] : this.mask && { mask: this.mask, check: this.maskCheck };
   }
-  chosenMask(cps, live) { const c = this.chosenMaskAndCheck(cps, live); return c && c.mask; }
+  chosenMask(cps, live) { return this.chosenMaskAndCheck(cps, live)?.mask; }
   /** The length limit a counter shows ({min, max, unit, rule, severity}), or null. */
   get lengthLimit() {
     const all = this.checks.filter(c => c.kind === "length").map(c => ({ min: c.payload.lower, max: c.payload.upper, unit: c.payload.unit, rule: c.rule, severity: c.severity }));
-    return all.find(l => l.max !== null && l.severity === "error") ?? all.find(l => l.max !== null) ?? all[0] ?? null;
+    return all.find(l => l.max !== null && isError(l)) ?? all.find(l => l.max !== null) ?? all[0] ?? null;
   }
   /** The text's length as the length limit counts it (normalized, masked); 0 when absent. */
   length(text) {
     text = wellFormed(text);
-    return isBlank(text) ? 0 : lengthIn(this.prepared(text, false).b, this.lengthLimit?.unit ?? "graphemes");
+    return isBlank(text) ? 0 : lengthIn(this.format(text), this.lengthLimit?.unit ?? "graphemes");
   }
   /** How a form's `compare` reads this type's values: `date`, `number` or `text`. */
   get comparisonReading() {
@@ -1143,7 +1145,7 @@ const RELATIONS = {
   "<": ["be before", "be less than"], "<=": ["be on or before", "be at most"], ">": ["be after", "be greater than"],
   ">=": ["be on or after", "be at least"], "=": ["be the same date as", "equal"], "!=": ["be another date than", "differ from"],
 };
-const entryVerdict = vs => vs.some(v => v.severity === "error") ? "invalid" : vs.length ? "warnings" : "valid";
+const entryVerdict = vs => vs.some(isError) ? "invalid" : vs.length ? "warnings" : "valid";
 
 /** A form: its fields' compiled types, `required`, and the cross-field rules. */
 export class Form {
@@ -1237,7 +1239,7 @@ export class Form {
 /** -1, 0 or 1 comparing two present values as `reading` says, or null. */
 function compareValues(x, a, y, b, reading) {
   if (reading === "date") {
-    const day = (value, type) => { const check = type.checks.find(c => c.kind === "date"); return check ? check.payload.firstDay(type.prepared(value, false).b) : null; };
+    const day = (value, type) => { const check = type.checks.find(c => c.kind === "date"); return check ? check.payload.firstDay(type.format(value)) : null; };
     const dx = day(x, a), dy = day(y, b);
     return dx === null || dy === null ? null : Math.sign(dx - dy);
   }
@@ -1396,7 +1398,7 @@ export class FieldEditor {
       let start = range[0];
       while (start > 0 && isWhiteSpace(s[start - 1])) start--;
       const before = this.type.normalizedCodePoints(stringOf(s, 0, range[0]));
-      if (before.length && !isWhiteSpace(before[before.length - 1])) {
+      if (before.length && !isWhiteSpace(before.at(-1))) {
         const retry = this._apply(map, literals, [start, range[1]], replacement, typing);
         if (retry.result.verdict !== "invalid") return { applied: true, candidate: retry };
       }
@@ -1426,7 +1428,7 @@ export class FieldEditor {
       }
       normalized = plain;
     }
-    if (typing && type.hasNumberGroups && typedCount > 0 && typedCount <= normalized.length && normalized[typedCount - 1] === typedScalars[typedScalars.length - 1]) {
+    if (typing && type.hasNumberGroups && typedCount > 0 && typedCount <= normalized.length && normalized[typedCount - 1] === typedScalars.at(-1)) {
       const padded = type.chosenMask(normalized, true)?.padded(normalized, typedCount - 1);
       if (padded) ({ value: normalized, caret: typedCount } = padded);
     }
@@ -1451,7 +1453,7 @@ export class FieldEditor {
   }
   /** Why a refused edit's text is invalid (a mask: what its slot takes), and whether for want of room. */
   _refusal(candidate) {
-    const vs = candidate.result.violations, first = vs.find(v => v.severity === "error") ?? vs[0];
+    const vs = candidate.result.violations, first = vs.find(isError) ?? vs[0];
     const label = this.type.definition.label ?? this.type.name;
     if (!first) return { violation: { rule: "mask", severity: "error", message: `${label} cannot take this` }, noRoom: false };
     const normalized = this.type.normalizedCodePoints(candidate.text), chosen = this.type.chosenMaskAndCheck(normalized, true);
