@@ -24,26 +24,15 @@ extension CompiledFieldType {
         if let name = maskName(of: choice), names.contains(name) { return true }
         guard stage == .live else { return false }
         if let maskName, names.contains(maskName) { return true }
-        var slots: [UInt8] = []
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            if c < 0x80 {
-                if c.isASCIIDigit || c.isASCIILetter { slots.append(c) }
-                i += 1
-                continue
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(b.count, 1)) { buffer in
+            let dst = buffer.baseAddress!
+            let n = slotCharacters(of: b, into: dst).bytes
+            if n == 0 { return true }
+            let slots = Bytes(start: dst, count: n)
+            for k in choices.indices where names.contains(choiceNames[k]) {
+                if !choices[k].condition.end(slots, scratch: scratch).isDead { return true }
             }
-            let (s, length) = decodeScalar(b, at: i)
-            if isLetter(s) { for k in 0..<length { slots.append(b[i + k]) } }
-            i += length
+            return false
         }
-        if slots.isEmpty { return true }
-        for k in choices.indices where names.contains(choiceNames[k]) {
-            let alive = slots.withUnsafeBufferPointer { bytes in
-                !choices[k].condition.end(bytes, scratch: scratch).isDead
-            }
-            if alive { return true }
-        }
-        return false
     }
 }

@@ -86,22 +86,7 @@ extension CompiledFieldType {
     @inline(never)
     func chooseMask(_ value: Bytes, scratch: Scratch, buffer index: Int, stage: Stage) -> Int {
         let dst = scratch.buffer(index, capacity: value.count)
-        var n = 0, i = 0, scalars = 0
-        while i < value.count {
-            let c = value[i]
-            if c < 0x80 {
-                if c.isASCIIDigit || c.isASCIILetter { dst[n] = c; n += 1; scalars += 1 }
-                i += 1
-                continue
-            }
-            let (s, length) = decodeScalar(value, at: i)
-            if isLetter(s) {
-                for k in 0..<length { dst[n + k] = value[i + k] }
-                n += length
-                scalars += 1
-            }
-            i += length
-        }
+        let (n, scalars) = slotCharacters(of: value, into: dst)
         let slots = Bytes(start: dst, count: n)
         let live = stage == .live
         if n > 0 && dst[0] < 0x80 {
@@ -129,6 +114,29 @@ extension CompiledFieldType {
             }) { return k }
             return -1
         }
+    }
+
+    /// Copies `value`'s slot characters (ASCII digits and letters, Unicode letters) to `dst`,
+    /// which holds at least `value.count` bytes; returns their bytes and scalars.
+    @inline(__always)
+    func slotCharacters(of value: Bytes, into dst: UnsafeMutablePointer<UInt8>) -> (bytes: Int, scalars: Int) {
+        var n = 0, i = 0, scalars = 0
+        while i < value.count {
+            let c = value[i]
+            if c < 0x80 {
+                if c.isASCIIDigit || c.isASCIILetter { dst[n] = c; n += 1; scalars += 1 }
+                i += 1
+                continue
+            }
+            let (s, length) = decodeScalar(value, at: i)
+            if isLetter(s) {
+                for k in 0..<length { dst[n + k] = value[i + k] }
+                n += length
+                scalars += 1
+            }
+            i += length
+        }
+        return (n, scalars)
     }
 
     /// Whether the type has any mask.
