@@ -34,6 +34,8 @@ embed() {
 # (`FieldCatalog.builtin`); FormularyKit's registry reads the same copy.
 mkdir -p Sources/FormularyRules/Catalog
 embed package BuiltinPluginFiles Sources/FormularyRules/Catalog/BuiltinPluginFiles.swift plugins/*.field
+# The built-in types' messages in other languages (`FieldCatalog.localized`), beside them.
+embed package BuiltinMessageFiles Sources/FormularyRules/Catalog/BuiltinMessageFiles.swift plugins/*.messages
 mkdir -p Sources/FormularyKit/Demo
 embed DemoFiles Sources/FormularyKit/Demo/DemoFiles.swift demo/signup.form demo/signup-sample.csv
 # The page `formulary serve` answers at `/` (web/), served from the binary with no files beside it.

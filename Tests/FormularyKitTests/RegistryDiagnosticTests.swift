@@ -7,7 +7,7 @@ import FormularyRules
 @Suite struct RegistryDiagnosticTests {
     @Test func idStringsAreUniqueAcrossDomains() {
         let ids = LanguageDiagnostic.allCases.map(\.id) + CompilerDiagnostic.allCases.map(\.id)
-            + RegistryDiagnostic.allCases.map(\.id)
+            + RegistryDiagnostic.allCases.map(\.id) + MessagesDiagnostic.allCases.map(\.id)
         let strings = ids.map(\.rawValue)
         let repeated = Dictionary(grouping: strings, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
         #expect(repeated.isEmpty, "used by more than one domain: \(repeated)")

@@ -113,7 +113,7 @@ import Testing
 
     @Test func idStringsAreUniqueAndKebabCase() {
         let all = LanguageDiagnostic.allCases.map(\.rawValue) + CompilerDiagnostic.allCases.map(\.rawValue)
-            + RegistryDiagnostic.allCases.map(\.rawValue)
+            + RegistryDiagnostic.allCases.map(\.rawValue) + MessagesDiagnostic.allCases.map(\.rawValue)
         #expect(Set(all).count == all.count, "an id string is listed twice")
         for id in all {
             #expect(id.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } && !id.hasPrefix("-"), "\(id)")

@@ -8,15 +8,16 @@ import Darwin
 
 extension FieldCatalog {
     /// A new catalog with every `.field` file of `folder` added (not its subfolders), in
-    /// name order, as ``adding(source:file:)`` adds one: the module's only file-system
-    /// access, for an app that ships its own types as files.
+    /// name order, as ``adding(source:file:)`` adds one, and every message catalog
+    /// (`de.messages`…) as ``adding(messages:file:)`` adds one: the module's only
+    /// file-system access, for an app that ships its own types as files.
     ///
     /// - Throws: ``FormularyError`` with every problem of every file (a folder is taken
     ///   whole or not at all): a file that cannot be read (`unreadable-file`), errors in a
     ///   file, two files declaring the same type (`duplicate-declaration`), a type that does
     ///   not resolve or compile with its parameters' defaults.
     public func adding(folder: String) throws(FormularyError) -> FieldCatalog {
-        let names = try Self.fieldFileNames(in: folder)
+        let names = try Self.fileNames(in: folder, ending: ".field")
         var entries = self.entries
         var problems: [Diagnostic] = []
         var declaredIn: [String: String] = [:]
@@ -37,8 +38,19 @@ extension FieldCatalog {
                 problems += error.diagnostics
             }
         }
+        var messageFiles = self.messageFiles
+        for name in try Self.fileNames(in: folder, ending: MessageFile.fileExtension) {
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            do {
+                let file = MessageFile.parse(bytes: try Self.readFile(path), file: path)
+                problems += file.diagnostics
+                messageFiles.append(file)
+            } catch {
+                problems += error.diagnostics
+            }
+        }
         if problems.containsErrors { throw FormularyError(problems) }
-        let catalog = FieldCatalog(today: today, entries: entries)
+        let catalog = replacing(entries: entries, messageFiles: messageFiles)
         for type in declaredIn.keys.sorted() {
             do { try catalog.checkLoads(type) } catch { problems += error.diagnostics }
         }
@@ -46,8 +58,8 @@ extension FieldCatalog {
         return catalog
     }
 
-    /// The names of the `.field` files directly in `folder`, sorted.
-    static func fieldFileNames(in folder: String) throws(FormularyError) -> [String] {
+    /// The names of the files directly in `folder` whose names end in `suffix`, sorted.
+    static func fileNames(in folder: String, ending suffix: String) throws(FormularyError) -> [String] {
         guard let directory = opendir(folder) else {
             throw unreadable(folder, reason: "cannot open the folder (\(String(cString: strerror(errno))))")
         }
@@ -57,7 +69,7 @@ extension FieldCatalog {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasSuffix(".field"), !name.hasPrefix(".") { names.append(name) }
+            if name.hasSuffix(suffix), !name.hasPrefix(".") { names.append(name) }
         }
         return names.sorted()
     }

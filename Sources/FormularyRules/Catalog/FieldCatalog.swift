@@ -27,10 +27,17 @@ public struct FieldCatalog: Sendable {
     public let today: CivilDate
     let entries: [String: Entry]
     let cache: CatalogCache
+    /// The message catalogs the catalog holds, lowest precedence first.
+    let messageFiles: [MessageFile]
+    /// The translations of the catalog's locale; nil when it is not localized.
+    let messages: LocaleMessages?
 
-    init(today: CivilDate, entries: [String: Entry]) {
+    init(today: CivilDate, entries: [String: Entry], messageFiles: [MessageFile] = [],
+         messages: LocaleMessages? = nil) {
         self.today = today
         self.entries = entries
+        self.messageFiles = messageFiles
+        self.messages = messages
         let declarations = entries.mapValues(\.declaration)
         cache = CatalogCache(resolver: TypeResolver(knownNames: declarations.keys.sorted()) { declarations[$0] })
     }
@@ -47,7 +54,7 @@ public struct FieldCatalog: Sendable {
             let entry = try catalog.parseType(source: file.text, file: "plugins/" + file.name)
             entries[entry.declaration.name] = entry
         }
-        catalog = FieldCatalog(today: today, entries: entries)
+        catalog = FieldCatalog(today: today, entries: entries, messageFiles: Self.builtinMessageFiles)
         return catalog
     }
 
@@ -75,7 +82,7 @@ public struct FieldCatalog: Sendable {
         let entry = try parseType(source: source, file: file)
         var entries = self.entries
         entries[entry.declaration.name] = entry
-        let catalog = FieldCatalog(today: today, entries: entries)
+        let catalog = replacing(entries: entries)
         try catalog.checkLoads(entry.declaration.name)
         return catalog
     }
@@ -121,7 +128,8 @@ public struct FieldCatalog: Sendable {
         return cache.store(type, for: key)
     }
 
-    /// The resolved definition of a type (its `extends` chain applied).
+    /// The resolved definition of a type (its `extends` chain applied), its label, help,
+    /// placeholder and messages in the catalog's ``locale`` where a message catalog has them.
     ///
     /// - Throws: ``FormularyError`` when the catalog has no such type or it does not resolve.
     public func definition(named name: String) throws(FormularyError) -> FieldTypeDefinition {
@@ -132,7 +140,12 @@ public struct FieldCatalog: Sendable {
                 at: location, sourceLine: name)])
         }
         switch cache.resolve(name) {
-        case .success(let definition): return definition
+        case .success(let definition):
+            guard let messages else { return definition }
+            return messages.localize(definition) { base in
+                if case .success(let resolved)? = cache.resolve(base) { return resolved }
+                return nil
+            }
         case .failure(let problems): throw FormularyError(withSourceLines(problems.diagnostics))
         case nil: throw FormularyError([])   // unreachable: the entry exists
         }

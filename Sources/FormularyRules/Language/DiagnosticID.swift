@@ -9,6 +9,9 @@ public enum DiagnosticDomain: String, Sendable, Hashable, CaseIterable {
     /// Putting files together into a registry or a catalog: names declared twice,
     /// unreadable files (`RegistryDiagnostic`).
     case registry
+    /// Reading message catalogs (`.messages` files): their lines, and keys or placeholders
+    /// that name nothing of the types and forms (`MessagesDiagnostic`).
+    case messages
 }
 
 /// The typed identifier of a diagnostic: its domain and its stable kebab-case string.
