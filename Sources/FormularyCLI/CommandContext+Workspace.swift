@@ -3,9 +3,9 @@ import FormularyRules
 
 extension CommandContext {
     /// The settings the workspace is opened with: the database, the plugin folders and
-    /// the actor, resolved from options and environment.
+    /// the actor and the locale, resolved from options and environment.
     var workspaceSettings: WorkspaceSettings {
-        WorkspaceSettings(databasePath: databasePath, pluginFolders: pluginFolders, actor: actor)
+        WorkspaceSettings(databasePath: databasePath, pluginFolders: pluginFolders, actor: actor, locale: locale)
     }
 
     /// A service's failure as this process says it: the message, the details rendered as

@@ -68,6 +68,16 @@ final class CommandContext {
         arguments[GlobalOption.db] ?? environment["FORMULARY_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "formulary.db"
     }
 
+    /// The locale messages and labels are given in: `--locale`, else the first of
+    /// `FORMULARY_LOCALE`, `LC_ALL`, `LC_MESSAGES` and `LANG` that is set and not empty, as
+    /// POSIX programs choose the language of their messages. `C` and `POSIX` (and a value
+    /// that names no locale) mean the types' own texts; so does a locale without catalogs.
+    var locale: String? {
+        if let option = arguments[GlobalOption.locale] { return option }
+        return ["FORMULARY_LOCALE", "LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { self.environment[$0] }
+            .first { !$0.isEmpty }
+    }
+
     var actor: String {
         if let a = arguments[GlobalOption.actor] { return a }
         if let a = environment["FORMULARY_ACTOR"], !a.isEmpty { return a }

@@ -80,6 +80,7 @@ enum GlobalOption {
                                 repeatable: true, completion: .directories)
     static let actor = Option("actor", "NAME", help: "Who is acting, for the audit log (env FORMULARY_ACTOR; default $USER).")
     static let today = Option("today", "YYYY-MM-DD", help: "Fixes \"today\" for date checks (env FORMULARY_TODAY; default the local date).")
+    static let locale = Option("locale", "LOCALE", help: "Messages and labels in this locale, e.g. de or pt-BR (env FORMULARY_LOCALE, LC_ALL, LC_MESSAGES, LANG).")
     // The values offered depend on the command (its spec's `formats`).
     static let format = Option("format", "FORMAT", help: "Output format: text or json, and csv or html where a command offers them.",
                                completion: .values(OutputFormat.allValueStrings))
@@ -87,5 +88,5 @@ enum GlobalOption {
     static let version = Flag("version", help: "Shows the version.")
 
     /// In the order help lists them.
-    static let all: [any OptionKey] = [db, plugins, actor, today, format, help, version]
+    static let all: [any OptionKey] = [db, plugins, actor, today, locale, format, help, version]
 }

@@ -26,10 +26,11 @@ import Testing
         (["report", "--format", ""], ["text", "json", "csv", "html"]),
         (["--format", ""], ["text", "json", "csv", "html"]),
         (["--db", "x.db", "ty"], ["types"]),           // a global option's value is skipped
-        (["check", "--l"], ["--live"]),
+        (["check", "--li"], ["--live"]),
+        (["check", "--l"], ["--live", "--locale"]),
         (["report", "--f"], ["--form", "--format"]),
         (["entries", "list", "--"], ["--form", "--failing", "--limit", "--db", "--plugins", "--actor", "--today",
-                                      "--format", "--help", "--version"]),
+                                      "--locale", "--format", "--help", "--version"]),
         (["help", "types", "h"], ["history"]),
         (["help", "e"], ["entries", "export"]),
         (["types", "lint", "my-"], ["my-folder", "my-types.field"]),  // FILE...: files and folders

@@ -44,7 +44,8 @@ extension RegistryService {
 
     /// Parses and checks the plugin files `paths` without storing anything: syntax,
     /// inheritance (a base may come from the registry or from another of the files),
-    /// parameters and the load-time checks, as of `today`. Problems are the report's, not
+    /// parameters and the load-time checks, as of `today`; and message catalogs
+    /// (`de.messages`): their lines, and keys and placeholders that name nothing. Problems are the report's, not
     /// failures.
     ///
     /// - Throws: a ``ServiceError`` (bad input) when a path is a folder, or the file error
@@ -62,6 +63,7 @@ extension RegistryService {
                 diagnostics += registry.lint(form: entry.name)
                 names.append(entry.name)
             }
+            diagnostics += registry.lint(messages: file)
             return LintedFile(file: file, definitions: names, diagnostics: Self.inFileOrder(diagnostics))
         })
     }

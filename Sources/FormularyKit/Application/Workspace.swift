@@ -16,12 +16,17 @@ public struct WorkspaceSettings: Sendable {
     public var pluginFolders: [PluginFolder]
     /// Who is acting, as the audit log records it.
     public var actor: String
+    /// The locale messages and labels are given in (`de`, `pt-BR`; `--locale`,
+    /// `FORMULARY_LOCALE`, `LC_ALL`, `LC_MESSAGES`, `LANG`); nil, or one without message
+    /// catalogs, for the types' own texts.
+    public var locale: String?
 
-    /// Settings naming the database, the plugin folders and the actor.
-    public init(databasePath: String, pluginFolders: [PluginFolder], actor: String) {
+    /// Settings naming the database, the plugin folders, the actor and the locale.
+    public init(databasePath: String, pluginFolders: [PluginFolder], actor: String, locale: String? = nil) {
         self.databasePath = databasePath
         self.pluginFolders = pluginFolders
         self.actor = actor
+        self.locale = locale
     }
 }
 
@@ -100,13 +105,17 @@ public final class Workspace {
     /// The registry with the database's types and forms when there is a database, the
     /// plugin folders, then `extraFiles` (files named on a command line).
     package func registry(extraFiles: [PluginFile] = []) throws -> Registry {
-        try Registry.load(folders: settings.pluginFolders, store: databaseExists ? store(.read) : nil,
-                          extraFiles: extraFiles)
+        let registry = try Registry.load(folders: settings.pluginFolders, store: databaseExists ? store(.read) : nil,
+                                         extraFiles: extraFiles)
+        registry.localize(settings.locale)
+        return registry
     }
 
     /// The registry with the database's types and forms read from `store`.
     func registry(store: Store, extraFiles: [PluginFile] = []) throws -> Registry {
-        try Registry.load(folders: settings.pluginFolders, store: store, extraFiles: extraFiles)
+        let registry = try Registry.load(folders: settings.pluginFolders, store: store, extraFiles: extraFiles)
+        registry.localize(settings.locale)
+        return registry
     }
 
     /// The store, opened once with `access` and its schema checked to be current (a

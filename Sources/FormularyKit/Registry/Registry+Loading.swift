@@ -31,7 +31,7 @@ extension Registry {
                     : "does not exist (named by \(origin))"
                 throw FileError(path: folder.path, reason: reason)
             }
-            for path in try FileSystem.files(in: folder.path, extensions: [".field", ".form"])
+            for path in try FileSystem.files(in: folder.path, extensions: [".field", ".form", MessageFile.fileExtension])
             where !named.contains(FileSystem.realPath(path) ?? path) {
                 files.append(PluginFile(path: path, bytes: try FileSystem.read(path, limit: 4 << 20),
                                         source: .folder(folder)))

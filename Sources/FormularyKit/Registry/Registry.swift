@@ -60,6 +60,12 @@ package final class Registry {
     package private(set) var forms: [String: FormEntry] = [:]
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
     package private(set) var problems: [Diagnostic] = []
+    /// The message catalogs (`de.messages`…) of every source, lowest precedence first.
+    package private(set) var messageFiles: [MessageFile] = []
+    /// The translations types are compiled with (``localize(_:)``); nil for their own texts.
+    package internal(set) var messages: LocaleMessages? {
+        didSet { compiled = [:] }
+    }
 
     private var definitions: [String: Result<FieldTypeDefinition, DiagnosticList>] = [:]
     private var compiled: [String: CompiledFieldType] = [:]
@@ -82,9 +88,9 @@ package final class Registry {
         unowned let registry: Registry
     }
 
-    /// The built-in plugin files, as compiled into the binary.
+    /// The built-in plugin files and message catalogs, as compiled into the binary.
     package static var builtinFiles: [PluginFile] {
-        BuiltinPluginFiles.files.map {
+        (BuiltinPluginFiles.files + BuiltinMessageFiles.files).map {
             PluginFile(path: "plugins/" + $0.name, bytes: Array($0.text.utf8), source: .builtin)
         }
     }
@@ -93,6 +99,10 @@ package final class Registry {
     package init(files: [PluginFile]) {
         var declaredIn: [String: String] = [:]   // "source|name" → file, to catch duplicates
         for file in files {
+            if file.path.hasSuffix(MessageFile.fileExtension) {
+                messageFiles.append(MessageFile.parse(bytes: file.bytes, file: file.path))
+                continue
+            }
             if file.source == .builtin, file.path.hasSuffix(".field") {
                 let name = Registry.stem(of: file.path)
                 let key = "\(file.source)|field|\(name)"
@@ -251,7 +261,7 @@ package final class Registry {
         let definition: FieldTypeDefinition
         switch found {
         case .failure(let problems): return .failure(DiagnosticList(withSourceLines(problems.diagnostics)))
-        case .success(let d): definition = d
+        case .success(let d): definition = localized(d)
         }
         let arguments: [String: ParameterValue]
         switch ParameterBinding.bind(definition.parameters, arguments: reference.arguments,

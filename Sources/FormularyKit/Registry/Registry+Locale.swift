@@ -1,0 +1,38 @@
+import FormularyRules
+
+extension Registry {
+    /// Makes the registry compile its types in `locale` (`de`, `pt_BR.UTF-8`), with the
+    /// translations of its message catalogs: built-in, then each plugin folder's, later ones
+    /// overriding earlier ones key by key. Nil, or a text that names no locale (`C`), gives
+    /// the types' own texts. Types compiled before are compiled again.
+    package func localize(_ locale: String?) {
+        messages = locale.flatMap(LocaleTag.canonical).map { LocaleMessages(locale: $0, files: messageFiles) }
+    }
+
+    /// The locale types are compiled in, canonical; nil for their own texts.
+    package var locale: String? { messages?.locale }
+
+    /// `definition` with the translations of the registry's locale.
+    func localized(_ definition: FieldTypeDefinition) -> FieldTypeDefinition {
+        guard let messages else { return definition }
+        return messages.localize(definition) { base in
+            if case .success(let resolved)? = self.definition(named: base) { return resolved }
+            return nil
+        }
+    }
+
+    /// The message catalog read from `file`, if the registry has one.
+    package func messageFile(_ file: String) -> MessageFile? {
+        messageFiles.last { $0.source.file == file }
+    }
+
+    /// Every diagnostic about a message catalog: its lines', then the keys and placeholders
+    /// that name nothing among the registry's types and forms (warnings).
+    package func lint(messages file: String) -> [Diagnostic] {
+        guard let catalog = messageFile(file) else { return [] }
+        return catalog.diagnostics + catalog.lint(
+            typeNames: typeNames,
+            type: { name in if case .success(let d)? = self.definition(named: name) { return d } else { return nil } },
+            formNames: forms.keys.sorted(), form: { self.forms[$0]?.form })
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `--locale` and the environment that stands in for it, message catalogs in plugin folders,
+/// and `types lint` of a catalog.
+@Suite struct LocaleOptionTests {
+    @Test func theOptionThenFormularyLocaleThenThePosixVariablesChooseTheLanguage() throws {
+        let sandbox = try Sandbox()
+        func message(_ arguments: [String], _ environment: [String: String?] = [:]) throws -> String {
+            let result = try sandbox.run(arguments + ["check", "age(min: 18)", "17"], environment: environment)
+            #expect(result.status == 1, "\(result)")
+            return result.stdout
+        }
+        #expect(try message([]) == "invalid  \"17\"  range: Age must be between 18 and 150\n")
+        #expect(try message(["--locale", "de"]).contains("Das Alter muss zwischen 18 und 150 liegen"))
+        #expect(try message([], ["FORMULARY_LOCALE": "fr"]).contains("L'âge doit être compris entre 18 et 150"))
+        #expect(try message(["--locale", "es"], ["FORMULARY_LOCALE": "fr"]).contains("La edad debe estar entre 18 y 150"))
+        #expect(try message([], ["LANG": "pt_BR.UTF-8"]).contains("A idade deve estar entre 18 e 150"))
+        #expect(try message([], ["LANG": "pt_BR.UTF-8", "LC_MESSAGES": "de_DE.UTF-8"]).contains("Das Alter"))
+        #expect(try message([], ["LC_MESSAGES": "de_DE.UTF-8", "LC_ALL": "es_ES.UTF-8"]).contains("La edad"))
+        // An empty variable is unset; C and a locale without catalogs keep the English text.
+        #expect(try message([], ["FORMULARY_LOCALE": "", "LANG": "de"]).contains("Das Alter"))
+        #expect(try message([], ["LANG": "C.UTF-8"]).contains("Age must be"))
+        #expect(try message(["--locale", "ja"]).contains("Age must be"))
+    }
+
+    @Test func aFoldersCatalogOverridesTheBuiltInOneAndTranslatesItsTypes() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("mine/shoe.field", "field shoe\nlabel \"Shoe size\"\ninteger message \"Whole sizes only\"\n")
+        _ = try sandbox.write("mine/de.messages", """
+            shoe.integer = "Nur ganze Größen, nicht {value}"
+            age.range = "Bitte {min} bis {max} Jahre"
+            """)
+        let shoe = try sandbox.run("--plugins", "mine", "--locale", "de-CH", "check", "shoe", "4.5")
+        #expect(shoe.stdout == "invalid  \"4.5\"  integer: Nur ganze Größen, nicht 4.5\n", "\(shoe)")
+        let age = try sandbox.run("--plugins", "mine", "--locale", "de", "check", "age", "abc")
+        #expect(age.stdout.contains("integer: Das Alter ist eine ganze Zahl von Jahren, z. B. 42; range: Bitte 0 bis 150 Jahre"), "\(age)")
+        let shown = try sandbox.run("--plugins", "mine", "--locale", "de", "--format", "json", "check", "shoe", "x")
+        #expect(shown.stdout.contains("\"message\":\"Nur ganze Größen, nicht x\""), "\(shown)")
+    }
+
+    @Test func lintReportsACatalogsProblemsWithTheirPlaces() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("mine/shoe.field", "field shoe\ninteger\n")
+        _ = try sandbox.write("mine/fr.messages", "shoe.intger = \"Entier\"\nshoe.integer = \"{size}\"\n")
+        let warned = try sandbox.run("--plugins", "mine", "types", "lint", "mine/fr.messages")
+        #expect(warned.status == 0, "warnings alone pass: \(warned)")
+        #expect(!warned.stdout.contains("ok"), "a file with warnings is not listed as ok: \(warned)")
+        #expect(warned.stderr.contains("""
+            mine/fr.messages:1:1: warning: 'intger' is not a rule of type 'shoe'; did you mean 'integer'?
+            shoe.intger = "Entier"
+            ^~~~~~~~~~~
+            """), "\(warned)")
+        #expect(warned.stderr.contains("mine/fr.messages:2:1: warning: '{size}' is not filled in for 'shoe.integer'"), "\(warned)")
+
+        _ = try sandbox.write("drafts/français.messages", "shoe.integer \"x\"\n")
+        let broken = try sandbox.run("--plugins", "mine", "--format", "json", "types", "lint", "drafts/français.messages")
+        #expect(broken.status == 2, "\(broken)")
+        #expect(broken.stdout.contains("\"id\":\"invalid-locale\",\"domain\":\"messages\""), "\(broken)")
+        #expect(broken.stdout.contains("\"id\":\"invalid-message-line\""), "\(broken)")
+    }
+}
