@@ -617,5 +617,11 @@ CREATE TRIGGER api_tokens_revoke_only BEFORE UPDATE ON api_tokens
 FOR EACH ROW EXECUTE FUNCTION api_tokens_revoke_only();
 
 """#),
+        Migration(id: 12, name: "0012_run_locale.sql", sql: #"""
+-- 0012 (PostgreSQL): a run records the locale its messages are in. The dialect of
+-- migrations/0012_run_locale.sql; see there.
+ALTER TABLE runs ADD COLUMN locale TEXT;
+
+"""#),
     ]
 }

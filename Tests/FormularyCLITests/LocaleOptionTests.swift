@@ -59,4 +59,40 @@ import Testing
         #expect(broken.stdout.contains("\"id\":\"invalid-locale\",\"domain\":\"messages\""), "\(broken)")
         #expect(broken.stdout.contains("\"id\":\"invalid-message-line\""), "\(broken)")
     }
+
+    /// A run stores its messages in the locale it was made in and says which; a later run
+    /// in another locale judges in full rather than carry the other language's rows.
+    @Test func aRunKeepsTheMessagesOfItsLocaleAndSaysWhich() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("f.form", "form f\nfield age age required\n")
+        _ = try sandbox.write("a.csv", "age\n17\n200\n")
+        for command in [["init"], ["forms", "add", "f.form"], ["import", "--form", "f", "a.csv"]] {
+            let result = try sandbox.run(command)
+            #expect(result.status == 0, "\(result)")
+        }
+        let german = try sandbox.run("--locale", "de", "--format", "json", "validate")
+        #expect(german.stdout.contains("\"today\":\"2026-11-29\",\"locale\":\"de\""), "\(german)")
+        let report = try sandbox.run("report", "--run", "1")
+        #expect(report.stdout.contains("locale    de"), "\(report)")
+        #expect(report.stdout.contains("Das Alter muss zwischen 0 und 150 liegen"), "\(report)")
+        let json = try sandbox.run("--format", "json", "report", "--run", "1")
+        #expect(json.stdout.contains("\"locale\":\"de\""), "\(json)")
+
+        // Run 2, in the types' own texts: nothing carried from run 1, English messages.
+        let english = try sandbox.run("--format", "json", "validate")
+        #expect(english.stdout.contains("\"locale\":null") && english.stdout.contains("\"entries_carried\":0"), "\(english)")
+        let second = try sandbox.run("report", "--run", "2")
+        #expect(second.stdout.contains("Age must be between 0 and 150") && !second.stdout.contains("locale "), "\(second)")
+        // Run 3 in German again carries run 2's rows? No: run 2 is English.
+        let again = try sandbox.run("--locale", "de", "--format", "json", "validate")
+        #expect(again.stdout.contains("\"entries_carried\":0"), "\(again)")
+        let verified = try sandbox.run("audit", "verify")
+        #expect(verified.status == 0, "\(verified)")
+
+        // The database stores no catalogs: types add says where one goes.
+        _ = try sandbox.write("de.messages", "age.label = \"Alter\"\n")
+        let added = try sandbox.run("types", "add", "de.messages")
+        #expect(added.status == 2 && added.stderr.contains("de.messages is a message catalog, and the database stores none"),
+                "\(added)")
+    }
 }

@@ -81,6 +81,10 @@ extension RegistryService {
     func check(pluginFiles extra: [PluginFile], kind: DefinitionKind?, today: CivilDate, store: Store?,
                verb: String = "stored", warnings: WarningSink) throws -> (admitted: [Admitted], registry: Registry) {
         let files = extra.map(\.path)
+        if let catalog = files.first(where: { $0.hasSuffix(MessageFile.fileExtension) }) {
+            throw ServiceError(.badInput, "\(catalog) is a message catalog, and the database stores none; "
+                               + "put it in a plugin folder (--plugins), where it translates the types it names, stored ones too")
+        }
         let registry = try store.map { try workspace.registry(store: $0, extraFiles: extra) }
             ?? workspace.registry(extraFiles: extra)
         // Files often share a problem (every type below a too-deep chain has the same one):

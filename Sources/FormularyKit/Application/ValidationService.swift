@@ -33,7 +33,7 @@ public struct ValidationService {
             Array(Set(run.forms.compactMap(\.carriedFrom))).sorted()
         }
 
-        /// `{"run", "status", "started_at", "ended_at", "actor", "today", counts…,
+        /// `{"run", "status", "started_at", "ended_at", "actor", "today", "locale", counts…,
         /// "entries_judged", "entries_carried", "forms": [{"form", "form_version", counts…,
         /// "entries_judged", "entries_carried", "carried_from"}]}`: of `entries_checked`, how
         /// many the run judged and how many it carried forward (from run `carried_from`, null
@@ -45,6 +45,7 @@ public struct ValidationService {
             if let end = run.endedAt { o.field("ended_at", end) } else { o.nullField("ended_at") }
             o.field("actor", run.actor)
             o.field("today", run.today)
+            if let locale = run.locale { o.field("locale", locale) } else { o.nullField("locale") }
             Self.write(run.counts, into: &o)
             o.field("entries_judged", run.entriesJudged)
             o.field("entries_carried", run.entriesCarried)
@@ -95,8 +96,9 @@ public struct ValidationService {
                     progress: ((ValidationProgress) -> Void)? = nil) throws -> Outcome {
         let store = try workspace.store(.write)
         let registry = try workspace.registry(store: store)
-        let options = ValidationOptions(forms: forms, today: today, actor: workspace.settings.actor, carryForward: !all,
+        var options = ValidationOptions(forms: forms, today: today, actor: workspace.settings.actor, carryForward: !all,
                                         chunkSize: chunkSize, leaseSeconds: leaseSeconds)
+        options.locale = registry.locale
         let validation = ValidationRun(store: store, registry: registry, options: options)
         validation.progress = progress
         validation.shared = shared
@@ -146,6 +148,7 @@ public struct ValidationService {
     public func join(runID: Int64, progress: ((Int) -> Void)? = nil) throws -> JoinOutcome {
         let store = try workspace.store(.write)
         let join = ValidationJoin(store: store, runID: runID)
+        join.catalogs = try workspace.registry(store: store).messageFiles
         join.progress = progress
         let clock = ContinuousClock()
         let started = clock.now

@@ -9,6 +9,13 @@ extension Registry {
         messages = locale.flatMap(LocaleTag.canonical).map { LocaleMessages(locale: $0, files: messageFiles) }
     }
 
+    /// Makes the registry compile its types in `locale` with `catalogs` in place of its own
+    /// (a registry of a run's recorded versions, which holds none).
+    package func localize(_ locale: String?, catalogs: [MessageFile]) {
+        messageFiles = catalogs
+        localize(locale)
+    }
+
     /// The locale types are compiled in, canonical; nil for their own texts.
     package var locale: String? { messages?.locale }
 

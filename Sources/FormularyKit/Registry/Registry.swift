@@ -61,7 +61,7 @@ package final class Registry {
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
     package private(set) var problems: [Diagnostic] = []
     /// The message catalogs (`de.messages`…) of every source, lowest precedence first.
-    package private(set) var messageFiles: [MessageFile] = []
+    package internal(set) var messageFiles: [MessageFile] = []
     /// The translations types are compiled with (``localize(_:)``); nil for their own texts.
     package internal(set) var messages: LocaleMessages? {
         didSet { compiled = [:] }

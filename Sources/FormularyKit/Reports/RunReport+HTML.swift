@@ -46,6 +46,7 @@ extension RunReport {
         fact("Ended", facts.endedAt ?? "not finished")
         fact("Actor", facts.actor)
         fact("Today", facts.today)
+        if let locale = facts.locale { fact("Locale", locale) }
         fact("Entries checked", n(facts.entriesChecked))
         fact("Entries failing", "\(n(facts.entriesFailing)) (\(ReportNumbers.percent(facts.entriesFailing, of: facts.entriesChecked)))")
         fact("Entries with warnings only", n(facts.entriesWarned))

@@ -34,6 +34,7 @@ extension RunReport {
                 r.fieldOrNull("ended_at", facts.endedAt)
                 r.field("actor", facts.actor)
                 r.field("today", facts.today)
+                r.fieldOrNull("locale", facts.locale)
                 r.field("entries_checked", facts.entriesChecked)
                 r.field("entries_failing", facts.entriesFailing)
                 r.field("failing_percent", Self.percentValue(facts.entriesFailing, of: facts.entriesChecked))

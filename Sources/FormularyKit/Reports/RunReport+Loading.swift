@@ -104,7 +104,7 @@ struct RunReportLoader {
             runID: record.id, startedAt: record.startedAt, endedAt: record.endedAt, actor: record.actor,
             today: record.today, status: record.status.rawValue, entriesChecked: counts.entriesChecked,
             entriesFailing: counts.entriesInvalid, entriesWarned: counts.entriesWarned,
-            errors: counts.errors, warnings: counts.warnings, error: record.error)
+            errors: counts.errors, warnings: counts.warnings, error: record.error, locale: record.locale)
 
         // The type version that judged each field.
         var typeOfField: [String: FormularyStore.DefinitionVersion] = [:]

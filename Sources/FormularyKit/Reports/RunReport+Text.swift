@@ -29,6 +29,8 @@ extension RunReport {
             [Cell("actor"), Cell(facts.actor)],
             [Cell("today"), Cell(facts.today)],
         ]
+        // Only a run made in a locale says so: its messages below are in that language.
+        if let locale = facts.locale { factRows.append([Cell("locale"), Cell(locale)]) }
         for (i, form) in forms.enumerated() {
             factRows.append([Cell(i == 0 ? "forms" : ""),
                              Cell("\(form.name) @ \(form.version.prefix(12))")])

@@ -25,6 +25,8 @@ package struct RunReport {
         package var actor: String
         /// The "today" (YYYY-MM-DD) the date checks used.
         package var today: String
+        /// The locale the messages are in; nil for the types' own texts.
+        package var locale: String?
         /// `running`, `complete` or `incomplete`.
         package var status: String
         /// Entries judged (of the narrowed form only, when narrowed).
@@ -43,7 +45,7 @@ package struct RunReport {
         /// Makes the facts of a run.
         package init(runID: Int64, startedAt: String, endedAt: String?, actor: String, today: String,
                     status: String, entriesChecked: Int, entriesFailing: Int, entriesWarned: Int = 0,
-                    errors: Int, warnings: Int, error: String? = nil) {
+                    errors: Int, warnings: Int, error: String? = nil, locale: String? = nil) {
             self.runID = runID
             self.startedAt = startedAt
             self.endedAt = endedAt
@@ -56,6 +58,7 @@ package struct RunReport {
             self.errors = errors
             self.warnings = warnings
             self.error = error
+            self.locale = locale
         }
     }
 

@@ -44,6 +44,10 @@ package final class ValidationJoin {
     package var maxChunks: Int?
     /// Called after each committed chunk with the entries checked so far.
     package var progress: ((Int) -> Void)?
+    /// The message catalogs a run with a locale is judged in: this process's (built-in and
+    /// plugin folders'), the one thing not taken from the run's records, which keep the
+    /// locale but not the catalogs' texts.
+    package var catalogs: [MessageFile] = []
 
     package init(store: Store, runID: Int64, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                  rememberValues: Bool = true) {
@@ -65,7 +69,8 @@ package final class ValidationJoin {
         guard let today = CivilDate(iso: run.today) else {
             throw StoreError.corrupt("run \(runID) has no valid today ('\(run.today)')")
         }
-        let (judges, carriedThrough) = try Self.judges(of: run, share: share, today: today, store: store)
+        let (judges, carriedThrough) = try Self.judges(of: run, share: share, today: today, store: store,
+                                                       catalogs: catalogs)
         let snapshots: [EntrySnapshot]
         do {
             snapshots = try store.joinEntrySnapshots(id: share.snapshot, count: workers)
@@ -87,7 +92,7 @@ package final class ValidationJoin {
     /// The judges of the run's chunked forms (those without `unique` rules), rebuilt from the
     /// versions the run recorded, and how far each form's results were carried forward.
     static func judges(of run: FormularyStore.RunRecord, share: RunShare, today: CivilDate,
-                       store: Store) throws -> (judges: [FormJudge], carriedThrough: [Int64]) {
+                       store: Store, catalogs: [MessageFile] = []) throws -> (judges: [FormJudge], carriedThrough: [Int64]) {
         let layouts = try store.entryLayouts()
         var judges: [FormJudge] = []
         var carriedThrough: [Int64] = []
@@ -105,6 +110,7 @@ package final class ValidationJoin {
             }
             // Only the recorded versions: no built-in type, no folder, no database type of now.
             let registry = Registry(files: files)
+            registry.localize(run.locale, catalogs: catalogs)
             guard let definition = registry.forms[form.form]?.form else {
                 throw StoreError.corrupt("run \(run.id): the recorded version of form '\(form.form)' does not parse")
             }

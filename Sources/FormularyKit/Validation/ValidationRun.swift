@@ -28,6 +28,9 @@ import FormularyStore
     /// On a store that shares runs: how long a claim on a chunk lasts unless renewed, in
     /// seconds; a process that dies leaves its chunk to others after this long.
     package var leaseSeconds: Double
+    /// The locale the registry's types were compiled in, recorded with the run (its
+    /// messages are in it); nil for the types' own texts.
+    package var locale: String?
 
     /// The chunk size of a shared run: at a million entries, 20 chunks, so that several
     /// processes find work and a chunk lost with a process costs little.
@@ -153,7 +156,8 @@ package final class ValidationRun {
                 // and the run's own bookkeeping see the same entries and imports.
                 snapshots = try store.beginEntrySnapshots(count: options.workers)
                 let layouts = try store.entryLayouts()
-                let run = try store.insertRun(actor: options.actor, today: options.today.description)
+                let run = try store.insertRun(actor: options.actor, today: options.today.description,
+                                              locale: options.locale)
                 bounds = try store.entryIDBounds()
                 for form in prepared {
                     let formID = try store.ensureFormID(named: form.name)

@@ -88,6 +88,9 @@ public struct RunRecord: Sendable, Hashable {
     public var actor: String
     /// The "today" (YYYY-MM-DD) date checks used.
     public var today: String
+    /// The locale the run's messages are in (`de`, `pt-BR`), as the run was made with
+    /// (`--locale`…); nil for the types' own texts.
+    public var locale: String?
     /// The status as readers should take it: a run recorded as `running` whose process is
     /// gone is ``RunStatus/incomplete``.
     public var status: RunStatus
@@ -110,6 +113,7 @@ public struct RunRecord: Sendable, Hashable {
         endedAt = stored.endedAt
         actor = stored.actor
         today = stored.today
+        locale = stored.locale
         status = RunStatus(stored.status)
         error = stored.error
         counts = RunCounts(stored.counts)

@@ -6,11 +6,11 @@ import FormularyRules
 package extension PostgresBackend {
     func insertRun(_ run: RunRecord) throws -> Int64 {
         try Self.returnedID(connection.execute("""
-            INSERT INTO runs (id, started_at, actor, today, last_import, status, host, pid, process_start)
-            VALUES (\(Self.nextID("runs")), $1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+            INSERT INTO runs (id, started_at, actor, today, last_import, status, host, pid, process_start, locale)
+            VALUES (\(Self.nextID("runs")), $1, $2, $3, $4, $5, $6, $7, $8, $9::text) RETURNING id
             """, [.text(run.startedAt), .text(run.actor), .text(run.today), .integer(run.lastImport),
                   .text(run.recordedStatus.rawValue), .text(run.process.host), .integer(run.process.pid),
-                  .text(run.process.start)]))
+                  .text(run.process.start), .text(run.locale)]))
     }
 
     func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
@@ -222,7 +222,7 @@ package extension PostgresBackend {
     static let runColumns = """
         r.id, r.started_at, r.ended_at, r.actor, r.today, r.last_import, r.status, r.error,
         r.host, r.pid, r.process_start,
-        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried
+        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried, r.locale
         """
 
     static let ruleColumns = "rr.id, rr.form_id, coalesce(f.name, ''), rr.field, rr.type, rr.rule, rr.severity, rr.message"
@@ -233,7 +233,8 @@ package extension PostgresBackend {
         return RunRecord(id: try row.int64(0), startedAt: try row.string(1), endedAt: try row.optionalString(2),
                          actor: try row.string(3), today: try row.string(4), lastImport: try row.int64(5),
                          status: recorded, recordedStatus: recorded, error: try row.optionalString(7), process: process,
-                         counts: try counts(from: row, at: 11), forms: [], entriesCarried: try row.int(16))
+                         counts: try counts(from: row, at: 11), forms: [], entriesCarried: try row.int(16),
+                         locale: try row.optionalString(17))
     }
 
     static func counts(from row: PostgresRow, at column: Int) throws -> RunCounts {

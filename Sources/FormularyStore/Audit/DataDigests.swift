@@ -266,6 +266,12 @@ enum DataDigests {
             f.text(type.field)
             feed(type.version, into: f)
         }
+        // The locale (0012), only where there is one: the digests of runs in the types' own
+        // texts, and of every run before 0012, are unchanged.
+        if let locale = run.locale {
+            f.tag(UInt8(ascii: "L"))
+            f.text(locale)
+        }
     }
 
     private static func feed(_ counts: RunCounts, into f: DigestFeed) {

@@ -93,7 +93,7 @@ package struct RunFormRecord: Sendable, Hashable {
 /// One validation run.
 package struct RunRecord: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
-    package init(id: Int64, startedAt: String, endedAt: String?, actor: String, today: String, lastImport: Int64, status: RunStatus, recordedStatus: RunStatus, error: String?, process: RunProcess, counts: RunCounts, forms: [RunFormRecord], entriesCarried: Int = 0) {
+    package init(id: Int64, startedAt: String, endedAt: String?, actor: String, today: String, lastImport: Int64, status: RunStatus, recordedStatus: RunStatus, error: String?, process: RunProcess, counts: RunCounts, forms: [RunFormRecord], entriesCarried: Int = 0, locale: String? = nil) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -107,6 +107,7 @@ package struct RunRecord: Sendable, Hashable {
         self.counts = counts
         self.forms = forms
         self.entriesCarried = entriesCarried
+        self.locale = locale
     }
 
     package var id: Int64
@@ -131,6 +132,8 @@ package struct RunRecord: Sendable, Hashable {
     /// Of `counts.entriesChecked`, the entries whose results were carried forward from an
     /// earlier complete run (see ``RunFormRecord/carriedFrom``).
     package var entriesCarried: Int = 0
+    /// The locale the run's messages are in (`de`, `pt-BR`); nil for the types' own texts.
+    package var locale: String?
 
     /// The entries this run judged itself: checked minus carried forward.
     package var entriesJudged: Int { counts.entriesChecked - entriesCarried }
