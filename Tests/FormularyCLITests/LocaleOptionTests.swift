@@ -86,6 +86,9 @@ import Testing
         // Run 3 in German again carries run 2's rows? No: run 2 is English.
         let again = try sandbox.run("--locale", "de", "--format", "json", "validate")
         #expect(again.stdout.contains("\"entries_carried\":0"), "\(again)")
+        // The type versions the runs recorded are the types' own, whatever the locale.
+        let versions = try sandbox.query("SELECT count(*) FROM type_versions WHERE name = 'age'")
+        #expect(versions.first?.first == "1", "\(versions)")
         let verified = try sandbox.run("audit", "verify")
         #expect(verified.status == 0, "\(verified)")
 

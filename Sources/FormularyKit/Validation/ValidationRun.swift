@@ -256,8 +256,11 @@ package final class ValidationRun {
                         maskedFields.insert(field.key)
                     }
                     let origin = registry.type(named: field.type.name).map { Self.origin($0.source) } ?? "builtin"
-                    // The version recorded is the type as it is, masked or not.
-                    versions.append((field.key, field.type.name, type.definition.canonicalSource, origin))
+                    // The version recorded is the type as it is, masked or not, and in its own
+                    // words: the compiled one carries the locale's (the run records the locale).
+                    var source = type.definition.canonicalSource
+                    if case .success(let own)? = registry.definition(named: field.type.name) { source = own.canonicalSource }
+                    versions.append((field.key, field.type.name, source, origin))
                 }
             }
             return PreparedForm(name: name, definition: form, origin: Self.origin(entry.source),
