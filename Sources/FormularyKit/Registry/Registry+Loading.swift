@@ -15,7 +15,7 @@ extension Registry {
     package static func load(folders: [PluginFolder], databaseFiles: [PluginFile] = [],
                             extraFiles: [PluginFile] = [],
                             includeBuiltins: Bool = true) throws(FileError) -> Registry {
-        var files = includeBuiltins ? builtinFiles : []
+        var files = includeBuiltins ? builtinFiles + builtinCatalogFiles : []
         files += databaseFiles
         // A file named on the command line that also lies in a plugin folder is read once,
         // as the command-line file; otherwise it would be its own duplicate.

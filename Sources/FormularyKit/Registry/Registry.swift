@@ -88,9 +88,16 @@ package final class Registry {
         unowned let registry: Registry
     }
 
-    /// The built-in plugin files and message catalogs, as compiled into the binary.
+    /// The built-in plugin files, as compiled into the binary.
     package static var builtinFiles: [PluginFile] {
-        (BuiltinPluginFiles.files + BuiltinMessageFiles.files).map {
+        BuiltinPluginFiles.files.map {
+            PluginFile(path: "plugins/" + $0.name, bytes: Array($0.text.utf8), source: .builtin)
+        }
+    }
+
+    /// The built-in message catalogs (`plugins/de.messages`…), as compiled into the binary.
+    package static var builtinCatalogFiles: [PluginFile] {
+        BuiltinMessageFiles.files.map {
             PluginFile(path: "plugins/" + $0.name, bytes: Array($0.text.utf8), source: .builtin)
         }
     }
