@@ -904,9 +904,9 @@ export class FieldType {
     this.byFirst = Array.from({ length: 128 }, (_, c) => this.all.filter(k => choices[k].condition.run(String.fromCharCode(c))));
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
-    /** How to show the field: label, help, placeholder, keyboard, autocapitalize, autocomplete, secure, timing… */
+    /** How to show the field: label, help, placeholder (parameters filled in), keyboard… */
     this.definition = Object.freeze({
-      name: def.name, ...Object.fromEntries(["label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "version"].map(k => [k, def[k] ?? null])),
+      name: def.name, ...Object.fromEntries(["label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "version"].map((k, i) => [k, i < 3 && def[k] ? messageTemplate(def[k], texts)("") : def[k] ?? null])),
       secure: def.secure === true, timing: def.timing || "leaving",
       parameters: (def.parameters || []).map(p => ({ name: p.name, kind: p.kind, default: p.default_text ?? String(p.default) })),
     });
@@ -1164,7 +1164,7 @@ export class Form {
     this.fields = def.fields.map(f => {
       const args = f.argument_list ?? Object.entries(f.arguments || {}).map(([name, v]) =>
         ({ name, kind: typeof v === "string" ? "string" : String(v).includes(".") ? "decimal" : "integer", text: String(v) }));
-      return { key: f.key, typeName: f.type, required: f.required === true, label: f.label ?? null, timing: f.timing ?? null,
+      return { key: f.key, typeName: f.type, required: f.required === true, rm: f.required_message, label: f.label ?? null, timing: f.timing ?? null,
                type: catalog.typeOf({ name: f.type, arguments: args }, `field '${f.key}' of form '${def.name}'`) };
     });
     this.index = new Map();
@@ -1198,7 +1198,7 @@ export class Form {
     const finals = this.fields.map((f, i) => present(i) ? f.type.validate(given.get(f.key)) : null);
     const states = finals.map(r => r === null ? 0 : r.violations.length ? 2 : 1);
     this.fields.forEach((f, i) => {
-      if (!states[i] && f.required) found.push({ field: f.key, type: f.typeName, rule: "required", severity: "error", message: `'${f.key}' is required` });
+      if (!states[i] && f.required) found.push({ field: f.key, type: f.typeName, rule: "required", severity: "error", message: f.rm });
       if (states[i] === 2) for (const v of finals[i].violations) found.push({ field: f.key, type: f.typeName, ...v });
     });
     const rule = (field, o, message) => ({ field, type: null, rule: o.rule, severity: o.severity, message: o.message ?? message, fields: o.fields });

@@ -98,4 +98,28 @@ import Testing
         #expect(added.status == 2 && added.stderr.contains("de.messages is a message catalog, and the database stores none"),
                 "\(added)")
     }
+
+    /// A form's `required` names the field's label, says its own `message`, and comes in the
+    /// locale with the rest.
+    @Test func formsSayRequiredInTheLocaleWithTheirLabels() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("mine/signup.form", """
+            form signup
+            field full-name  name   required   label "Full name"
+            field age        age    required
+            field nick       username  required message "Pick a nickname"
+            """)
+        _ = try sandbox.write("mine/de.messages", "form signup.nick.required = \"Bitte einen Spitznamen\"\n")
+        let english = try sandbox.run("--plugins", "mine", "--format", "json", "forms", "judge", "signup")
+        for message in ["Full name is required", "'age' is required", "Pick a nickname"] {
+            #expect(english.stdout.contains(message), "\(english)")
+        }
+        let german = try sandbox.run("--plugins", "mine", "--locale", "de", "--format", "json", "forms", "judge", "signup")
+        for message in ["Full name ist ein Pflichtfeld", "'age' ist ein Pflichtfeld", "Bitte einen Spitznamen"] {
+            #expect(german.stdout.contains(message), "\(german)")
+        }
+        let lint = try sandbox.run("--plugins", "mine", "types", "lint", "mine/de.messages")
+        #expect(lint.status == 0 && lint.stdout == "ok  mine/de.messages\n", "\(lint)")
+    }
 }
+

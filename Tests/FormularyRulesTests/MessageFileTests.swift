@@ -122,6 +122,8 @@ struct MessageFileTests {
             form singup.age.required = "x"
             form signup.age.requird = "x"
             form signup.age.label = "Alter {min}"
+            form *.*.required = "{label} fehlt"
+            form *.age.required = "x"
             """)
         let warnings = file.lint(typeNames: catalog.typeNames, type: { try? catalog.definition(named: $0) },
                                  formNames: ["signup"], form: { $0 == "signup" ? form : nil })
@@ -129,7 +131,10 @@ struct MessageFileTests {
             "form 'signup' has no field 'aeg'; did you mean 'age'?",
             "no form 'singup'; did you mean 'signup'?",
             "'requird' is not a message of a form field: they are 'required', 'label'; did you mean 'required'?",
-            "'{min}' is not filled in for 'form signup.age.label': the English text does not have it; it has {label}",
+            "'{min}' is not filled in for 'form signup.age.label': the English text does not have it; it has none",
         ])
+        // `*` stands for every form and field in `form *.*.required` only.
+        #expect(file.diagnostics.map(\.id.rawValue) == ["invalid-message-key"])
+        #expect(file.entries.map(\.key).contains(MessageKey.anyRequired))
     }
 }

@@ -158,13 +158,14 @@ public struct ImpactService {
                     return nil
                 }
                 if currentTypes.count == currentForm.fields.count {
-                    currentJudge = FormJudge(formID: formID, form: currentForm, types: currentTypes, layouts: layouts)
+                    currentJudge = FormJudge(formID: formID, form: current.localized(currentForm), types: currentTypes,
+                                             layouts: layouts)
                     changed = currentForm.canonicalSource != form.canonicalSource
                         || zip(currentTypes, proposedTypes).contains { $0.definition.canonicalSource != $1.definition.canonicalSource }
                 }
             }
             guard changed else { continue }
-            let judge = FormJudge(formID: formID, form: form, types: proposedTypes, layouts: layouts)
+            let judge = FormJudge(formID: formID, form: current.localized(form), types: proposedTypes, layouts: layouts)
             out.append(ImpactForm(name: name, proposed: judge, current: currentJudge,
                                   uniqueRules: Set(judge.core.uniqueRules.map(\.options.name))))
         }

@@ -114,6 +114,6 @@ public struct JudgeService {
                 if type.definition.secure { secure.insert(field.key) }
             }
         }
-        return PreparedForm(validator: FormValidator(form: form, types: types), secureFields: secure)
+        return PreparedForm(validator: FormValidator(form: registry.localized(form), types: types), secureFields: secure)
     }
 }

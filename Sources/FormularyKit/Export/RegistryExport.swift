@@ -205,6 +205,7 @@ public enum RegistryExport {
                      "text": .string(argument.value.text)]
                 }),
                 "required": .bool(field.required),
+                "required_message": .string(field.requiredText),
                 "label": optional(field.label),
                 "secure": .bool(secure),
                 "autocomplete": optional(autocomplete?.rawValue),

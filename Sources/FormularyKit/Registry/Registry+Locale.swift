@@ -28,6 +28,12 @@ extension Registry {
         }
     }
 
+    /// `form` with the labels and `required` messages of the registry's locale, to judge
+    /// with; its version stays that of `form` itself.
+    package func localized(_ form: FormDefinition) -> FormDefinition {
+        messages?.localize(form) ?? form
+    }
+
     /// The message catalog read from `file`, if the registry has one.
     package func messageFile(_ file: String) -> MessageFile? {
         messageFiles.last { $0.source.file == file }

@@ -126,7 +126,7 @@ package final class ValidationJoin {
                                  ? try ValidationRun.masked(type, today: today, form: form.form) : type)
                 }
             }
-            let judge = FormJudge(formID: form.formID, form: definition, types: types, layouts: layouts)
+            let judge = FormJudge(formID: form.formID, form: registry.localized(definition), types: types, layouts: layouts)
             guard judge.core.uniqueRules.isEmpty else { continue }   // judged by the starter
             var through: Int64 = 0
             if let base = form.carriedFrom, let baseRun = try store.run(id: base),

@@ -173,7 +173,8 @@ package final class ValidationRun {
                                                      typeVersionID: version.id)
                         typeVersionIDs[t.field] = version.id
                     }
-                    let judge = FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts)
+                    let judge = FormJudge(formID: formID, form: registry.localized(form.definition), types: form.types,
+                                          layouts: layouts)
                     if let carry = try carryPlan(form, judge: judge, index: judges.count,
                                                  formVersionID: formVersion.id, typeVersionIDs: typeVersionIDs) {
                         carries.append(carry)

@@ -7,6 +7,9 @@ package enum BuiltinMessageFiles {
 # The built-in types' messages, labels and help in German (docs/rule-language.md,
 # "Messages in other languages"). Country names of phone-intl's regions: Debian's iso-codes.
 
+# Every form: a required field left empty ({label}: its label, or its key in quotes).
+form *.*.required = "{label} ist ein Pflichtfeld"
+
 age.label = "Alter"
 age.help = "Ganze Jahre"
 age.integer = "Das Alter ist eine ganze Zahl von Jahren, z. B. 42"
@@ -355,6 +358,9 @@ username.pattern = "Mit einem Buchstaben beginnen; dann Buchstaben, Ziffern und 
         ("es.messages", ##"""
 # The built-in types' messages, labels and help in Spanish (docs/rule-language.md,
 # "Messages in other languages"). Country names of phone-intl's regions: Debian's iso-codes.
+
+# Every form: a required field left empty ({label}: its label, or its key in quotes).
+form *.*.required = "{label} es obligatorio"
 
 age.label = "Edad"
 age.help = "Años cumplidos"
@@ -705,6 +711,9 @@ username.pattern = "Empiece por una letra; luego letras, dígitos y guiones bajo
 # The built-in types' messages, labels and help in French (docs/rule-language.md,
 # "Messages in other languages"). Country names of phone-intl's regions: Debian's iso-codes.
 
+# Every form: a required field left empty ({label}: its label, or its key in quotes).
+form *.*.required = "{label} est obligatoire"
+
 age.label = "Âge"
 age.help = "En années révolues"
 age.integer = "L'âge est un nombre entier d'années, p. ex. 42"
@@ -1053,6 +1062,9 @@ username.pattern = "Commencez par une lettre, puis lettres, chiffres et tirets b
         ("pt-BR.messages", ##"""
 # The built-in types' messages, labels and help in Brazilian Portuguese (docs/rule-language.md,
 # "Messages in other languages"). Country names of phone-intl's regions: Debian's iso-codes.
+
+# Every form: a required field left empty ({label}: its label, or its key in quotes).
+form *.*.required = "{label} é obrigatório"
 
 age.label = "Idade"
 age.help = "Anos completos"

@@ -31,6 +31,7 @@ extension FieldCatalog {
         for field in form.fields {
             types.append(try fieldType(field.type, source: outcome.source))
         }
-        return FormValidator(form: form, types: types)
+        // In a localized catalog, the fields' labels and `required` messages of the locale.
+        return FormValidator(form: messages?.localize(form) ?? form, types: types)
     }
 }

@@ -60,6 +60,27 @@ package struct LocaleMessages: Sendable {
     }
 }
 
+extension LocaleMessages {
+    /// `form` with its fields' labels and `required` messages translated: `form
+    /// FORM.FIELD.label` and `form FORM.FIELD.required`, else for a field whose form gives no
+    /// `required message` of its own, the default's translation (`form *.*.required`). The
+    /// form's own definition (its version) is left as it was: a judge is built from this one.
+    package func localize(_ form: FormDefinition) -> FormDefinition {
+        guard !texts.isEmpty else { return form }
+        var out = form
+        let anyRequired = texts[MessageKey.anyRequired]
+        for k in out.fields.indices {
+            let key = out.fields[k].key
+            if let label = texts[MessageKey(form: form.name, field: key, item: "label")] { out.fields[k].label = label }
+            if let required = texts[MessageKey(form: form.name, field: key, item: "required")]
+                ?? (out.fields[k].requiredMessage == nil ? anyRequired : nil) {
+                out.fields[k].requiredMessage = required
+            }
+        }
+        return out
+    }
+}
+
 extension FieldTypeDefinition {
     /// The options of every mask and check called `name` (several masks may share one).
     package func ruleOptions(named name: String) -> [RuleOptions] {

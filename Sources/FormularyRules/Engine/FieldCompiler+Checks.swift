@@ -53,6 +53,12 @@ extension FieldCompilation {
             compiledRules.append(rule)
         }
         for compiled in compiledMasks { checkMaskAgainstLengths(compiled, compiledRules, checks) }
+        // Labels, help and placeholders name parameters as messages do: `label "Age ({min}-{max})"`.
+        var definition = definition
+        let texts = parameterTexts
+        definition.label = definition.label.map { MessageTemplate.fill($0, texts) }
+        definition.help = definition.help.map { MessageTemplate.fill($0, texts) }
+        definition.placeholder = definition.placeholder.map { MessageTemplate.fill($0, texts) }
         let type = CompiledFieldType(definition: definition, arguments: values, steps: steps,
                                      mask: mask, maskCheck: maskCheck, choices: choices, checks: checks)
         if type.hasMask { checkAcceptExamples(type) }

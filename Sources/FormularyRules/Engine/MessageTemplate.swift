@@ -39,6 +39,12 @@ struct MessageTemplate: Sendable {
         self.segments = segments
     }
 
+    /// `text` with its `{NAME}`s of `substitutions` filled in, for texts that never show a
+    /// value (labels, help, placeholders, a form's `required`): `{value}` is left out.
+    static func fill(_ text: String, _ substitutions: [String: String]) -> String {
+        MessageTemplate(text, substitutions: substitutions, secure: false).render(value: Bytes(start: nil, count: 0))
+    }
+
     func render(value: Bytes) -> String {
         var out = ""
         for segment in segments {

@@ -14,6 +14,8 @@ package final class EntryJudge: Sendable {
         package var typeName: String
         package var type: CompiledFieldType
         package var required: Bool
+        /// What `required` says when the field is left empty (``FormField/requiredText``).
+        package var requiredMessage: String
     }
 
     /// Where each form field lies among the values of entries with one list of keys (the
@@ -64,7 +66,7 @@ package final class EntryJudge: Sendable {
         precondition(types.count == form.fields.count)
         self.form = form
         fields = zip(form.fields, types).map {
-            Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required)
+            Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required, requiredMessage: $0.requiredText)
         }
         typeRefs = types.map { Unmanaged.passUnretained($0) }
         requiredFields = form.fields.map(\.required)
@@ -206,7 +208,7 @@ package final class EntryJudge: Sendable {
                     if requiredFields[f] {
                         let field = fields[f]
                         violations.append(FormViolation(field: field.key, type: field.typeName, rule: "required",
-                                                        severity: .error, message: "'\(field.key)' is required"))
+                                                        severity: .error, message: field.requiredMessage))
                     }
                     continue
                 }

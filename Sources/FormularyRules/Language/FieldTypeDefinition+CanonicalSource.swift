@@ -122,6 +122,7 @@ extension FormDefinition {
                     .joined(separator: ", ") + ")"
             }
             if field.required { line += " required" }
+            if let message = field.requiredMessage { line += " message " + Canonical.quote(message) }
             if let label = field.label { line += " label " + Canonical.quote(label) }
             if let timing = field.timing { line += " timing " + timing.rawValue }
             lines.append(line)

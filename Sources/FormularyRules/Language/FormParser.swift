@@ -95,7 +95,7 @@ struct FormParser {
 }
 
 extension LineParser {
-    /// `field KEY TYPE[(PARAMS)] [required] [label "…"] [timing typing|leaving|submit]`.
+    /// `field KEY TYPE[(PARAMS)] [required [message "…"]] [label "…"] [timing typing|leaving|submit]`.
     mutating func parseFormField() throws(Diagnostic) -> FormField {
         let (key, keyToken) = try expectName("a field key (the entry's column name)")
         let type = try parseTypeReference()
@@ -118,6 +118,10 @@ extension LineParser {
             cursor.advance()
             if word == "required" {
                 field.required = true
+                if cursor.peek?.word == "message" {
+                    cursor.advance()
+                    field.requiredMessage = try expectString(after: "message")
+                }
             } else if word == "timing" {
                 field.timing = try parseTiming()
             } else {

@@ -29,7 +29,9 @@ extension MessageFile {
             let key = entry.key
             let english: [String?]
             var allowed: [String] = []
-            if let formName = key.form {
+            if key == MessageKey.anyRequired {
+                english = [FormField.defaultRequiredMessage]
+            } else if let formName = key.form {
                 guard let definition = form(formName) else {
                     unknown("no form '\(formName)'", formName, in: formNames, entry) { "form \($0).\(key.owner).\(key.item)" }
                     continue
@@ -45,8 +47,8 @@ extension MessageFile {
                             key.item, in: items, entry) { "form \(formName).\(key.owner).\($0)" }
                     continue
                 }
-                english = [key.item == "label" ? field.label ?? field.key : nil]
-                allowed = ["label"]
+                english = [key.item == "label" ? field.label ?? field.key : field.requiredMessage]
+                allowed = key.item == "required" ? ["label"] : []
             } else {
                 guard let definition = type(key.owner) else {
                     unknown("no type '\(key.owner)'", key.owner, in: typeNames, entry) { "\($0).\(key.item)" }

@@ -19,6 +19,9 @@ package struct MessageKey: Sendable, Hashable, CustomStringConvertible {
         self.item = item
     }
 
+    /// `form *.*.required`: the default `required` message of every form's fields.
+    package static let anyRequired = MessageKey(form: "*", field: "*", item: "required")
+
     /// A form field's key.
     package init(form: String, field: String, item: String) {
         self.form = form
@@ -131,7 +134,9 @@ package struct MessageFile: Sendable {
             return nil
         }
         let parts = spelled.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == (isForm ? 3 : 2), parts.allSatisfy(NameRules.isValid) else {
+        // `*` stands for every form and field, in `form *.*.required` only.
+        let wildcard = isForm && parts == ["*", "*", "required"]
+        guard parts.count == (isForm ? 3 : 2), wildcard || parts.allSatisfy(NameRules.isValid) else {
             diagnostics.append(Diagnostic(MessagesDiagnostic.invalidKey(spelled, form: isForm), at: location, sourceLine: text))
             return nil
         }

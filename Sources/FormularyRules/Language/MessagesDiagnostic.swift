@@ -44,7 +44,7 @@ extension MessagesDiagnostic {
     /// `'x' is not a message key: …`.
     package static func invalidKey(_ key: String, form: Bool) -> DiagnosticMessage {
         invalidMessageKey.message("'\(key)' is not a message key",
-                                  notes: [Diagnostic.Note(form ? "a form's key is form FORM.FIELD.ITEM, e.g. form signup.age.required"
+                                  notes: [Diagnostic.Note(form ? "a form's key is form FORM.FIELD.ITEM, e.g. form signup.age.required, or form *.*.required"
                                                                : "a type's key is TYPE.RULE, e.g. age.range, or TYPE.label")])
     }
 

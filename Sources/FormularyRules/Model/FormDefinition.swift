@@ -30,6 +30,9 @@ public struct FormField: Sendable, Hashable {
     public var type: TypeReference
     /// `required`: an absent value fails the form's rule `required`.
     public var required: Bool
+    /// `required message "…"`: what the rule `required` says; nil for the default,
+    /// `{label} is required` (see ``requiredText``).
+    public var requiredMessage: String?
     /// `label "…"`: the field's caption in this form, overriding the type's.
     public var label: String?
     /// When the field's messages are shown, overriding its type's `timing`; nil: the type's.
@@ -38,10 +41,11 @@ public struct FormField: Sendable, Hashable {
     public var location: SourceLocation
     /// Makes a form field.
     package init(key: String, type: TypeReference, required: Bool = false, label: String? = nil,
-                timing: MessageTiming? = nil, location: SourceLocation) {
+                timing: MessageTiming? = nil, requiredMessage: String? = nil, location: SourceLocation) {
         self.key = key
         self.type = type
         self.required = required
+        self.requiredMessage = requiredMessage
         self.label = label
         self.timing = timing
         self.location = location
@@ -114,5 +118,17 @@ package struct CrossFieldRule: Sendable, Hashable {
     package init(kind: Kind, options: RuleOptions) {
         self.kind = kind
         self.options = options
+    }
+}
+
+extension FormField {
+    /// The default of ``requiredMessage``.
+    package static let defaultRequiredMessage = "{label} is required"
+
+    /// What the rule `required` says when the field is left empty: ``requiredMessage``, else
+    /// `{label} is required`, with `{label}` filled with the field's label (`Full name`), or
+    /// its key in quotes (`'full-name'`) when it has none.
+    public var requiredText: String {
+        MessageTemplate.fill(requiredMessage ?? Self.defaultRequiredMessage, ["label": label ?? "'\(key)'"])
     }
 }
