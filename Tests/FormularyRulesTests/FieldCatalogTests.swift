@@ -14,16 +14,24 @@ struct FieldCatalogTests {
     /// The embedded copy (what `FieldCatalog.builtin` and the CLI's registry read) must equal
     /// plugins/*.field byte for byte: a type edited or added without `make embed` fails here.
     @Test func embeddedBuiltinsEqualThePluginsFolder() throws {
+        let names = try Self.expectEmbedded(BuiltinPluginFiles.files, ending: ".field")
+        #expect(!names.isEmpty)
+    }
+
+    /// Checks that `files` are plugins/*`suffix` byte for byte; returns the names found there.
+    static func expectEmbedded(_ files: [(name: String, text: String)], ending suffix: String,
+                               sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [String] {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("plugins")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".field") }.sorted()
-        #expect(!names.isEmpty)
-        #expect(BuiltinPluginFiles.files.map(\.name) == names, "run make embed")
-        for file in BuiltinPluginFiles.files {
+            .filter { $0.hasSuffix(suffix) }.sorted()
+        #expect(files.map(\.name) == names, "run make embed", sourceLocation: sourceLocation)
+        for file in files {
             let onDisk = try Data(contentsOf: folder.appendingPathComponent(file.name))
-            #expect(Array(onDisk) == Array(file.text.utf8), "\(file.name) differs from its embedded copy: run make embed")
+            #expect(Array(onDisk) == Array(file.text.utf8), "\(file.name) differs from its embedded copy: run make embed",
+                    sourceLocation: sourceLocation)
         }
+        return names
     }
 
     @Test func builtinCatalogHoldsEveryEmbeddedTypeSorted() throws {
