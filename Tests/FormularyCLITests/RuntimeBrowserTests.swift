@@ -350,7 +350,7 @@ struct RuntimeBrowserTests {
         // Submitting it empty says which field needs attention first.
         try browser.click(try browser.element("button"))
         #expect(try browser.execute("return document.querySelector('#verdict').textContent") as? String
-                == "Please check the form: 'amount' is required")
+                == "Please check the form: Amount (EUR) is required")
         let expires = try browser.element("#expires")
         try browser.click(expires)
         try browser.type("2", into: expires)
