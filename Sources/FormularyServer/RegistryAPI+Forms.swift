@@ -10,7 +10,8 @@ extension RegistryAPI {
     func judge(form name: String, _ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> HTTPResponse {
         let body = try Self.object(request.body)
         let stage = try Self.stage(body["stage"])
-        guard let form = try snapshot.judge(form: name) else { throw Self.noForm(name) }
+        let locale = try Self.locale(body, request, snapshot)
+        guard let form = try snapshot.judge(form: name, locale: locale) else { throw Self.noForm(name) }
         guard let fields = body["fields"]?.objectValue else {
             throw APIError.badRequest("'fields' must be an object of field keys and string values.")
         }
@@ -22,7 +23,7 @@ extension RegistryAPI {
             default: throw APIError.badRequest("The value of '\(key)' must be a string (or null for none).")
             }
         }
-        return .json(200, JudgeService.judge(form, values: values, stage: stage).jsonDocument)
+        return Self.speaking(.json(200, JudgeService.judge(form, values: values, stage: stage).jsonDocument), locale, snapshot)
     }
 
     /// `POST /v1/forms/NAME/entries` (scope `submit`): `{"key"?, "fields"}` → 201 `{"id",

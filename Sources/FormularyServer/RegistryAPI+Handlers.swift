@@ -18,7 +18,8 @@ extension RegistryAPI {
             return text
         }
         let stage = try Self.stage(body["stage"])
-        let type = try snapshot.compile(reference)
+        let locale = try Self.locale(body, request, snapshot)
+        let type = try snapshot.compile(reference, locale: locale)
         let report = CheckService.check(type, reference: reference, values: values, stage: stage)
         var writer = JSONWriter()
         writer.object { o in
@@ -27,7 +28,7 @@ extension RegistryAPI {
             }
         }
         writer.newline()
-        return .json(200, writer.bytes)
+        return Self.speaking(.json(200, writer.bytes), locale, snapshot)
     }
 
     /// `POST /v1/edit`: one edit of a text field, as the library's `FieldEditor` makes it:
@@ -58,7 +59,8 @@ extension RegistryAPI {
             }
             policy = chosen
         }
-        let type = try snapshot.compile(reference)
+        let locale = try Self.locale(body, request, snapshot)
+        let type = try snapshot.compile(reference, locale: locale)
         var editor = FieldEditor(type: type, text: text, caret: caret, policy: policy, judgingLazily: true)
         let outcome = editor.replace(from..<to, with: with)
         var writer = JSONWriter()
@@ -72,7 +74,34 @@ extension RegistryAPI {
             if let mask = outcome.result.mask { o.field("mask", mask) } else { o.nullField("mask") }
         }
         writer.newline()
-        return .json(200, writer.bytes)
+        return Self.speaking(.json(200, writer.bytes), locale, snapshot)
+    }
+
+    // MARK: Locale
+
+    /// The locale a judging request is answered in: its body's `locale`, else its
+    /// `Accept-Language` (``RegistrySnapshot/answerLocale(field:acceptLanguage:)``); nil for
+    /// the server's own.
+    static func locale(_ body: JSONValue, _ request: HTTPRequest, _ snapshot: RegistrySnapshot) throws -> String? {
+        let field: String?
+        switch body["locale"] {
+        case nil, .some(.null): field = nil
+        case .some(.string(let text)): field = text
+        default: throw APIError.badRequest("'locale' must be a string such as \"de\" or \"pt-BR\".")
+        }
+        do {
+            return try snapshot.answerLocale(field: field, acceptLanguage: request.header("accept-language"))
+        } catch let error as ServiceError {
+            throw APIError.badRequest(error.message + ".")
+        }
+    }
+
+    /// `response` saying its messages' language (`Content-Language`), when it has one.
+    static func speaking(_ response: HTTPResponse, _ locale: String?, _ snapshot: RegistrySnapshot) -> HTTPResponse {
+        guard let language = locale ?? snapshot.registry.locale else { return response }
+        var response = response
+        response.headers.append(("Content-Language", language))
+        return response
     }
 
     // MARK: Reading bodies

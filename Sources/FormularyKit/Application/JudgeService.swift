@@ -89,11 +89,14 @@ public struct JudgeService {
                   result: form.validator.judge(values, stage: stage))
     }
 
-    /// Form `name` of `registry`, its field types compiled for `today`.
+    /// Form `name` of `registry`, its field types compiled for `today`, with the translations
+    /// of `messages` (nil: the registry's locale).
     ///
     /// - Throws: a ``ServiceError`` (not found) for an unknown form (with the nearest
     ///   known name) or a form with errors (with its diagnostics).
-    package static func prepare(form name: String, in registry: Registry, today: CivilDate) throws -> PreparedForm {
+    package static func prepare(form name: String, in registry: Registry, today: CivilDate,
+                                messages: LocaleMessages? = nil) throws -> PreparedForm {
+        let messages = messages ?? registry.messages
         guard let entry = registry.forms[name] else {
             throw ServiceError(.notFound, "unknown form '\(name)'"
                 + (Suggestion.nearest(to: name, in: registry.forms.keys.sorted())
@@ -106,7 +109,7 @@ public struct JudgeService {
         var types: [CompiledFieldType] = []
         var secure: Set<String> = []
         for field in form.fields {
-            switch registry.compile(field.type, today: today, source: entry.text) {
+            switch registry.compile(field.type, today: today, source: entry.text, in: messages) {
             case .failure(let problems):
                 throw ServiceError(.badInput, "form '\(name)' has errors", details: .diagnostics(problems.diagnostics, lines: []))
             case .success(let type):
@@ -114,6 +117,7 @@ public struct JudgeService {
                 if type.definition.secure { secure.insert(field.key) }
             }
         }
-        return PreparedForm(validator: FormValidator(form: registry.localized(form), types: types), secureFields: secure)
+        return PreparedForm(validator: FormValidator(form: registry.localized(form, in: messages), types: types),
+                            secureFields: secure)
     }
 }

@@ -16,8 +16,10 @@ extension RegistryService {
         try Self.compile(reference: text, in: try workspace.registry(), today: today)
     }
 
-    /// ``compile(reference:today:)`` in `registry` (a front end that already holds one).
-    package static func compile(reference text: String, in registry: Registry, today: CivilDate) throws -> CompiledFieldType {
+    /// ``compile(reference:today:)`` in `registry` (a front end that already holds one), with
+    /// the translations of `messages` (nil: the registry's locale).
+    package static func compile(reference text: String, in registry: Registry, today: CivilDate,
+                                messages: LocaleMessages? = nil) throws -> CompiledFieldType {
         let reference: TypeReference
         switch PluginSource.parseTypeReference(text, file: commandLine) {
         case .failure(let problems):
@@ -26,7 +28,7 @@ extension RegistryService {
         case .success(let r): reference = r
         }
         let source = SourceLines(file: commandLine, lines: [text])
-        switch registry.compile(reference, today: today, source: source) {
+        switch registry.compile(reference, today: today, source: source, in: messages ?? registry.messages) {
         case .failure(let problems):
             let errors = problems.diagnostics.filter { $0.severity == .error }
             let onCommandLine = errors.count == 1 && errors[0].location.file == commandLine

@@ -152,6 +152,7 @@ package final class RegistrySnapshot: @unchecked Sendable {
     private let lock = NSLock()
     private var compiled: [String: CompiledFieldType] = [:]
     private var preparedForms: [String: JudgeService.PreparedForm] = [:]
+    private var localeMessages: [String: LocaleMessages] = [:]
 
     package init(registry: Registry, generation: Int64, today: CivilDate, tokens: [StoredToken] = []) throws {
         self.registry = registry
@@ -191,33 +192,47 @@ package final class RegistrySnapshot: @unchecked Sendable {
         return (byName, writer.bytes)
     }
 
-    /// The type a reference (`age(min: 21)`) names, compiled once per snapshot.
+    /// The type a reference (`age(min: 21)`) names, compiled once per snapshot and locale
+    /// (``answerLocale(field:acceptLanguage:)``; nil: the server's).
     ///
     /// Compiled under the lock: the registry keeps caches of its own and is not safe to
     /// use from two threads at once. Only a reference not seen before waits for it.
-    package func compile(_ reference: String) throws -> CompiledFieldType {
+    package func compile(_ reference: String, locale: String? = nil) throws -> CompiledFieldType {
         lock.lock()
         defer { lock.unlock() }
-        if let type = compiled[reference] { return type }
-        let type = try RegistryService.compile(reference: reference, in: registry, today: today)
+        let key = locale.map { reference + "#" + $0 } ?? reference
+        if let type = compiled[key] { return type }
+        let type = try RegistryService.compile(reference: reference, in: registry, today: today,
+                                               messages: messages(for: locale))
         // A bounded cache: references come from clients, so a flood of distinct ones must
         // not grow memory without end.
         if compiled.count >= 1_000 { compiled.removeAll() }
-        compiled[reference] = type
+        compiled[key] = type
         return type
+    }
+
+    /// The translations of `locale` (nil: the server's own), made once per snapshot; the
+    /// caller holds the lock. Only locales with catalogs, and `en`, reach here.
+    private func messages(for locale: String?) -> LocaleMessages? {
+        guard let locale else { return nil }
+        if let made = localeMessages[locale] { return made }
+        let made = registry.messages(for: locale)
+        localeMessages[locale] = made
+        return made
     }
 
     /// Form `name` ready to judge values, prepared once per snapshot; nil for a name the
     /// registry has no form of (only known names are kept, so the cache is bounded).
     ///
     /// - Throws: a ``ServiceError`` (bad input) for a form with errors.
-    package func judge(form name: String) throws -> JudgeService.PreparedForm? {
+    package func judge(form name: String, locale: String? = nil) throws -> JudgeService.PreparedForm? {
         lock.lock()
         defer { lock.unlock() }
-        if let form = preparedForms[name] { return form }
+        let key = locale.map { name + "#" + $0 } ?? name
+        if let form = preparedForms[key] { return form }
         guard registry.forms[name] != nil else { return nil }
-        let form = try JudgeService.prepare(form: name, in: registry, today: today)
-        preparedForms[name] = form
+        let form = try JudgeService.prepare(form: name, in: registry, today: today, messages: messages(for: locale))
+        preparedForms[key] = form
         return form
     }
 }

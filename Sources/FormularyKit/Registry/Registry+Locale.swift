@@ -19,8 +19,8 @@ extension Registry {
     /// The locale types are compiled in, canonical; nil for their own texts.
     package var locale: String? { messages?.locale }
 
-    /// `definition` with the translations of the registry's locale.
-    func localized(_ definition: FieldTypeDefinition) -> FieldTypeDefinition {
+    /// `definition` with the translations of `messages`.
+    func localized(_ definition: FieldTypeDefinition, in messages: LocaleMessages?) -> FieldTypeDefinition {
         guard let messages else { return definition }
         return messages.localize(definition) { base in
             if case .success(let resolved)? = self.definition(named: base) { return resolved }
@@ -31,7 +31,20 @@ extension Registry {
     /// `form` with the labels and `required` messages of the registry's locale, to judge
     /// with; its version stays that of `form` itself.
     package func localized(_ form: FormDefinition) -> FormDefinition {
+        localized(form, in: messages)
+    }
+
+    /// `form` with the labels and `required` messages of `messages`.
+    package func localized(_ form: FormDefinition, in messages: LocaleMessages?) -> FormDefinition {
         messages?.localize(form) ?? form
+    }
+
+    /// The locales the registry has message catalogs for, sorted.
+    package var locales: [String] { Set(messageFiles.compactMap(\.locale)).sorted() }
+
+    /// The translations of `locale` (canonical) among the registry's catalogs.
+    package func messages(for locale: String) -> LocaleMessages {
+        LocaleMessages(locale: locale, files: messageFiles)
     }
 
     /// The message catalog read from `file`, if the registry has one.

@@ -254,10 +254,18 @@ package final class Registry {
         return result
     }
 
-    /// The type a reference names, compiled with its arguments for `today`. Cached.
+    /// The type a reference names, compiled with its arguments for `today`, in the
+    /// registry's locale. Cached.
     package func compile(_ reference: TypeReference, today: CivilDate,
                         source: SourceLines? = nil) -> Result<CompiledFieldType, DiagnosticList> {
-        let key = "\(reference)@\(today)"
+        compile(reference, today: today, source: source, in: messages)
+    }
+
+    /// ``compile(_:today:source:)`` with the translations of `messages` (nil: the types'
+    /// own texts) instead of the registry's: a server answers each request in its locale.
+    package func compile(_ reference: TypeReference, today: CivilDate, source: SourceLines? = nil,
+                        in messages: LocaleMessages?) -> Result<CompiledFieldType, DiagnosticList> {
+        let key = "\(reference)@\(today)" + (messages.map { "#" + $0.locale } ?? "")
         if let hit = compiled[key] { return .success(hit) }
         guard let found = definition(named: reference.name) else {
             let line = source?.text(ofLine: reference.location.line) ?? ""
@@ -268,7 +276,7 @@ package final class Registry {
         let definition: FieldTypeDefinition
         switch found {
         case .failure(let problems): return .failure(DiagnosticList(withSourceLines(problems.diagnostics)))
-        case .success(let d): definition = localized(d)
+        case .success(let d): definition = localized(d, in: messages)
         }
         let arguments: [String: ParameterValue]
         switch ParameterBinding.bind(definition.parameters, arguments: reference.arguments,
