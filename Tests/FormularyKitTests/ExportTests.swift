@@ -55,7 +55,7 @@ import FormularyRules
         let parsed = try JSONValue(parsing: Array(first.bytes.dropLast()))
         #expect(parsed == first.document)
         // Top-level and type members come in the documented order.
-        #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable"])
+        #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable", "locales"])
         #expect(Self.type("age", in: parsed)?.objectValue?.keys == [
             "name", "version", "source", "extends", "label", "help", "placeholder", "keyboard",
             "autocapitalize", "autocomplete", "secure", "timing", "parameters", "normalize", "mask", "masks", "checks", "examples"])

@@ -263,6 +263,11 @@ export class Form {
 export interface CatalogOptions {
   /** The day date checks measure from, `YYYY-MM-DD` (default: the local date). */
   today?: string;
+  /**
+   * The locale messages, labels and help are given in (`de`, `pt-BR`), from the export's
+   * `locales`: the tag, else its language (`de` for `de-AT`), else the types' own texts.
+   */
+  locale?: string;
 }
 
 /** The registry's field types and forms, from the document `formulary export` prints. */

@@ -141,7 +141,7 @@ function isBlank(s) { for (let i = 0; i < s.length; i++) if (!isWhiteSpace(s.cha
 
 // MARK: Automata
 
-/** A pattern compiled by the Swift engine (docs/export.md): states with sorted inclusive ranges of scalars. */
+/** A pattern compiled by the Swift engine (docs/export.md): states with sorted ranges of scalars. */
 class Automaton {
   constructor(json, where) {
     const bad = why => fail(`the automaton of ${where} is broken: ${why}`, "broken-automaton");
@@ -178,7 +178,7 @@ class Automaton {
     }
     return -1;
   }
-  /** Over `s`: 2 matches, 1 a continuation could, 0 none can; plus 4 (a dfa) when every continuation does. */
+  /** Over `s`: 2 matches, 1 a continuation could, 0 none can; +4 (a dfa) when every one does. */
   run(s) {
     if (this.dfa) {
       if (!this.start.length) return 0;
@@ -333,7 +333,7 @@ function swiftInt(text) {
   return v > 9223372036854775807n || v < -9223372036854775808n ? null : Number(v);
 }
 
-/** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a byte; null if unusable. */
+/** A `date "FORMAT"`: per UTF-8 byte, a digit of field 0 (year), 1 (month), 2 (day), or 256 + a byte. */
 function parseDateFormat(format) {
   const items = [], seen = new Set();
   let twoDigitYear = false;
@@ -461,7 +461,7 @@ const checksums = {
 
 const DIGIT = 0, ALPHA = 1, ALNUM = 2, LITERAL = 3;
 
-/** `{LOW-HIGH}` at `cps[k]` (2 to 9 digits each, as many, LOW <= HIGH): a number group and its length, or null. */
+/** `{LOW-HIGH}` at `cps[k]`: a number group and its length, or null. */
 function numberGroup(cps, k, item) {
   const [all, low, high] = /^\{([0-9]{2,9})-([0-9]{2,9})\}/.exec(String.fromCodePoint(...cps.slice(k, k + 21))) || [];
   return all && low.length === high.length && +low <= +high ? { group: { start: item, width: low.length, low: +low, high: +high }, length: all.length } : null;
@@ -760,7 +760,7 @@ function compileType(def, values, today, label) {
   }
   const checks = [];
   for (const rule of def.checks || []) {
-    // `if $NAME = "VALUE"`: a check compiled (its mistakes reported) but left out unless the parameter has that value.
+    // `if $NAME = "VALUE"`: compiled (mistakes reported), kept only when the parameter has that value.
     const a = rule.arguments || {}, r = a.range, kept = !rule.if || (has(values, rule.if.parameter) && values[rule.if.parameter].text === rule.if.equals);
     let payload = null, min = "", max = "", fallback;
     switch (rule.kind) {
@@ -893,7 +893,7 @@ export class FieldType {
     /** Every parameter's value (name → text), defaults included. */
     this.arguments = texts;
     Object.assign(this, { def, steps, mask, maskCheck, choices, checks, maskName, hasMask: mask !== null || choices.length > 0 });
-    // Per ASCII first slot character, the choices (in order) whose automaton does not die on it.
+    // Per ASCII first slot character, the choices whose automaton survives it.
     this.all = choices.map((_, k) => k);
     this.byFirst = Array.from({ length: 128 }, (_, c) => this.all.filter(k => choices[k].condition.run(String.fromCharCode(c))));
     this.hasNumberGroups = [mask, ...choices.map(c => c.mask)].some(m => m && m.numbers.length > 0);
@@ -909,7 +909,7 @@ export class FieldType {
   get timing() { return this.definition.timing; }
   normalize(s) { for (let k = 0; k < this.steps.length; k++) s = normalizeStep(this.steps[k], s); return s; }
   normalizedCodePoints(s) { return codePoints(this.normalize(s)); }
-  /** The choices whose condition takes the value's slot characters (digits, letters), final then live; -1: none. */
+  /** The choices whose condition takes the value's slot characters, final then live; -1: none. */
   chooseMasks(value) {
     const slots = slotsOf(value);
     let live = -1;   // no later than the final choice, which takes the value live too
@@ -920,9 +920,9 @@ export class FieldType {
     }
     return [-1, live];
   }
-  /** The name of mask `choice` (-1: the unconditional one), or null; `named`: as `FieldResult.mask` (not `mask`, not secure). */
+  /** The name of mask `choice` (-1: unconditional), or null; `named`: as `FieldResult.mask`. */
   nameOf(choice, named) { const name = choice >= 0 ? this.choices[choice].name : this.mask && this.maskName; return named && (this.definition.secure || name === "mask") ? null : name; }
-  /** `mask-one-of`: the chosen mask is named; live, or a named mask can still be: the unconditional one, or no slot characters, or a named `when` alive on them. */
+  /** `mask-one-of`: the chosen mask is named; live, or a named one still can be (unconditional, no slots yet, or a named `when` alive). */
   maskOneOf(names, b, choice, live) {
     if (names.has(this.nameOf(choice))) return true;
     if (!live || (this.mask && names.has(this.maskName))) return live;
@@ -956,7 +956,7 @@ export class FieldType {
   }
   /** Whether the value passes the final stage (warnings do not count; an absent value passes). */
   isValid(value) { return this.validate(value).valid; }
-  /** The value normalized and formatted (an absent value as it is); `{stage: "live"}`: with the mask typing chooses. */
+  /** The value normalized and formatted; `{stage: "live"}`: with the mask typing chooses. */
   format(value, options) {
     value = wellFormed(value);
     if (isBlank(value)) return value;
@@ -1049,16 +1049,16 @@ function nearest(word, candidates) {
 }
 /** "; did you mean 'x'?" for the nearest candidate, or "". */
 const didYouMean = (word, candidates) => (word = nearest(word, candidates)) ? `; did you mean '${word}'?` : "";
-/** The names of a type's masks (`as NAME`, `mask` unless renamed), each once: what `mask-one-of` may name. */
+/** The names of a type's masks, each once: what `mask-one-of` may name. */
 const maskNamesOf = def => [...new Set((def.masks || []).map(m => m.rule))];
 /** `"", "AC", … "ZW" (246 values)`: the first twelve and the last past sixteen. */
 const oneOf = list => (list = list.map(v => `"${v}"`), list.length > 16 ? `${list.slice(0, 12).join(", ")}, … ${list.at(-1)} (${list.length} values)` : list.join(", "));
 
-/** A reference's arguments bound to a type's parameters (name → {kind, text}), defaults for the rest. */
+/** A reference's arguments bound to a type's parameters (name → {kind, text}), with defaults. */
 function bindArguments(def, args) {
   const parameters = def.parameters || [], values = {}, given = new Set(), problems = [], choices = {}, wordChoices = {};
   for (const p of parameters) values[p.name] = { kind: p.kind, text: p.default_text ?? String(p.default) };
-  // A string parameter an `if` reads takes its default and the values compared; one a `mask-one-of` reads, mask names.
+  // An `if` parameter: its default and the values compared; a `mask-one-of` one: mask names.
   for (const { if: c, kind, arguments: a } of def.checks || []) {
     if (c && !(choices[c.parameter] ??= has(values, c.parameter) ? [values[c.parameter].text] : []).includes(c.equals)) choices[c.parameter].push(c.equals);
     if (kind === "mask-one-of" && !Array.isArray(a.masks)) wordChoices[a.masks.parameter] = maskNamesOf(def);
@@ -1087,10 +1087,10 @@ export const EXPORT_VERSIONS = Object.freeze([1, 2]);
 
 /** The registry's types and forms, from the document `formulary export` prints. */
 export class Catalog {
-  constructor(document, today) {
+  constructor(document, today, l = null) {
     /** The day `today±N` bounds and two-digit years resolve against, `YYYY-MM-DD`. */
     this.today = dateText(today);
-    Object.assign(this, { document, todayDate: today, types: new Map(), forms: new Map(), compiled: new Map(), formCache: new Map() });
+    Object.assign(this, { document, l, todayDate: today, types: new Map(), forms: new Map(), compiled: new Map(), formCache: new Map() });
     for (const [list, map, what] of [[document.types, this.types, "type"], [document.forms || [], this.forms, "form"]]) {
       for (const item of list) (item && typeof item.name === "string" ? map.set(item.name, item) : fail(`the export has a ${what} without a name`, "bad-export"));
     }
@@ -1099,7 +1099,7 @@ export class Catalog {
     /** The form names, sorted. */
     this.formNames = [...this.forms.keys()].sort(compareCodePoints);
   }
-  /** A catalog from an export document (object or JSON text); `{today: "YYYY-MM-DD"}` (default: the local date). */
+  /** A catalog from an export document (object or JSON text); `{today: "YYYY-MM-DD", locale}`. */
   static fromExport(exportJson, options = {}) {
     let document = exportJson;
     if (typeof document === "string") try { document = JSON.parse(document); } catch (error) { fail(`the export is not JSON: ${error.message}`, "bad-export"); }
@@ -1110,7 +1110,9 @@ export class Catalog {
     const now = new Date();
     const today = (options.today ?? null) === null ? { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() }
       : parseISODate(options.today) ?? fail(`today must be a date written YYYY-MM-DD, not ${JSON.stringify(options.today)}`, "bad-today");
-    return new Catalog(document, today);
+    let t = options.locale, l = document.locales ?? {};
+    while (t && !l[t]) t = t.slice(0, Math.max(0, t.lastIndexOf("-")));
+    return new Catalog(document, today, t ? l[t] : null);
   }
   /** Fetches an export (`/v1/export`, a file) and reads it; `{today, fetch: RequestInit}`. */
   static async load(url, options = {}) {
@@ -1124,7 +1126,8 @@ export class Catalog {
     const key = referenceKey(ref);
     if (this.compiled.has(key)) return this.compiled.get(key);
     const def = this.types.get(ref.name) ?? fail(`unknown type '${ref.name}'` + didYouMean(ref.name, this.typeNames), "unknown-type");
-    const type = compileType(def, bindArguments(def, ref.arguments), this.todayDate, label);
+    const t = this.l?.types[def.name], m = r => t?.rules?.[r.rule] ? { ...r, message: t.rules[r.rule] } : r;
+    const type = compileType(t ? { ...def, ...t, masks: def.masks?.map(m), checks: def.checks?.map(m) } : def, bindArguments(def, ref.arguments), this.todayDate, label);
     this.compiled.set(key, type);
     return type;
   }
@@ -1158,12 +1161,13 @@ export class Form {
     this.fields = def.fields.map(f => {
       const args = f.argument_list ?? Object.entries(f.arguments || {}).map(([name, v]) =>
         ({ name, kind: typeof v === "string" ? "string" : String(v).includes(".") ? "decimal" : "integer", text: String(v) }));
-      return { key: f.key, typeName: f.type, required: f.required === true, rm: f.required_message, label: f.label ?? null, timing: f.timing ?? null,
+      const o = catalog.l?.forms[def.name]?.[f.key];
+      return { key: f.key, typeName: f.type, required: f.required === true, rm: o?.required_message ?? f.required_message, label: o?.label ?? f.label ?? null, timing: f.timing ?? null,
                type: catalog.typeOf({ name: f.type, arguments: args }, `field '${f.key}' of form '${def.name}'`) };
     });
     this.index = new Map();
     this.fields.forEach((f, i) => { if (!this.index.has(f.key)) this.index.set(f.key, i); });
-    // Rules naming undeclared fields are left out; `unique` needs other entries (batch validation).
+    // Rules naming undeclared fields are left out; `unique` needs other entries.
     this.rules = [];
     for (const rule of def.rules || []) {
       const at = key => this.index.get(key), [a, b] = rule.fields.map(at), options = { rule: rule.rule, severity: rule.severity, message: rule.message ?? null, fields: rule.fields };
@@ -1392,7 +1396,7 @@ export class FieldEditor {
         ?? { text: this._text, caret: lower, result: this._judged };
     }
     if (!replacement || this.policy !== "refuse-invalid" || candidate.result.verdict !== "invalid") return { applied: true, candidate };
-    // White space kept at the end of an unmasked text would refuse every key: the key replaces it.
+    // Trailing white space of an unmasked text would refuse every key: the key replaces it.
     const s = map.scalars;
     if (!this.type.hasMask && range[1] === s.length && range[0] > 0 && isWhiteSpace(s[range[0] - 1]) && !allWhiteSpace(codePoints(replacement))) {
       let start = range[0];
@@ -1405,7 +1409,7 @@ export class FieldEditor {
     }
     return { applied: false, candidate };
   }
-  /** Before the range as shown, the replacement, after it without mask literals; formatted, the caret after what was typed. */
+  /** Text before the range, the replacement, the rest without mask literals; formatted, caret after the typed. */
   _apply(map, literals, range, replacement, typing = false) {
     const type = this.type, typedScalars = codePoints(replacement);
     const typed = map.scalars.slice(0, range[0]).concat(typedScalars), rest = map.scalars.slice(range[1]).filter((c, k) => !literals[range[1] + k]);
@@ -1464,7 +1468,7 @@ export class FieldEditor {
       : only ? `${label} takes ${["digits", "letters", "letters and digits"][misfit]} only` : `${label} takes ${["a digit", "a letter", "a letter or a digit"][misfit]} here`;
     return { violation: { rule: first.rule, severity: first.severity, message }, noRoom: misfit === null };
   }
-  /** A paste typed a character at a time, refused ones dropped (runs tried whole; bounded); null: none kept. */
+  /** A paste typed a character at a time, refused ones dropped; null: none kept. */
   _filteredPaste(lower, upper, replacement) {
     const field = Object.assign(Object.create(FieldEditor.prototype), this), count = field._count, a = Math.min(Math.max(lower, 0), count);
     field._selection = [a, Math.min(Math.max(upper, a), count)];
@@ -1488,7 +1492,7 @@ export class FieldEditor {
 const INPUT_MODES = { "number-pad": "numeric", "decimal-pad": "decimal", phone: "tel", email: "email", url: "url", default: "text" };
 const CAPITALIZE = { never: "none", words: "words", sentences: "sentences", all: "characters" };
 
-/** The UTF-16 range a word deletion removes: over spaces and punctuation, then letters, marks and digits. */
+/** The UTF-16 range a word deletion removes. */
 function wordRange(text, caret, forward) {
   const word = c => isDigit(c) || (categoryOf(c) & (LETTER | MARK)) !== 0, at = j => cpAt(text, forward ? j : j - 1 - (j > 1 && cpAt(text, j - 2) > 0xFFFF));
   let j = caret;

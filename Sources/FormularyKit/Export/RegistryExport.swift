@@ -30,7 +30,8 @@ public enum RegistryExport {
 
     /// The export document, and what had to be left out of it.
     public struct Export: Sendable {
-        /// The document: `formulary_export_version`, `types` and `forms`.
+        /// The document: `formulary_export_version`, `types`, `forms`, `unavailable` and
+        /// `locales`.
         public var document: JSONValue
         /// The types and forms left out, by kind and name.
         public var unavailable: [Unavailable]
@@ -53,6 +54,7 @@ public enum RegistryExport {
         var types: [JSONValue] = []
         var forms: [JSONValue] = []
         var unavailable: [Unavailable] = []
+        var exported: (types: [FieldTypeDefinition], forms: [FormDefinition]) = ([], [])
 
         for name in registry.typeNames {
             let entry = registry.type(named: name)!
@@ -63,6 +65,7 @@ public enum RegistryExport {
                 continue
             }
             types.append(type(definition, source: entry.source))
+            exported.types.append(definition)
         }
 
         for name in registry.forms.keys.sorted() {
@@ -74,6 +77,7 @@ public enum RegistryExport {
                 continue
             }
             forms.append(self.form(form, source: entry.source, registry: registry))
+            exported.forms.append(form)
         }
 
         let document: JSONValue = [
@@ -84,6 +88,7 @@ public enum RegistryExport {
                 ["kind": .string(u.kind.rawValue), "name": .string(u.name), "file": .string(u.file),
                  "problems": .array(u.problems.map(JSONValue.string))]
             }),
+            "locales": locales(registry, types: exported.types, forms: exported.forms),
         ]
         return Export(document: document, unavailable: unavailable)
     }

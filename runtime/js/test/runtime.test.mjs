@@ -339,3 +339,22 @@ test("attach: edits through beforeinput, the field's attributes, a polite messag
   input.type("1");
   assert.equal(binding.value, "11/29", "no longer listening");
 });
+
+test("a locale takes the export's texts of that locale, else of its language, else the types' own", () => {
+  const localized = (locale) => Catalog.fromExport({
+    ...doc([type("qty", { label: "Quantity", parameters: [{ name: "max", kind: "integer", default: 9, default_text: "9" }],
+      checks: [check("range", "range", { range: range("1", { parameter: "max" }) }, { message: "From {min} to {max}" })] })],
+    [{ name: "order", version: "0".repeat(64), source: "plugins", label: null, rules: [], fields: [
+      { key: "qty", type: "qty", arguments: {}, type_reference: "qty", argument_list: [], required: true, required_message: "'qty' is required", label: null, secure: false, autocomplete: null, timing: null }] }]),
+    locales: { de: { types: { qty: { label: "Menge", rules: { range: "Von {min} bis {max}" } } },
+                     forms: { order: { qty: { required_message: "'qty' ist ein Pflichtfeld" } } } } },
+  }, { today: "2026-11-29", locale });
+  for (const [locale, label, message, required] of [
+    ["de", "Menge", "Von 1 bis 9", "'qty' ist ein Pflichtfeld"], ["de-AT", "Menge", "Von 1 bis 9", "'qty' ist ein Pflichtfeld"],
+    ["fr", "Quantity", "From 1 to 9", "'qty' is required"], [undefined, "Quantity", "From 1 to 9", "'qty' is required"]]) {
+    const qty = localized(locale).fieldType("qty");
+    assert.equal(qty.definition.label, label, locale);
+    assert.equal(qty.validate("10").message, message, locale);
+    assert.equal(localized(locale).form("order").judge({}).violations[0].message, required, locale);
+  }
+});
