@@ -60,8 +60,13 @@ package final class Registry {
     package private(set) var forms: [String: FormEntry] = [:]
     /// Problems not tied to one type: unreadable folders, files that declare nothing.
     package private(set) var problems: [Diagnostic] = []
-    /// The message catalogs (`de.messages`…) of every source, lowest precedence first.
-    package internal(set) var messageFiles: [MessageFile] = []
+    /// The message catalogs (`de.messages`…) of every source, lowest precedence first,
+    /// parsed when first asked for: a command in the types' own texts parses none.
+    package internal(set) lazy var messageFiles: [MessageFile] = catalogFiles.map {
+        MessageFile.parse(bytes: $0.bytes, file: $0.path)
+    }
+    /// The message catalog files as loaded, lowest precedence first.
+    private var catalogFiles: [PluginFile] = []
     /// The translations types are compiled with (``localize(_:)``); nil for their own texts.
     package internal(set) var messages: LocaleMessages? {
         didSet { compiled = [:] }
@@ -107,7 +112,7 @@ package final class Registry {
         var declaredIn: [String: String] = [:]   // "source|name" → file, to catch duplicates
         for file in files {
             if file.path.hasSuffix(MessageFile.fileExtension) {
-                messageFiles.append(MessageFile.parse(bytes: file.bytes, file: file.path))
+                catalogFiles.append(file)
                 continue
             }
             if file.source == .builtin, file.path.hasSuffix(".field") {

@@ -38,7 +38,7 @@ extension FieldCatalog {
                 problems += error.diagnostics
             }
         }
-        var messageFiles = self.messageFiles
+        var messageFiles = addedMessageFiles
         for name in try Self.fileNames(in: folder, ending: MessageFile.fileExtension) {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             do {
@@ -50,7 +50,7 @@ extension FieldCatalog {
             }
         }
         if problems.containsErrors { throw FormularyError(problems) }
-        let catalog = replacing(entries: entries, messageFiles: messageFiles)
+        let catalog = replacing(entries: entries, addedMessageFiles: messageFiles)
         for type in declaredIn.keys.sorted() {
             do { try catalog.checkLoads(type) } catch { problems += error.diagnostics }
         }

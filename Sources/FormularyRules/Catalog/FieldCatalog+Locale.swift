@@ -21,7 +21,8 @@ extension FieldCatalog {
     /// german.fieldType("age").validate("200").message   // "Das Alter muss zwischen 0 und 150 liegen"
     /// ```
     public func localized(_ locale: String) -> FieldCatalog {
-        FieldCatalog(today: today, entries: entries, messageFiles: messageFiles,
+        FieldCatalog(today: today, entries: entries, hasBuiltinCatalogs: hasBuiltinCatalogs,
+                     addedMessageFiles: addedMessageFiles,
                      messages: LocaleTag.canonical(locale).map { LocaleMessages(locale: $0, files: messageFiles) })
     }
 
@@ -36,14 +37,18 @@ extension FieldCatalog {
     public func adding(messages source: String, file: String) throws(FormularyError) -> FieldCatalog {
         let parsed = MessageFile.parse(bytes: Array(source.utf8), file: file)
         if parsed.diagnostics.containsErrors { throw FormularyError(parsed.diagnostics) }
-        return replacing(entries: entries, messageFiles: messageFiles + [parsed])
+        return replacing(entries: entries, addedMessageFiles: addedMessageFiles + [parsed])
     }
 
+    /// The message catalogs the catalog holds, lowest precedence first: the built-in ones,
+    /// then those an app added.
+    var messageFiles: [MessageFile] { (hasBuiltinCatalogs ? Self.builtinMessageFiles : []) + addedMessageFiles }
+
     /// This catalog with other types or message catalogs, in the same locale.
-    func replacing(entries: [String: Entry], messageFiles: [MessageFile]? = nil) -> FieldCatalog {
-        let files = messageFiles ?? self.messageFiles
-        return FieldCatalog(today: today, entries: entries, messageFiles: files,
-                            messages: messages.map { LocaleMessages(locale: $0.locale, files: files) })
+    func replacing(entries: [String: Entry], addedMessageFiles: [MessageFile]? = nil) -> FieldCatalog {
+        let catalog = FieldCatalog(today: today, entries: entries, hasBuiltinCatalogs: hasBuiltinCatalogs,
+                                   addedMessageFiles: addedMessageFiles ?? self.addedMessageFiles)
+        return messages.map { catalog.localized($0.locale) } ?? catalog
     }
 
     /// The built-in message catalogs (`plugins/*.messages`, embedded), parsed once.

@@ -27,16 +27,20 @@ public struct FieldCatalog: Sendable {
     public let today: CivilDate
     let entries: [String: Entry]
     let cache: CatalogCache
-    /// The message catalogs the catalog holds, lowest precedence first.
-    let messageFiles: [MessageFile]
+    /// Whether the built-in message catalogs come first among ``messageFiles``: they are
+    /// parsed only when a catalog is localized, not by every app that asks for the types.
+    let hasBuiltinCatalogs: Bool
+    /// The message catalogs an app added, lowest precedence first.
+    let addedMessageFiles: [MessageFile]
     /// The translations of the catalog's locale; nil when it is not localized.
     let messages: LocaleMessages?
 
-    init(today: CivilDate, entries: [String: Entry], messageFiles: [MessageFile] = [],
-         messages: LocaleMessages? = nil) {
+    init(today: CivilDate, entries: [String: Entry], hasBuiltinCatalogs: Bool = false,
+         addedMessageFiles: [MessageFile] = [], messages: LocaleMessages? = nil) {
         self.today = today
         self.entries = entries
-        self.messageFiles = messageFiles
+        self.hasBuiltinCatalogs = hasBuiltinCatalogs
+        self.addedMessageFiles = addedMessageFiles
         self.messages = messages
         let declarations = entries.mapValues(\.declaration)
         cache = CatalogCache(resolver: TypeResolver(knownNames: declarations.keys.sorted()) { declarations[$0] })
@@ -54,7 +58,7 @@ public struct FieldCatalog: Sendable {
             let entry = try catalog.parseType(source: file.text, file: "plugins/" + file.name)
             entries[entry.declaration.name] = entry
         }
-        catalog = FieldCatalog(today: today, entries: entries, messageFiles: Self.builtinMessageFiles)
+        catalog = FieldCatalog(today: today, entries: entries, hasBuiltinCatalogs: true)
         return catalog
     }
 
