@@ -72,18 +72,22 @@ import Testing
         }
         let german = try sandbox.run("--locale", "de", "--format", "json", "validate")
         #expect(german.stdout.contains("\"today\":\"2026-11-29\",\"locale\":\"de\""), "\(german)")
+        let text = try sandbox.run("--locale", "de", "validate")
+        #expect(text.stdout.contains("today 2026-11-29, messages in de."), "\(text)")
+        let runs = try sandbox.run("--format", "json", "runs", "list")
+        #expect(runs.stdout.contains("\"status\":\"complete\",\"locale\":\"de\"}"), "\(runs)")
         let report = try sandbox.run("report", "--run", "1")
         #expect(report.stdout.contains("locale    de"), "\(report)")
         #expect(report.stdout.contains("Das Alter muss zwischen 0 und 150 liegen"), "\(report)")
         let json = try sandbox.run("--format", "json", "report", "--run", "1")
         #expect(json.stdout.contains("\"locale\":\"de\""), "\(json)")
 
-        // Run 2, in the types' own texts: nothing carried from run 1, English messages.
+        // Run 3, in the types' own texts: nothing carried from the German run 2, English messages.
         let english = try sandbox.run("--format", "json", "validate")
         #expect(english.stdout.contains("\"locale\":null") && english.stdout.contains("\"entries_carried\":0"), "\(english)")
-        let second = try sandbox.run("report", "--run", "2")
+        let second = try sandbox.run("report", "--run", "3")
         #expect(second.stdout.contains("Age must be between 0 and 150") && !second.stdout.contains("locale "), "\(second)")
-        // Run 3 in German again carries run 2's rows? No: run 2 is English.
+        // Run 4, in German again, carries nothing from the English run 3 either.
         let again = try sandbox.run("--locale", "de", "--format", "json", "validate")
         #expect(again.stdout.contains("\"entries_carried\":0"), "\(again)")
         // The type versions the runs recorded are the types' own, whatever the locale.

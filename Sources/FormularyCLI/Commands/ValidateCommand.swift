@@ -115,8 +115,10 @@ struct ValidateCommand: Command {
                     + ", \(n(run.entriesCarried)) carried forward from run"
                     + (outcome.carriedFrom.count == 1 ? " " : "s ") + from
             }
+            // The locale only when there is one: the line is the same as ever in the types' own texts.
             context.stdout.line("Run \(run.id) \(run.status.rawValue): \(n(run.counts.entriesChecked)) entries in "
-                + String(format: "%.2f", seconds) + " s (\(pace)), today \(run.today).")
+                + String(format: "%.2f", seconds) + " s (\(pace)), today \(run.today)"
+                + (run.locale.map { ", messages in \($0)" } ?? "") + ".")
             var rows: [[TextTable.Cell]] = []
             for f in run.forms {
                 let c = f.counts

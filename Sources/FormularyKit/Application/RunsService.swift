@@ -28,12 +28,14 @@ public struct RunsService {
         public var entriesFailing: Int
         /// `complete`, `incomplete` or `running`.
         public var status: String
+        /// The locale its messages are in; nil for the types' own texts.
+        public var locale: String?
 
         /// The failing share, `30.0%` (`—` when nothing was checked).
         public var failingPercent: String { ReportNumbers.percent(entriesFailing, of: entriesChecked) }
 
         /// `{"id", "started_at", "ended_at", "actor", "forms", "entries_checked",
-        /// "entries_failing", "failing_percent", "status"}`.
+        /// "entries_failing", "failing_percent", "status", "locale"}`.
         public func writeFields(to o: inout JSONObjectWriter) {
             o.field("id", Int(id))
             o.field("started_at", startedAt)
@@ -44,6 +46,7 @@ public struct RunsService {
             o.field("entries_failing", entriesFailing)
             o.field("failing_percent", RunReport.percentValue(entriesFailing, of: entriesChecked))
             o.field("status", status)
+            if let locale { o.field("locale", locale) } else { o.nullField("locale") }
         }
     }
 
@@ -54,7 +57,7 @@ public struct RunsService {
             let counts = form.flatMap { name in run.forms.first { $0.form == name }?.counts } ?? run.counts
             return RunRow(id: run.id, startedAt: run.startedAt, endedAt: run.endedAt, actor: run.actor,
                           forms: run.forms.map(\.form), entriesChecked: counts.entriesChecked,
-                          entriesFailing: counts.entriesInvalid, status: run.status.rawValue)
+                          entriesFailing: counts.entriesInvalid, status: run.status.rawValue, locale: run.locale)
         }
     }
 }
