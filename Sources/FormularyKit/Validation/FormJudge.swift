@@ -24,7 +24,7 @@ final class FormJudge: Sendable {
     ///   - layouts: every layout entries may have (id → column names).
     init(formID: Int64, form: FormDefinition, types: [CompiledFieldType], layouts: [Int64: [String]]) {
         self.formID = formID
-        let core = EntryJudge(form: form, types: types)
+        let core = EntryJudge(form: form, types: types.map { $0.tunedForBatch() })
         self.core = core
         coreRef = Unmanaged.passUnretained(core)
         self.layouts = layouts.mapValues { core.layout(columns: $0) }
