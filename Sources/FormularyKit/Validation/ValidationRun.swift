@@ -169,7 +169,8 @@ package final class ValidationRun {
                                                      typeVersionID: version.id)
                         typeVersionIDs[t.field] = version.id
                     }
-                    let judge = FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts)
+                    let judge = FormJudge(formID: formID, form: form.definition, types: form.types, layouts: layouts,
+                                          tuned: bounds.lastID - bounds.firstID >= FormJudge.tuningThreshold)
                     if let carry = try carryPlan(form, judge: judge, index: judges.count,
                                                  formVersionID: formVersion.id, typeVersionIDs: typeVersionIDs) {
                         carries.append(carry)

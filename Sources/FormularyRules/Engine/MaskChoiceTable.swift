@@ -36,15 +36,6 @@ final class MaskChoiceTable: @unchecked Sendable {
     private let start: Int32
     let stateCount: Int
 
-    /// One condition's DFA over the slot bytes, for the construction.
-    private struct Component {
-        var start: Int32
-        /// `steps[state][k]`: the successor on the `k`-th slot byte, -1 for none.
-        var steps: [[Int32]]
-        var accepting: [Bool]
-        var universal: [Bool]
-    }
-
     /// The ASCII slot characters: digits, then upper- and lower-case letters.
     private static let slotBytes: [UInt8] = Array(0x30...0x39) + Array(0x41...0x5A) + Array(0x61...0x7A)
 
@@ -53,22 +44,32 @@ final class MaskChoiceTable: @unchecked Sendable {
     init?(conditions: [PatternAutomaton]) {
         guard !conditions.isEmpty, conditions.count < Int(Int16.max),
               conditions.allSatisfy({ $0.kind == .dfa }) else { return nil }
-        let bytes = Self.slotBytes
-        let components = conditions.map { automaton in
-            Component(
-                start: Int32(automaton.start.first ?? -1),
-                steps: automaton.transitions.map { edges in
-                    bytes.map { b in Int32(edges.first { $0.lo <= UInt32(b) && UInt32(b) <= $0.hi }?.target ?? -1) }
-                },
-                accepting: Self.flags(automaton.accepting, count: automaton.stateCount),
-                universal: Self.flags(automaton.universal, count: automaton.stateCount))
+        let bytes = Self.slotBytes, slotCount = bytes.count
+        // Every condition's states numbered together (condition i's state s is
+        // `base[i] + s`), in flat arrays: the construction touches them millions of times.
+        var base: [Int] = [], starts: [Int32] = []
+        var steps: [Int32] = [], accepting: [Bool] = [], universal: [Bool] = []
+        steps.reserveCapacity(conditions.reduce(0) { $0 + $1.stateCount } * slotCount)
+        for automaton in conditions {
+            base.append(accepting.count)
+            starts.append(Int32(automaton.start.first ?? -1))
+            for edges in automaton.transitions {
+                // `steps[(base + state) * slotCount + k]`: the successor on the k-th slot byte.
+                for b in bytes { steps.append(edges.first { $0.lo <= UInt32(b) && UInt32(b) <= $0.hi }?.target ?? -1) }
+            }
+            let first = accepting.count
+            accepting += repeatElement(false, count: automaton.stateCount)
+            universal += repeatElement(false, count: automaton.stateCount)
+            for state in automaton.accepting { accepting[first + state] = true }
+            for state in automaton.universal { universal[first + state] = true }
         }
+        let total = accepting.count
         // Slot bytes that every state of every condition treats alike are one class.
-        var classOfSlot = [Int](repeating: 0, count: bytes.count)
+        var classOfSlot = [Int](repeating: 0, count: slotCount)
         var representatives: [Int] = []
         var known: [[Int32]: Int] = [:]
-        for k in bytes.indices {
-            let column = components.flatMap { c in c.steps.map { $0[k] } }
+        for k in 0..<slotCount {
+            let column = (0..<total).map { steps[$0 * slotCount + k] }
             if let existing = known[column] {
                 classOfSlot[k] = existing
             } else {
@@ -86,20 +87,21 @@ final class MaskChoiceTable: @unchecked Sendable {
             for i in tuple.indices {
                 if firstUniversal { tuple[i] = -1; continue }
                 let s = tuple[i]
-                if s >= 0 && components[i].universal[Int(s)] { firstUniversal = true }
+                if s >= 0 && universal[base[i] + Int(s)] { firstUniversal = true }
             }
         }
         // Keyed by the live components only: most of a tuple is dead, and hashing it whole
         // was most of the construction's time.
         func key(_ tuple: [Int32]) -> [Int32] {
             var key: [Int32] = []
+            key.reserveCapacity(2 * tuple.count)
             for (i, s) in tuple.enumerated() where s >= 0 { key.append(Int32(i)); key.append(s) }
             return key
         }
         var index: [[Int32]: Int32] = [:]
-        var tuples: [[Int32]] = [[Int32](repeating: -1, count: components.count)]   // state 0: dead
+        var tuples: [[Int32]] = [[Int32](repeating: -1, count: conditions.count)]   // state 0: dead
         index[[]] = 0
-        var startTuple = components.map(\.start)
+        var startTuple = starts
         canonical(&startTuple)
         if index[key(startTuple)] == nil {
             index[key(startTuple)] = Int32(tuples.count)
@@ -111,8 +113,8 @@ final class MaskChoiceTable: @unchecked Sendable {
             let tuple = tuples[state]
             for r in representatives {
                 var successor = tuple
-                for i in components.indices where successor[i] >= 0 {
-                    successor[i] = components[i].steps[Int(successor[i])][r]
+                for i in successor.indices where successor[i] >= 0 {
+                    successor[i] = steps[(base[i] + Int(successor[i])) * slotCount + r]
                 }
                 canonical(&successor)
                 let k = key(successor)
@@ -132,11 +134,11 @@ final class MaskChoiceTable: @unchecked Sendable {
         var decided = [Bool](repeating: false, count: tuples.count)
         answer = .allocate(capacity: tuples.count)
         for (s, tuple) in tuples.enumerated() {
-            let first = tuple.indices.first { tuple[$0] >= 0 && components[$0].accepting[Int(tuple[$0])] }
+            let first = tuple.indices.first { tuple[$0] >= 0 && accepting[base[$0] + Int(tuple[$0])] }
             answer[s] = Int16(first ?? -1)
             // Decided: nothing alive, or the first alive condition accepts every continuation.
             let alive = tuple.indices.first { tuple[$0] >= 0 }
-            decided[s] = alive.map { components[$0].universal[Int(tuple[$0])] } ?? true
+            decided[s] = alive.map { universal[base[$0] + Int(tuple[$0])] } ?? true
         }
         var shift = 0
         while 1 << shift < classes + 2 { shift += 1 }
@@ -160,12 +162,6 @@ final class MaskChoiceTable: @unchecked Sendable {
         classOf.deallocate()
         next.deallocate()
         answer.deallocate()
-    }
-
-    private static func flags(_ states: [Int], count: Int) -> [Bool] {
-        var flags = [Bool](repeating: false, count: count)
-        for s in states { flags[s] = true }
-        return flags
     }
 
     /// The index of the first condition matching `value`'s slot characters as a whole (-1:
