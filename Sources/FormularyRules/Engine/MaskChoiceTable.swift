@@ -10,7 +10,7 @@
 /// brand has died).
 ///
 /// Built on request, for batch validation only (``CompiledFieldType/tunedForBatch()``): the
-/// construction costs about a millisecond for the card, which a one-off `check` should not
+/// construction costs about 2 ms for the built-in card, which a one-off `check` should not
 /// pay. Only conditions compiled as a DFA take part; a type with an NFA condition, or whose
 /// product would exceed ``stateCap`` states, keeps the per-condition path. A value with a
 /// non-ASCII byte before the answer is decided also takes that path, so the table only has
