@@ -152,4 +152,17 @@ import Testing
                                        secureFields: SecureFields(store: db.store, registry: db.registry)).text(by: .rule)
         #expect(outputs.joined() == whole, "streamed, the report is the same")
     }
+
+    /// Groups by rule, field or type are few: the database groups them once, though the
+    /// text table reads them twice (widths, then rows). Groups by entry, which may be
+    /// hundreds of thousands, are read from the database each time.
+    @Test func fewGroupsAreCountedOnce() throws {
+        let db = try Self.filled(ReportDatabase())
+        let run = try db.validate()
+        for grouping in ReportGrouping.allCases {
+            let events = try Self.events(db, run: run.id, .text, by: grouping)
+            let passes = events.filter { $0 == .pass(.writing(run: run.id)) }.count
+            #expect(passes == (grouping == .entry ? 2 : 1), "by \(grouping): \(events)")
+        }
+    }
 }

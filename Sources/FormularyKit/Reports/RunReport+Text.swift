@@ -45,7 +45,8 @@ extension RunReport {
         try sink.write(out)
 
         // Two passes over the groups: one for the column widths, one to print, so that
-        // even one group per entry is never held.
+        // even one group per entry is never held (the few groups of the other groupings
+        // are kept by the rows: the database makes one pass).
         let before = grouping != .entry && !previousRunIDs.isEmpty ? try previousCounts(by: grouping) : nil
         var header = header(for: grouping)
         if before != nil { header.insert("CHANGE", at: header.count - 1) }

@@ -16,10 +16,17 @@ package protocol RunReportRows: AnyObject {
 }
 
 /// A loaded report's rows: statements on the database, which groups, counts and sorts.
+///
+/// The groups of a grouping other than by entry are few (one per rule, field or type), so
+/// the first pass over them keeps them: a renderer that reads them again (the text table's
+/// widths, then its rows; the HTML page's charts) costs the database one pass, not two.
 final class StoreReportRows: RunReportRows {
     let counter: RunReportCounter
     /// (form id, field) → hash of the type version that judged it.
     let typeVersions: [String: String]
+    private var keptGroups: [ReportGrouping: [ReportGroup]] = [:]
+    /// At most this many groups are kept per grouping; more are read again.
+    static let keptGroupLimit = 10_000
 
     init(counter: RunReportCounter, typeVersions: [String: String]) {
         self.counter = counter
@@ -36,7 +43,13 @@ final class StoreReportRows: RunReportRows {
     }
 
     func forEachGroup(by grouping: ReportGrouping, _ body: (ReportGroup) throws -> Bool) throws {
+        if let kept = keptGroups[grouping] {
+            for group in kept where try !body(group) { break }
+            return
+        }
         let c = counter
+        var kept: [ReportGroup]? = grouping == .entry ? nil : []
+        var whole = true
         try c.passes.begin(.writing(run: c.runID))
         try c.store.forEachReportGroup(runID: c.runID, formID: c.scopeFormID, multiForm: c.multiForm, secrets: c.secrets,
                                        by: Self.key(grouping)) { row in
@@ -46,10 +59,15 @@ final class StoreReportRows: RunReportRows {
                 entry = RunReport.EntryRef(id: id, key: row.entryKey, keyIsSecure: row.entryKey == c.secrets.mask)
                 key = "#\(id)"
             }
-            return try body(ReportGroup(key: key, entry: entry, failures: row.failures, entries: row.entries,
-                                        errors: row.errors, warnings: row.warnings, commonMessage: row.message,
-                                        rules: row.rules, values: row.values, source: row.source))
+            let group = ReportGroup(key: key, entry: entry, failures: row.failures, entries: row.entries,
+                                    errors: row.errors, warnings: row.warnings, commonMessage: row.message,
+                                    rules: row.rules, values: row.values, source: row.source)
+            kept?.append(group)
+            if (kept?.count ?? 0) > Self.keptGroupLimit { kept = nil }
+            whole = try body(group)
+            return whole
         }
+        if whole, let kept { keptGroups[grouping] = kept }
     }
 
     func forEachFailure(groupedBy grouping: ReportGrouping?, _ body: (RunReport.Failure) throws -> Bool) throws {
