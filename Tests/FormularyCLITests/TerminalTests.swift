@@ -108,6 +108,33 @@ import Testing
         #expect(!piped.stderr.contains("report of run"), "\(piped)")
     }
 
+    /// `report` on a terminal starts with the run's facts, before the database's first pass
+    /// over the failures, and shows each part as it is made: the progress line of a pass
+    /// comes after what was written before it, and is erased by what the pass gives.
+    @Test func reportShowsTheFactsFirstThenEachPartAfterItsPass() throws {
+        let sandbox = try Sandbox()
+        try sandbox.databaseWithSignupForm()
+        try sandbox.write("bad.csv", "name,email\nZed,zed@example\nAda,ada@example.com\n")
+        try sandbox.mustRun("import", "--form", "signup", "bad.csv")
+        _ = try sandbox.run("validate")
+        let output = try PseudoTerminal.run(["report"], in: sandbox, environment: Self.xterm)
+        #expect(output.status == 0, "\(output)")
+        let text = output.text
+        func at(_ part: String) throws -> String.Index {
+            try #require(text.range(of: part), "\(part) in \(output)").lowerBound
+        }
+        // The words of the report, not its colours (`Run 1` and `RULE` are bold).
+        let facts = try at("Run 1"), grouping = try at("report of run 1: grouping and writing the failures…")
+        let table = try at("RULE"), counting = try at("report of run 1: counting the most frequent failing values…")
+        let values = try at("Most frequent failing values"), comparing = try at("report of run 1: comparing form signup")
+        let comparison = try at("No earlier run judged form signup")
+        #expect(facts < grouping && grouping < table && table < counting && counting < values
+                && values < comparing && comparing < comparison, "\(output)")
+        let screen = TerminalScreen(text).visibleLines
+        #expect(screen.first == "Run 1  complete", "\(screen)")
+        #expect(!screen.contains { $0.contains("report of run") }, "\(screen)")
+    }
+
     /// Colour needs a terminal that shows it: `TERM=dumb` (or no TERM) gets none, nor a
     /// progress line it could not erase. `NO_COLOR` turns colour off only when it is set to
     /// something: `NO_COLOR=` (empty) keeps it (no-color.org).

@@ -52,4 +52,32 @@ import Testing
         #expect(type.validate(" no").formatted == "NO")
         #expect(!type.isValid("maybe"))
     }
+
+    /// `strip` of ASCII characters and `strip-spaces` take a fast path on ASCII text: it must
+    /// agree with the general one on every byte, and step aside for anything else.
+    @Test func theASCIIFastPathAgreesWithTheGeneralPath() {
+        let scratch = Scratch()
+        let alphabet: [UInt8] = Array(0x00...0x7F)
+        var state: UInt64 = 5
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for operation in [NormalizeOperation.strip(CharacterSetBits(" -().".unicodeScalars)), .stripSpaces,
+                          .strip(CharacterSetBits("\u{7F}\u{00}a".unicodeScalars))] {
+            let box = NormalizeStepBox(operation)
+            var values: [[UInt8]] = [[], Array("4111 1111-1111 1111".utf8), Array(" \t\n\u{0B}\u{0C}\r x".utf8),
+                                     Array("é 1-2".utf8), Array("1\u{00A0}2 3".utf8)]
+            for _ in 0..<3000 {
+                values.append((0..<(next() % 40)).map { _ in alphabet[next() % alphabet.count] })
+            }
+            for value in values {
+                value.withUnsafeBufferPointer { src in
+                    let fast = Array(box.apply(src, scratch: scratch, buffer: 0))
+                    let general = Array(operation.apply(src, scratch: scratch, buffer: 1))
+                    #expect(fast == general, "\(operation) \(value)")
+                }
+            }
+        }
+    }
 }

@@ -18,13 +18,15 @@ if requested.first == "validate-child" {
     exit(0)
 }
 // The sign-up data set as a CSV file, for profiling a whole `formulary` run by hand:
-// `signup-csv COUNT FILE`, then `formulary --plugins bench import --form signup FILE`.
+// `signup-csv COUNT FILE [DEFECT_PERCENT]` (15% by default; the report bench's store has 30),
+// then `formulary --plugins bench import --form signup FILE`.
 if requested.first == "signup-csv" {
-    guard requested.count == 3, let count = Int(requested[1]), count > 0 else {
-        print("usage: FormularyBench signup-csv COUNT FILE")
+    guard requested.count == 3 || requested.count == 4, let count = Int(requested[1]), count > 0,
+          let percent = requested.count == 4 ? Int(requested[3]) : 15, (0...100).contains(percent) else {
+        print("usage: FormularyBench signup-csv COUNT FILE [DEFECT_PERCENT]")
         exit(2)
     }
-    exit(SignupData.writeCSV(count: count, to: requested[2]) ? 0 : 1)
+    exit(SignupData.writeCSV(count: count, to: requested[2], defectPercent: percent) ? 0 : 1)
 }
 // Start-up beside another build of `formulary`, pair by pair: `startup OTHER_FORMULARY`.
 if requested.first == "startup", requested.count == 2 {

@@ -77,7 +77,10 @@ struct ReportCommand: Command {
             try service.render(run: runID, form: form, by: grouping, format: rendering,
                                to: ReportSink { bytes in
                                    if counting { progress.wrote(bytes.count) }
+                                   // Out now, not when 64 KiB more are buffered: the sink hands on
+                                   // what is written before each slow pass over the failures.
                                    stdout.write(bytes: bytes)
+                                   stdout.flush()
                                }, progress: progress.stage)
             return .success
         }

@@ -32,8 +32,9 @@ extension ReportService {
 
     /// Renders the report of run `runID` (the newest when nil), narrowed to `form`, into
     /// `sink` as its rows come from the database, in one read transaction: memory does not
-    /// grow with the number of failures. Returns the run's id. `progress` hears each pass
-    /// over the failures as it starts.
+    /// grow with the number of failures. The sink is flushed before each pass the database
+    /// makes over the failures, so that what is known (the run's facts first) reaches the
+    /// reader at once. Returns the run's id. `progress` hears each pass as it starts.
     ///
     /// - Throws: a ``ServiceError`` (not found) when there is no such run, or no run yet.
     @discardableResult
@@ -61,9 +62,11 @@ extension ReportService {
             return try store.read {
                 var csv = false
                 if case .csv = format { csv = true }
+                // Before each pass over the failures, what is written goes out: the first lines
+                // are not held back until the database has counted everything.
                 let report = try RunReport.load(run: runID, form: form, from: store,
                                                 secureFields: try workspace.secureFields(store: store), summary: !csv,
-                                                progress: progress)
+                                                progress: progress, flush: sink.flush)
                 switch format {
                 case .text(let colour): try report.renderText(by: grouping, colour: colour, to: sink)
                 case .json: try report.renderJSON(by: grouping, to: sink)

@@ -25,6 +25,9 @@ public final class ReportSink {
         if buffer.count >= chunk { try flush() }
     }
 
+    /// How many bytes are written and not yet handed on.
+    package var buffered: Int { buffer.count }
+
     /// Hands on what is buffered.
     public func flush() throws {
         guard !buffer.isEmpty else { return }

@@ -67,8 +67,14 @@ extension RunReport {
     /// then by key, entries by id), collected from ``rows``: for tests and summaries
     /// (renderers stream instead).
     package func groups(by grouping: ReportGrouping) -> [ReportGroup] {
+        (try? collectedGroups(by: grouping)) ?? []
+    }
+
+    /// ``groups(by:)`` that throws what the database throws: for renderers of groupings
+    /// with few groups (by rule, by field).
+    func collectedGroups(by grouping: ReportGrouping) throws -> [ReportGroup] {
         var out: [ReportGroup] = []
-        try? rows.forEachGroup(by: grouping) { out.append($0); return true }
+        try rows.forEachGroup(by: grouping) { out.append($0); return true }
         return out
     }
 

@@ -69,10 +69,12 @@ extension RunReport {
             out += "</tbody></table></details>\n"
         }
         out += "</section>\n"
+        // The facts are known without a pass over the failures: they go out first.
+        try sink.write(out)
 
-        out += "<section id=\"charts\"><h2>Failures</h2>\n"
+        out = "<section id=\"charts\"><h2>Failures</h2>\n"
         out += "<p class=\"legend\"><span class=\"key key-error\"></span>errors <span class=\"key key-warning\"></span>warnings</p>\n"
-        let byRule = groups(by: .rule), byField = groups(by: .field)
+        let byRule = try collectedGroups(by: .rule), byField = try collectedGroups(by: .field)
         out += "<h3>By rule</h3>\n" + BarChart(title: "Failures by rule", groups: byRule).svg() + "\n"
             + BarChart(title: "Failures by rule", groups: byRule).svg(narrow: true) + "\n"
         out += "<h3>By field</h3>\n" + BarChart(title: "Failures by field", groups: byField).svg() + "\n"
@@ -82,8 +84,8 @@ extension RunReport {
         try sink.write(out)
 
         try groupsSection(grouping, limit: entryLimit, to: sink)
-        try sink.write(topValuesSection())
-        try sink.write(comparisonSection(limit: entryLimit))
+        try sink.write(topValuesSection(try topValuesPart.value()))
+        try sink.write(comparisonSection(try comparisonsPart.value(), limit: entryLimit))
         try entriesSection(limit: entryLimit, to: sink)
         try sink.write("<footer>Written by formulary. Values of secure fields are never shown (\(Self.secureMask)).</footer>\n"
                        + "</body>\n</html>\n")
@@ -107,7 +109,7 @@ extension RunReport {
     }
 
     /// The most frequent failing values per rule and per field.
-    private func topValuesSection() -> String {
+    private func topValuesSection(_ topValues: [ReportGrouping: [String: [ValueCount]]]) -> String {
         let esc = ReportEscaping.html
         var out = "<section id=\"values\"><h2>Most frequent failing values</h2>\n"
         var any = false
@@ -131,6 +133,7 @@ extension RunReport {
         let esc = ReportEscaping.html
         let n = ReportNumbers.grouped
         let withChange = grouping != .entry && !previousRunIDs.isEmpty
+        let before = withChange ? try previousCounts(by: grouping) : [:]
         try sink.write("<section id=\"groups\"><h2>By \(grouping.rawValue)</h2>\n")
         let last = grouping == .entry ? "Rules and values" : "Most common message"
         var any = false
@@ -148,7 +151,7 @@ extension RunReport {
             let detail = grouping == .entry
                 ? g.rulesWithValues.joined(separator: ", ") + (g.source.map { " (\($0))" } ?? "") : g.commonMessage
             let change = withChange
-                ? "<td class=\"num\" data-label=\"Change\">\(esc(ReportNumbers.change(from: previousCounts[grouping]?[g.key] ?? 0, to: g.failures)))</td>" : ""
+                ? "<td class=\"num\" data-label=\"Change\">\(esc(ReportNumbers.change(from: before[g.key] ?? 0, to: g.failures)))</td>" : ""
             try sink.write("<tr><td data-label=\"\(esc(grouping.rawValue.capitalizedFirst))\">\(esc(g.displayKey))</td>"
                 + "<td class=\"num\" data-label=\"Failures\">\(n(g.failures))</td>\(change)<td class=\"num\" data-label=\"Entries\">\(n(g.entries))</td>"
                 + "<td class=\"num wide\(g.errors > 0 ? " error" : "")\" data-label=\"Errors\">\(n(g.errors))</td>"
@@ -159,7 +162,7 @@ extension RunReport {
         try sink.write(any ? "</tbody></table>\n" + more(count, limit) + "</section>\n" : "<p>No failures.</p>\n</section>\n")
     }
 
-    private func comparisonSection(limit: Int) -> String {
+    private func comparisonSection(_ comparisons: [Comparison], limit: Int) -> String {
         let esc = ReportEscaping.html
         var out = "<section id=\"comparison\"><h2>Compared with the previous run</h2>\n"
         if comparisons.isEmpty { out += "<p>Nothing to compare.</p>\n" }

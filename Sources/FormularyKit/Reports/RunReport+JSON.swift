@@ -69,9 +69,10 @@ extension RunReport {
                 }
             }
         }
+        let withPrevious = grouping != .entry && !previousRunIDs.isEmpty
+        let before = withPrevious ? try previousCounts(by: grouping) : [:]
         try sink.write(",\"groups\":[")
         var firstGroup = true
-        let withPrevious = grouping != .entry && !previousRunIDs.isEmpty
         try rows.forEachGroup(by: grouping) { group in
             var w = JSONWriter()
             if !firstGroup { w.bytes.append(UInt8(ascii: ",")) }
@@ -85,7 +86,7 @@ extension RunReport {
                 }
                 g.field("failures", group.failures)
                 if grouping != .entry {
-                    if withPrevious { g.field("previous", previousCounts[grouping]?[group.key] ?? 0) }
+                    if withPrevious { g.field("previous", before[group.key] ?? 0) }
                     else { g.nullField("previous") }
                 }
                 g.field("entries", group.entries)
@@ -102,6 +103,7 @@ extension RunReport {
             return true
         }
         try sink.write("]")
+        let topValues = try topValuesPart.value()
         try member("top_values") { w in
             w.object { o in
                 for g in [ReportGrouping.rule, .field] {
@@ -123,14 +125,17 @@ extension RunReport {
         }
         // Failures per rule and per field now and in the previous run of the same form(s),
         // whatever the grouping (null when there is no earlier run).
+        var changes: [(grouping: ReportGrouping, now: [String: Int], before: [String: Int])] = []
+        for g in [ReportGrouping.rule, .field] where !previousRunIDs.isEmpty {
+            var now: [String: Int] = [:]
+            try rows.forEachGroup(by: g) { now[$0.key] = $0.failures; return true }
+            changes.append((g, now, try previousCounts(by: g)))
+        }
         try member("changes") { w in
             guard !previousRunIDs.isEmpty else { return w.null() }
             w.object { o in
                 o.array("previous_runs") { a in for id in previousRunIDs { a.value(Int(id)) } }
-                for g in [ReportGrouping.rule, .field] {
-                    var now: [String: Int] = [:]
-                    try? rows.forEachGroup(by: g) { now[$0.key] = $0.failures; return true }
-                    let before = previousCounts[g] ?? [:]
+                for (g, now, before) in changes {
                     o.object(g.rawValue) { k in
                         for key in Set(now.keys).union(before.keys).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                             k.object(key) { c in
@@ -178,7 +183,7 @@ extension RunReport {
             return true
         }
         try sink.write("],\"comparisons\":[")
-        for (i, c) in comparisons.enumerated() {
+        for (i, c) in try comparisonsPart.value().enumerated() {
             var w = JSONWriter()
             if i > 0 { w.bytes.append(UInt8(ascii: ",")) }
             w.bytes.append(contentsOf: "{\"form\":".utf8)

@@ -29,8 +29,12 @@ package enum RunReportError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension RunReport {
-    /// Loads the report of a run from the database, in one read transaction so that a run
-    /// still writing its batches is seen at one consistent point.
+    /// Loads the report of a run from the database: its facts now, in one read transaction;
+    /// its failures, groups and the summary parts that take a pass over them (comparisons,
+    /// most frequent values, the previous run's counts) when they are first read, so that a
+    /// renderer writes the facts before the first pass. Load and render in one read
+    /// transaction (as ``ReportService`` does) to see a run still writing its batches at one
+    /// consistent point.
     ///
     /// - Parameters:
     ///   - runID: the run; nil for the newest run (of `form`, when given).
@@ -40,22 +44,25 @@ extension RunReport {
     ///     and forms, and the type versions of the form's runs).
     ///   - summary: whether to count the summary (comparisons, most frequent values,
     ///     changes, recent runs); a CSV report, which shows only the failures, skips it.
-    /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
     ///   - progress: hears each pass over the run's failures as it starts (on a large run
     ///     each takes seconds).
+    ///   - flush: called before each pass, to hand on what the report has written so far.
+    /// - Throws: ``RunReportError`` when there is no such run, or it did not judge `form`.
     package static func load(run runID: Int64? = nil, form: String? = nil, from store: Store,
                             secureFields: SecureFields? = nil, summary: Bool = true,
-                            progress: ((ReportProgress) -> Void)? = nil) throws -> RunReport {
+                            progress: ((ReportProgress) -> Void)? = nil,
+                            flush: (() throws -> Void)? = nil) throws -> RunReport {
         try store.read {
             let secure = try secureFields ?? SecureFields(store: store, registry: Registry.load(folders: [], store: store))
-            return try RunReportLoader(store: store, secureFields: secure, summary: summary, progress: progress)
+            return try RunReportLoader(store: store, secureFields: secure, summary: summary,
+                                       passes: ReportPasses(flush: flush, progress: progress))
                 .load(runID: runID, form: form)
         }
     }
 }
 
 /// How far the making of a report has got, for a progress line: the passes the database
-/// makes over a run's failures before the first row can be written, then the writing.
+/// makes over a run's failures as the report is written (each announced as it starts).
 public enum ReportProgress: Sendable, Equatable {
     /// Comparing run `run`'s failing entries with those of the previous run of `form`.
     case comparing(run: Int64, form: String, previousRun: Int64?)
@@ -65,16 +72,13 @@ public enum ReportProgress: Sendable, Equatable {
     case writing(run: Int64)
 }
 
-/// Builds a ``RunReport`` from the run tables: the summary now, the rows on demand.
+/// Builds a ``RunReport`` from the run tables: the facts now, the rows and the parts that
+/// take a pass over them on demand.
 struct RunReportLoader {
     let store: Store
     let secureFields: SecureFields
     var summary = true
-    var progress: ((ReportProgress) -> Void)? = nil
-
-    /// How many newly failing and fixed entries the model keeps per form (the JSON report
-    /// streams the rest from the database).
-    static let comparisonPreview = 1000
+    var passes = ReportPasses()
 
     func load(runID: Int64?, form: String?) throws -> RunReport {
         let record: FormularyStore.RunRecord
@@ -123,11 +127,8 @@ struct RunReportLoader {
         for f in formRecords { byForm[f.formID] = try secureFields.of(form: f.form).fields }
         let secrets = ReportSecrets(byForm: byForm, mask: RunReport.secureMask)
 
-        // Comparison with the previous run of each form, on entries with errors: counted and
-        // listed (the first ones) by the database.
-        var comparisons: [RunReport.Comparison] = []
-        var compared: [String: (previous: Int64, previousThrough: Int64, through: Int64, formID: Int64)] = [:]
-        var previousCounts: [ReportGrouping: [String: Int]] = [:]
+        // The previous run of each form: the one its failures are compared with.
+        var compared: [String: ReportComparedRuns] = [:]
         var previousRunIDs: [Int64] = []
         for f in formRecords where summary {
             let previous = try store.previousRun(before: record.id, form: f.form)
@@ -135,46 +136,9 @@ struct RunReportLoader {
             // Without an earlier run, every failing entry is new (compared with run 0, which
             // judged nothing).
             let previousID = previousForm == nil ? 0 : previous!.id
-            let previousThrough = previousForm?.judgedThrough ?? 0
-            progress?(.comparing(run: record.id, form: f.form, previousRun: previousID == 0 ? nil : previousID))
-            compared[f.form] = (previousID, previousThrough, f.judgedThrough, f.formID)
+            compared[f.form] = ReportComparedRuns(previous: previousID, previousThrough: previousForm?.judgedThrough ?? 0,
+                                                  through: f.judgedThrough, formID: f.formID)
             if previousID != 0 && !previousRunIDs.contains(previousID) { previousRunIDs.append(previousID) }
-            var newly: [RunReport.Comparison.NewlyFailing] = []
-            let newlyCount = try store.forEachComparedEntry(
-                runID: record.id, previousRunID: previousID, formID: f.formID, newly: true,
-                previousJudgedThrough: previousThrough, judgedThrough: f.judgedThrough, secrets: secrets,
-                limit: Self.comparisonPreview) { row in
-                newly.append(.init(entry: Self.ref(row, secrets), before: row.judgedBefore ? .passed : .notJudged))
-            }
-            guard previousID != 0 else {
-                comparisons.append(RunReport.Comparison(form: f.form, previousRunID: nil, newlyFailing: newly, fixed: [],
-                                                        newlyFailingCount: newlyCount, fixedCount: 0))
-                continue
-            }
-            var fixed: [RunReport.EntryRef] = []
-            let fixedCount = try store.forEachComparedEntry(
-                runID: record.id, previousRunID: previousID, formID: f.formID, newly: false,
-                previousJudgedThrough: previousThrough, judgedThrough: f.judgedThrough, secrets: secrets,
-                limit: Self.comparisonPreview) { row in
-                fixed.append(Self.ref(row, secrets))
-            }
-            comparisons.append(RunReport.Comparison(form: f.form, previousRunID: previousID, newlyFailing: newly,
-                                                    fixed: fixed, newlyFailingCount: newlyCount, fixedCount: fixedCount))
-            for grouping in [ReportGrouping.rule, .field] {
-                let before = try store.reportGroupCounts(runID: previousID, formID: f.formID, multiForm: multiForm,
-                                                         by: StoreReportRows.key(grouping))
-                previousCounts[grouping, default: [:]].merge(before, uniquingKeysWith: +)
-            }
-        }
-
-        // The most frequent failing values of each rule and field, counted by the database.
-        var topValues: [ReportGrouping: [String: [RunReport.ValueCount]]] = [:]
-        if summary { progress?(.countingValues(run: record.id)) }
-        for grouping in [ReportGrouping.rule, .field] where summary {
-            for v in try store.reportTopValues(runID: record.id, formID: scopeFormID, multiForm: multiForm,
-                                               secrets: secrets, by: StoreReportRows.key(grouping)) {
-                topValues[grouping, default: [:]][v.key, default: []].append(.init(value: v.value, count: v.count))
-            }
         }
 
         // The recent runs of the same form(s), for the history chart and links.
@@ -187,20 +151,25 @@ struct RunReportLoader {
         }
         recentRuns.reverse()
 
-        progress?(.writing(run: record.id))
-        let rows = StoreReportRows(store: store, runID: record.id, formID: scopeFormID, multiForm: multiForm,
-                                   secrets: secrets, typeVersions: typeOfField.mapValues(\.hash), compared: compared)
+        let counter = RunReportCounter(store: store, runID: record.id, forms: formRecords.map { ($0.form, $0.formID) },
+                                       scopeFormID: scopeFormID, multiForm: multiForm, secrets: secrets,
+                                       compared: compared, passes: passes)
+        let rows = StoreReportRows(counter: counter, typeVersions: typeOfField.mapValues(\.hash))
+        var previousCounts: [ReportGrouping: ReportPart<[String: Int]>] = [:]
+        if !previousRunIDs.isEmpty {
+            for grouping in [ReportGrouping.rule, .field] {
+                previousCounts[grouping] = ReportPart { try counter.previousCounts(by: grouping) }
+            }
+        }
         return RunReport(
             facts: facts, scope: form,
             forms: formRecords.map {
                 RunReport.FormUsed(name: $0.form, version: $0.formVersionHash,
                                    entriesChecked: $0.counts.entriesChecked, entriesFailing: $0.counts.entriesInvalid)
             },
-            typeVersions: typeVersions, rows: rows, comparisons: comparisons, topValues: topValues,
+            typeVersions: typeVersions, rows: rows,
+            comparisons: summary ? ReportPart { try counter.comparisons() } : ReportPart([]),
+            topValues: summary ? ReportPart { try counter.topValues() } : ReportPart([:]),
             previousCounts: previousCounts, previousRunIDs: previousRunIDs, recentRuns: recentRuns)
-    }
-
-    static func ref(_ row: ReportEntryRow, _ secrets: ReportSecrets) -> RunReport.EntryRef {
-        RunReport.EntryRef(id: row.entryID, key: row.key, keyIsSecure: row.key != nil && row.key == secrets.mask)
     }
 }

@@ -47,15 +47,16 @@ extension RunReport {
         try sink.write(out)
 
         // Two passes over the groups: one for the column widths, one to print, so that
-        // even one group per entry is never held.
-        let withChange = grouping != .entry && !previousRunIDs.isEmpty
+        // even one group per entry is never held (the few groups of the other groupings
+        // are kept by the rows: the database makes one pass).
+        let before = grouping != .entry && !previousRunIDs.isEmpty ? try previousCounts(by: grouping) : nil
         var header = header(for: grouping)
-        if withChange { header.insert("CHANGE", at: header.count - 1) }
+        if before != nil { header.insert("CHANGE", at: header.count - 1) }
         var widths = header.map(\.count)
         var any = false
         try rows.forEachGroup(by: grouping) { group in
             any = true
-            for (i, cell) in row(for: group, grouping, withChange: withChange).enumerated() {
+            for (i, cell) in row(for: group, grouping, before: before).enumerated() {
                 widths[i] = max(widths[i], cell.text.count)
             }
             return true
@@ -66,12 +67,13 @@ extension RunReport {
             let columns = TextColumns(header: header, rows: [])
             try sink.write(columns.line(header.map { Cell($0) }, widths: widths, style: style, bold: true))
             try rows.forEachGroup(by: grouping) { group in
-                try sink.write(columns.line(row(for: group, grouping, withChange: withChange), widths: widths,
+                try sink.write(columns.line(row(for: group, grouping, before: before), widths: widths,
                                             style: style, bold: false))
                 return true
             }
         }
 
+        let topValues = try topValuesPart.value()
         for (g, heading) in [(ReportGrouping.rule, "rule"), (.field, "field")] {
             guard let values = topValues[g], !values.isEmpty else { continue }
             try sink.write("\nMost frequent failing values by \(heading) (secure values left out):\n")
@@ -81,7 +83,7 @@ extension RunReport {
             try sink.write(TextColumns(rows: rows).render(style: style))
         }
 
-        for comparison in comparisons {
+        for comparison in try comparisonsPart.value() {
             try sink.write("\n" + comparisonText(comparison, style: style, listLimit: listLimit))
         }
     }
@@ -98,7 +100,9 @@ extension RunReport {
         }
     }
 
-    private func row(for group: ReportGroup, _ grouping: ReportGrouping, withChange: Bool) -> [Cell] {
+    /// The cells of `group`'s row; with a CHANGE column when `before` (the previous run's
+    /// counts of the grouping) is given.
+    private func row(for group: ReportGroup, _ grouping: ReportGrouping, before: [String: Int]?) -> [Cell] {
         let n = ReportNumbers.grouped
         let errors = Cell(n(group.errors), colour: group.errors > 0 ? "31" : nil)
         let warnings = Cell(n(group.warnings), colour: group.warnings > 0 ? "33" : nil)
@@ -107,8 +111,8 @@ extension RunReport {
                     errors, warnings, Cell(group.source ?? ""), Cell(group.rulesWithValues.joined(separator: ", "))]
         }
         var cells = [Cell(group.key), Cell(n(group.failures)), Cell(n(group.entries)), errors, warnings]
-        if withChange {
-            cells.append(Cell(ReportNumbers.change(from: previousCounts[grouping]?[group.key] ?? 0, to: group.failures)))
+        if let before {
+            cells.append(Cell(ReportNumbers.change(from: before[group.key] ?? 0, to: group.failures)))
         }
         cells.append(Cell(group.commonMessage))
         return cells

@@ -7,8 +7,11 @@ import FormularyRules
 /// values, changes against the previous run, the recent runs); the failures themselves and
 /// their groups come from ``rows`` one at a time, so that a report of hundreds of thousands
 /// of failures is rendered without holding them (a loaded report reads them from the
-/// database, aggregated there; one built by hand in a test holds them in memory). Secret
-/// values and keys arrive already masked as ``RunReport/secureMask``.
+/// database, aggregated there; one built by hand in a test holds them in memory). The parts
+/// of the summary that take a pass over the failures of their own (the comparisons, the most
+/// frequent values, the previous run's counts) are counted when a renderer first reaches
+/// them, so that a report starts writing at once. Secret values and keys arrive already
+/// masked as ``RunReport/secureMask``.
 package struct RunReport {
     /// What is printed in place of a secret value.
     package static let secureMask = "•••"
@@ -235,14 +238,12 @@ package struct RunReport {
     package var typeVersions: [TypeVersionUsed]
     /// Where the failures, their groups and compared entries come from, one at a time.
     package var rows: any RunReportRows
-    /// One per form of ``forms``.
-    package var comparisons: [Comparison]
-    /// The 10 most frequent non-secret failing values of each rule (key `.rule`) and each
-    /// field (key `.field`), by group key, most frequent first.
-    package var topValues: [ReportGrouping: [String: [ValueCount]]]
-    /// Failures per rule (`.rule`) and per field (`.field`) in the previous run of the same
-    /// form(s), by group key; empty when there is none.
-    package var previousCounts: [ReportGrouping: [String: Int]]
+    /// The comparisons, one per form of ``forms`` (see ``comparisons``).
+    var comparisonsPart: ReportPart<[Comparison]>
+    /// The most frequent failing values (see ``topValues``).
+    var topValuesPart: ReportPart<[ReportGrouping: [String: [ValueCount]]]>
+    /// The previous run's counts of each grouping that has them (see ``previousCounts``).
+    var previousCountsParts: [ReportGrouping: ReportPart<[String: Int]>]
     /// The run(s) compared against, when there is one (for "51 → 38, −13").
     package var previousRunIDs: [Int64]
     /// The recent runs of the same form(s), oldest first, this one last (at most 20).
@@ -256,23 +257,26 @@ package struct RunReport {
                 recentRuns: [RunSummary] = []) {
         self.init(facts: facts, scope: scope, forms: forms, typeVersions: typeVersions,
                   rows: InMemoryReportRows(failures: failures, multiForm: forms.count > 1),
-                  comparisons: comparisons, topValues: topValues, previousCounts: previousCounts,
+                  comparisons: ReportPart(comparisons), topValues: ReportPart(topValues),
+                  previousCounts: previousCounts.mapValues { ReportPart($0) },
                   previousRunIDs: previousRunIDs, recentRuns: recentRuns)
     }
 
-    /// Makes a report whose failures come from `rows` (a loader).
-    package init(facts: Facts, scope: String?, forms: [FormUsed], typeVersions: [TypeVersionUsed],
-                rows: any RunReportRows, comparisons: [Comparison],
-                topValues: [ReportGrouping: [String: [ValueCount]]], previousCounts: [ReportGrouping: [String: Int]],
-                previousRunIDs: [Int64], recentRuns: [RunSummary]) {
+    /// Makes a report whose failures come from `rows` and whose summary parts are counted
+    /// when first read (a loader).
+    init(facts: Facts, scope: String?, forms: [FormUsed], typeVersions: [TypeVersionUsed],
+         rows: any RunReportRows, comparisons: ReportPart<[Comparison]>,
+         topValues: ReportPart<[ReportGrouping: [String: [ValueCount]]]>,
+         previousCounts: [ReportGrouping: ReportPart<[String: Int]>],
+         previousRunIDs: [Int64], recentRuns: [RunSummary]) {
         self.facts = facts
         self.scope = scope
         self.forms = forms
         self.typeVersions = typeVersions
         self.rows = rows
-        self.comparisons = comparisons
-        self.topValues = topValues
-        self.previousCounts = previousCounts
+        self.comparisonsPart = comparisons
+        self.topValuesPart = topValues
+        self.previousCountsParts = previousCounts
         self.previousRunIDs = previousRunIDs
         self.recentRuns = recentRuns
     }
@@ -301,5 +305,6 @@ package struct RunReport {
 }
 
 /// A report is handed between threads whole but read from one at a time; its ``RunReport/rows``
-/// (a store connection, or an immutable array) are never used from two threads at once.
+/// and summary parts (a store connection, or immutable arrays) are never used from two
+/// threads at once.
 extension RunReport: @unchecked Sendable {}

@@ -19,12 +19,19 @@ final class FormJudge: Sendable {
 
     var form: FormDefinition { core.form }
 
+    /// Entries a run must be able to judge before its types are tuned for batch runs
+    /// (``CompiledFieldType/tunedForBatch()``): tuning the built-in card and email costs about
+    /// 3 ms, which a run of a few thousand entries would not win back.
+    static let tuningThreshold: Int64 = 20_000
+
     /// - Parameters:
     ///   - types: the compiled type of each field of `form`, in order.
     ///   - layouts: every layout entries may have (id → column names).
-    init(formID: Int64, form: FormDefinition, types: [CompiledFieldType], layouts: [Int64: [String]]) {
+    ///   - tuned: whether the types are tuned for batch runs first (the verdicts are the same).
+    init(formID: Int64, form: FormDefinition, types: [CompiledFieldType], layouts: [Int64: [String]],
+         tuned: Bool = true) {
         self.formID = formID
-        let core = EntryJudge(form: form, types: types)
+        let core = EntryJudge(form: form, types: tuned ? types.map { $0.tunedForBatch() } : types)
         self.core = core
         coreRef = Unmanaged.passUnretained(core)
         self.layouts = layouts.mapValues { core.layout(columns: $0) }

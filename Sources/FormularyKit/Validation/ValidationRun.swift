@@ -174,7 +174,8 @@ package final class ValidationRun {
                         typeVersionIDs[t.field] = version.id
                     }
                     let judge = FormJudge(formID: formID, form: registry.localized(form.definition), types: form.types,
-                                          layouts: layouts)
+                                          layouts: layouts,
+                                          tuned: bounds.lastID - bounds.firstID >= FormJudge.tuningThreshold)
                     if let carry = try carryPlan(form, judge: judge, index: judges.count,
                                                  formVersionID: formVersion.id, typeVersionIDs: typeVersionIDs) {
                         carries.append(carry)

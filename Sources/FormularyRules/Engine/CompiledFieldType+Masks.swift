@@ -85,6 +85,7 @@ extension CompiledFieldType {
     /// must not live in) for the slot characters.
     @inline(never)
     func chooseMask(_ value: Bytes, scratch: Scratch, buffer index: Int, stage: Stage) -> Int {
+        if stage == .final, let table = choiceTable, let choice = table.choose(value) { return choice }
         let dst = scratch.buffer(index, capacity: value.count)
         let (n, scalars) = slotCharacters(of: value, into: dst)
         let slots = Bytes(start: dst, count: n)

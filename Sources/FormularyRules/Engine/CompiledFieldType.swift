@@ -35,8 +35,13 @@ public final class CompiledFieldType: Sendable {
 
     init(definition: FieldTypeDefinition, arguments: [String: ParameterValue],
          steps: [NormalizeOperation], mask: CompiledMask?, maskCheck: MaskCheck?,
-         choices: [MaskChoice] = [], checks: [CompiledCheck]) {
+         choices: [MaskChoice] = [], checks: [CompiledCheck], choiceTable: MaskChoiceTable? = nil,
+         patternGate: PatternProgram? = nil) {
         self.definition = definition
+        self.choiceTable = choiceTable
+        self.patternGate = patternGate
+        patternGateRef = patternGate.map { Unmanaged.passUnretained($0) }
+        gated = checks.map { patternGate != nil && $0.gateablePattern != nil }
         self.arguments = arguments
         self.steps = steps
         self.mask = mask
@@ -90,6 +95,33 @@ public final class CompiledFieldType: Sendable {
     let candidateStarts: [Int32]
     let candidates: [Int32]
 
+    /// The final stage's choice among ``choices`` as one automaton, when the type was tuned
+    /// for batch validation (``tunedForBatch()``); nil otherwise.
+    let choiceTable: MaskChoiceTable?
+
+    /// This type with what makes judging many values faster built in advance, at a cost a
+    /// single judgment should not pay: for a type with masks chosen by the value, the final
+    /// stage's choice as one automaton (``MaskChoiceTable``). Judges exactly as `self` does.
+    package func tunedForBatch() -> CompiledFieldType {
+        guard choiceTable == nil && patternGate == nil else { return self }
+        let table = choices.isEmpty ? nil : MaskChoiceTable(conditions: choices.map(\.condition.automaton))
+        let patterns = checks.compactMap(\.gateablePattern)
+        let gate = patterns.count < 2 ? nil : PatternProgram.intersection(of: patterns)
+        guard table != nil || gate != nil else { return self }
+        return CompiledFieldType(definition: definition, arguments: arguments, steps: steps, mask: mask,
+                                 maskCheck: maskCheck, choices: choices, checks: checks, choiceTable: table,
+                                 patternGate: gate)
+    }
+
+    /// For a batch-tuned type with two or more `pattern` checks of error severity: one
+    /// automaton accepting what all of them accept (their product), run once in the final
+    /// stage instead of each. A pass/fail answer needs no more; what fails is found, for a
+    /// failing value, by the checks one by one. Nil otherwise.
+    let patternGate: PatternProgram?
+    private let patternGateRef: Unmanaged<PatternProgram>?
+    /// Per check, whether ``patternGate`` answers for it.
+    private let gated: [Bool]
+
     /// The name of each of ``choices`` (its `as NAME`), and of ``mask``: what `mask-one-of`
     /// compares and ``FieldResult/mask`` reports.
     let choiceNames: [String]
@@ -119,8 +151,12 @@ public final class CompiledFieldType: Sendable {
         if let fit, let severity, fit != .filled, countingWarnings || severity == .error {
             return false
         }
+        if let patternGateRef, !patternGateRef._withUnsafeGuaranteedRef({ $0.matches(b, scratch: scratch) }) {
+            return false
+        }
         return checkRefs.withUnsafeBufferPointer { all in
             for i in 0..<all.count {
+                if patternGateRef != nil && gated[i] { continue }
                 let passed = all[i]._withUnsafeGuaranteedRef { check in
                     guard countingWarnings || check.severity == .error else { return true }
                     if check.maskNames != nil {
