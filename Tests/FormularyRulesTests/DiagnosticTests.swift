@@ -73,7 +73,7 @@ import Testing
             "field x\nlabel \"a\"\nlabel \"b\"", "field x\nparam a = 1\nparam a = 2", "field x\nlength 1\nlength 2",
             "field x\nnormalize strip \"a\"", "field x\nmask \"-\"", "field x\nrange ...",
             "field x\ndate \"MM\"", "field x\nlength $n", "field x\nparam s = \"a\"\nlabel $s",
-            "field x\npattern /a(b/", "field x\npattern /(?=a)b/",
+            "field x\npattern /a(b/", "field x\npattern /(?=a)b/", "field x\ndecimal-separator \";\"",
         ]
         for text in fieldTexts { record(parseText(text).diagnostics) }
         record(Lexer.lex([0xFF], file: "t").diagnostics)

@@ -26,6 +26,9 @@ final class CompiledCheck: Sendable {
     /// Marked `final` in the source; checksums are final-only whatever the line says.
     let finalOnly: Bool
     let message: MessageTemplate
+    /// The byte between a number's whole and fractional digits for `decimal` and `range`:
+    /// the type's `decimal-separator`.
+    private let separator: UInt8
 
     // `kind` unpacked into plain stored properties for `evaluate`: binding an enum's
     // payload copies it (retaining the arrays and objects inside), which was a fifth of
@@ -47,8 +50,10 @@ final class CompiledCheck: Sendable {
     /// `mask-one-of`'s names (nil for every other kind), read by the type before `evaluate`.
     let maskNames: Set<String>?
 
-    init(kind: Kind, rule: String, severity: Severity, finalOnly: Bool, message: MessageTemplate) {
+    init(kind: Kind, rule: String, severity: Severity, finalOnly: Bool, message: MessageTemplate,
+         separator: DecimalSeparator = .point) {
         self.kind = kind
+        self.separator = separator.byte
         self.rule = rule
         self.severity = severity
         self.finalOnly = finalOnly
@@ -105,10 +110,10 @@ final class CompiledCheck: Sendable {
         case .integer:
             return NumberSyntax.isInteger(b, prefix: live)
         case .decimal:
-            return NumberSyntax.isDecimal(b, places: places, prefix: live)
+            return NumberSyntax.isDecimal(b, places: places, prefix: live, separator: separator)
         case .range:
-            if live { return range.unsafelyUnwrapped.liveAllows(b) }
-            guard let number = DecimalParts(b) else { return false }
+            if live { return range.unsafelyUnwrapped.liveAllows(b, separator: separator) }
+            guard let number = DecimalParts(b, separator: separator) else { return false }
             return range.unsafelyUnwrapped.contains(number)
         case .pattern:
             return programRef.unsafelyUnwrapped._withUnsafeGuaranteedRef { program in
@@ -173,16 +178,17 @@ enum NumberSyntax {
         return prefix || i > start
     }
 
-    /// `-?[0-9]+(\.[0-9]{1,places})?`, or with `prefix` any prefix of it ("-", "12.").
+    /// `-?[0-9]+(\.[0-9]{1,places})?` with `separator` for the point, or with `prefix` any
+    /// prefix of it ("-", "12.").
     @inline(__always)
-    static func isDecimal(_ b: Bytes, places: Int?, prefix: Bool) -> Bool {
+    static func isDecimal(_ b: Bytes, places: Int?, prefix: Bool, separator: UInt8) -> Bool {
         var i = 0
         if b.count > 0 && b[0] == UInt8(ascii: "-") { i = 1 }
         let start = i
         while i < b.count && b[i].isASCIIDigit { i += 1 }
         let integerDigits = i - start
         if i == b.count { return prefix || integerDigits > 0 }
-        guard b[i] == UInt8(ascii: "."), integerDigits > 0 else { return false }
+        guard b[i] == separator, integerDigits > 0 else { return false }
         if let places, places == 0 { return false }
         i += 1
         let fractionStart = i

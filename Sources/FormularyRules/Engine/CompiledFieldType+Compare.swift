@@ -12,7 +12,8 @@ extension CompiledFieldType {
     /// that is no real date, text that is no number).
     ///
     /// Dates compare by the first day they denote (a `MM/yy` value by the first of its
-    /// month), so two types with different date formats compare correctly. Text compares by
+    /// month), so two types with different date formats compare correctly; numbers by their
+    /// exact value, each read with its type's decimal separator. Text compares by
     /// Unicode scalar values of the canonical forms.
     package static func compare(_ x: UnsafeRawBufferPointer, of a: CompiledFieldType,
                                 _ y: UnsafeRawBufferPointer, of b: CompiledFieldType,
@@ -25,7 +26,8 @@ extension CompiledFieldType {
             let cx = a.canonicalUTF8(x), cy = b.canonicalUTF8(y)
             return cx.withUnsafeBufferPointer { px in
                 cy.withUnsafeBufferPointer { py in
-                    guard let nx = DecimalParts(px), let ny = DecimalParts(py) else { return nil }
+                    guard let nx = DecimalParts(px, separator: a.decimalSeparator.byte),
+                          let ny = DecimalParts(py, separator: b.decimalSeparator.byte) else { return nil }
                     return DecimalParts.compare(nx, ny)
                 }
             }

@@ -41,8 +41,9 @@ struct DecimalRange: Sendable {
     /// Completions of an integer-part prefix `v` are the union over k ≥ 0 of
     /// [v·10^k, (v+1)·10^k); a prefix with a fraction part `x` of n digits ("12." has
     /// n = 0) completes into [x, x + 10^-n). A leading `-` mirrors both the prefix and the
-    /// range, so "-" alone stands for every number ≤ 0, and "" for every number.
-    func liveAllows(_ b: Bytes) -> Bool {
+    /// range, so "-" alone stands for every number ≤ 0, and "" for every number. `separator`
+    /// is the type's decimal separator.
+    func liveAllows(_ b: Bytes, separator: UInt8) -> Bool {
         var i = 0
         let negative = b.count > 0 && b[0] == UInt8(ascii: "-")
         if negative { i = 1 }
@@ -51,7 +52,7 @@ struct DecimalRange: Sendable {
         let integer = Array(b[intStart..<i])
         var fraction: [UInt8]? = nil
         if i < b.count {
-            guard b[i] == UInt8(ascii: "."), !integer.isEmpty else { return false }
+            guard b[i] == separator, !integer.isEmpty else { return false }
             i += 1
             let fracStart = i
             while i < b.count && b[i].isASCIIDigit { i += 1 }

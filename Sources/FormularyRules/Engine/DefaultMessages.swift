@@ -26,15 +26,17 @@ enum DefaultMessages {
         }
     }
 
-    static func range(_ r: DecimalRange) -> String {
+    /// The bounds written with the type's `separator`.
+    static func range(_ r: DecimalRange, separator: DecimalSeparator) -> String {
+        let lower = r.lower.map { separator.spell($0.text) }, upper = r.upper.map { separator.spell($0.text) }
         switch (r.lower, r.upper) {
         case (let l?, let u?) where !r.lowerExclusive && r.upperInclusive:
             return l.parts.isZero && u.parts.isZero || DecimalParts.compare(l.parts, u.parts) == 0
-                ? "Must be \(l.text)" : "Must be a number from \(l.text) to \(u.text)"
+                ? "Must be \(lower!)" : "Must be a number from \(lower!) to \(upper!)"
         default:
             var parts: [String] = []
-            if let l = r.lower { parts.append(r.lowerExclusive ? "above \(l.text)" : "at least \(l.text)") }
-            if let u = r.upper { parts.append(r.upperInclusive ? "at most \(u.text)" : "below \(u.text)") }
+            if let l = lower { parts.append(r.lowerExclusive ? "above \(l)" : "at least \(l)") }
+            if let u = upper { parts.append(r.upperInclusive ? "at most \(u)" : "below \(u)") }
             return parts.isEmpty ? "Must be a number" : "Must be a number " + parts.joined(separator: " and ")
         }
     }

@@ -8,9 +8,10 @@ struct DecimalParts {
     var integer: Bytes
     var fraction: Bytes
 
-    /// Parses `-?[0-9]+(\.[0-9]+)?` (ASCII digits only) without copying.
+    /// Parses `-?[0-9]+(\.[0-9]+)?` (ASCII digits only) without copying, with `separator`
+    /// (a type's `decimal-separator`) for the point.
     @inline(__always)
-    init?(_ b: Bytes) {
+    init?(_ b: Bytes, separator: UInt8 = UInt8(ascii: ".")) {
         var i = 0
         negative = b.count > 0 && b[0] == UInt8(ascii: "-")
         if negative { i = 1 }
@@ -20,7 +21,7 @@ struct DecimalParts {
         guard intEnd > intStart else { return nil }
         var fracStart = i, fracEnd = i
         if i < b.count {
-            guard b[i] == UInt8(ascii: ".") else { return nil }
+            guard b[i] == separator else { return nil }
             i += 1
             fracStart = i
             while i < b.count && b[i].isASCIIDigit { i += 1 }

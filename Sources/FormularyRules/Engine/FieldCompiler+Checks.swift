@@ -49,7 +49,8 @@ extension FieldCompilation {
             checks.append(CompiledCheck(kind: kind, rule: rule.options.name, severity: rule.options.severity,
                                         finalOnly: rule.options.finalOnly,
                                         message: MessageTemplate(template, substitutions: substitutions,
-                                                                 secure: secure)))
+                                                                 secure: secure),
+                                        separator: separator))
             compiledRules.append(rule)
         }
         for compiled in compiledMasks { checkMaskAgainstLengths(compiled, compiledRules, checks) }
@@ -132,8 +133,10 @@ extension FieldCompilation {
                 report(CompilerDiagnostic.emptyRange(.number), at: location)
                 return nil
             }
-            return (.range(range), (range.lower?.text ?? "", range.upper?.text ?? ""),
-                    DefaultMessages.range(range))
+            // Bounds are written with a point in the source, and shown as the type writes numbers.
+            return (.range(range), (range.lower.map { separator.spell($0.text) } ?? "",
+                                    range.upper.map { separator.spell($0.text) } ?? ""),
+                    DefaultMessages.range(range, separator: separator))
         case .pattern(let source, let flags, let negated):
             guard let program = pattern(source, flags, at: location) else { return nil }
             return (.pattern(program, negated: negated), ("", ""),

@@ -174,8 +174,14 @@ struct FieldCompilation {
         return .today(offset: sign == "-" ? -n : n, unit: unit)
     }
 
-    /// Texts for `{NAME}` of every parameter.
+    /// Texts for `{NAME}` of every parameter: a decimal written with the type's separator,
+    /// as the user writes the type's numbers.
     var parameterTexts: [String: String] {
-        values.mapValues(\.text)
+        values.mapValues { value in
+            if case .decimal(let text) = value { separator.spell(text) } else { value.text }
+        }
     }
+
+    /// The type's `decimal-separator`.
+    var separator: DecimalSeparator { definition.decimalSeparator ?? .point }
 }

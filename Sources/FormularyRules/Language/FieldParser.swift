@@ -5,7 +5,7 @@
 struct FieldParser {
     static let directives = [
         "label", "help", "placeholder", "keyboard", "secure", "autocapitalize", "autocomplete", "timing",
-        "param",
+        "decimal-separator", "param",
         "normalize", "mask", "length", "integer", "decimal", "range", "pattern", "charset",
         "one-of", "date", "checksum", "mask-one-of", "drop", "accept", "reject",
     ]
@@ -21,6 +21,7 @@ struct FieldParser {
     ]
     static let singletons: Set<String> = [
         "label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "secure", "timing",
+        "decimal-separator",
     ]
 
     let source: SourceLines

@@ -12,6 +12,7 @@ package struct FieldTypeDecl: Sendable, Hashable {
         case autocomplete(Autocomplete)
         case secure
         case timing(MessageTiming)
+        case decimalSeparator(DecimalSeparator)
         case parameter(Parameter)
         case normalize([NormalizeStep])
         case mask(MaskRule)

@@ -18,6 +18,8 @@ extension FieldTypeDefinition {
         if let autocomplete { lines.append("autocomplete \(autocomplete.rawValue)") }
         if secure { lines.append("secure") }
         if let timing { lines.append("timing \(timing.rawValue)") }
+        // Only a type that declares it prints the line, so other types keep their hashes.
+        if let decimalSeparator { lines.append("decimal-separator \(Canonical.quote(decimalSeparator.rawValue))") }
         for parameter in parameters {
             lines.append("param \(parameter.name) = \(Canonical.value(parameter.defaultValue))")
         }

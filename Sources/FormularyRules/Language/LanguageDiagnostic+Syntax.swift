@@ -188,6 +188,13 @@ extension LanguageDiagnostic {
     }
 
     /// `strip ""`.
+    /// `decimal-separator "'"`: only a comma or a point separates a number's fraction (`written`
+    /// is the string as written, quotes included).
+    package static func invalidDecimalSeparator(_ written: String) -> DiagnosticMessage {
+        LanguageDiagnostic.invalidDecimalSeparator.message(
+            "decimal-separator \(written) is not a decimal separator; write \",\" (3,14) or \".\" (3.14)")
+    }
+
     package static func emptyStrip() -> DiagnosticMessage {
         LanguageDiagnostic.invalidStrip.message("strip \"\" removes nothing; list the characters to remove")
     }

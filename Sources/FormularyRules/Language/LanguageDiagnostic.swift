@@ -57,6 +57,8 @@ package enum LanguageDiagnostic: String, DiagnosticCatalog {
     case unknownAutocomplete = "unknown-autocomplete"
     /// A `timing` value that is not `typing`, `leaving` or `submit`.
     case unknownTiming = "unknown-timing"
+    /// A `decimal-separator` other than `","` or `"."`.
+    case invalidDecimalSeparator = "invalid-decimal-separator"
     /// A `normalize` step that is not one of the known ones.
     case unknownNormalizeStep = "unknown-normalize-step"
     /// A `length` unit that is not one of the known ones.

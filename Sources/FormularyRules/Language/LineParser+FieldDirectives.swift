@@ -30,6 +30,14 @@ extension LineParser {
             let timing = try parseTiming()
             try expectEnd()
             return .timing(timing)
+        case "decimal-separator":
+            let token = cursor.peek
+            let text = try expectString("the separator in double quotes, \",\" or \".\"")
+            guard let separator = DecimalSeparator(rawValue: text) else {
+                throw error(LanguageDiagnostic.invalidDecimalSeparator(token!.text), at: token!.location)
+            }
+            try expectEnd()
+            return .decimalSeparator(separator)
         case "param":
             return .parameter(try parseParameter())
         case "normalize":

@@ -20,6 +20,7 @@ extension TypeResolver {
             case .autocomplete(let value): definition.autocomplete = value
             case .secure: definition.secure = true
             case .timing(let timing): definition.timing = timing
+            case .decimalSeparator(let separator): definition.decimalSeparator = separator
             case .parameter(let parameter):
                 if let index = definition.parameters.firstIndex(where: { $0.name == parameter.name }) {
                     let old = definition.parameters[index].defaultValue.kind

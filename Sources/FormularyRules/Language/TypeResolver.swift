@@ -3,7 +3,8 @@
 ///
 /// A derived type starts from its base's resolved definition and applies its own lines in
 /// order:
-/// - `label`, `help`, `placeholder`, `keyboard`, `autocapitalize`, `autocomplete`, `timing`
+/// - `label`, `help`, `placeholder`, `keyboard`, `autocapitalize`, `autocomplete`, `timing`,
+///   `decimal-separator`
 ///   replace the base's;
 ///   `secure` makes it secure (there is no way back: a secret stays a secret);
 /// - `param` replaces the base's parameter of that name (it must keep its kind) or adds one;

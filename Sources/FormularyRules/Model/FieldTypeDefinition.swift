@@ -26,6 +26,10 @@ public struct FieldTypeDefinition: Sendable, Hashable {
     /// `timing typing|leaving|submit`: when an app shows the type's messages; nil when the
     /// type does not say (``MessageTiming/leaving``). No effect on verdicts.
     public var timing: MessageTiming?
+    /// `decimal-separator ","`: the character between the whole and the fractional digits
+    /// that the type's `decimal` and `range` checks (and `compare` rules) read; nil when the
+    /// type does not say (``DecimalSeparator/point``).
+    public var decimalSeparator: DecimalSeparator?
     /// `param NAME = DEFAULT` declarations, in source order (bases' first).
     package var parameters: [Parameter]
     /// `normalize` steps, applied in order before any check.
@@ -52,7 +56,7 @@ public struct FieldTypeDefinition: Sendable, Hashable {
                 placeholder: String? = nil, keyboard: Keyboard? = nil,
                 autocapitalize: Autocapitalize? = nil, autocomplete: Autocomplete? = nil,
                 secure: Bool = false,
-                timing: MessageTiming? = nil, parameters: [Parameter] = [], normalization: [NormalizeStep] = [],
+                timing: MessageTiming? = nil, decimalSeparator: DecimalSeparator? = nil, parameters: [Parameter] = [], normalization: [NormalizeStep] = [],
                 mask: MaskRule? = nil, masks: [MaskRule] = [], checks: [CheckRule] = [],
                 examples: [Example] = [], location: SourceLocation) {
         self.name = name
@@ -65,6 +69,7 @@ public struct FieldTypeDefinition: Sendable, Hashable {
         self.autocomplete = autocomplete
         self.secure = secure
         self.timing = timing
+        self.decimalSeparator = decimalSeparator
         self.parameters = parameters
         self.normalization = normalization
         self.masks = masks + (mask.map { [$0] } ?? [])
@@ -95,6 +100,21 @@ public enum MessageTiming: String, Sendable, Hashable, CaseIterable, Codable {
     case leaving
     /// Only when the form is submitted.
     case submit
+}
+
+/// The character a type's numbers are written with between the whole and the fractional
+/// digits (`decimal-separator ","`); the raw value is that character. The language's own
+/// numbers (range bounds, parameter values) are always written with a point.
+public enum DecimalSeparator: String, Sendable, Hashable, CaseIterable, Codable {
+    case point = ".", comma = ","
+
+    /// The separator's UTF-8 byte, which the checks compare values' bytes with.
+    package var byte: UInt8 { self == .point ? UInt8(ascii: ".") : UInt8(ascii: ",") }
+
+    /// A number of the language (`10.5`) as this separator writes it (`10,5`), for messages.
+    package func spell(_ number: String) -> String {
+        self == .point ? number : String(number.map { $0 == "." ? "," : $0 })
+    }
 }
 
 /// `param NAME = DEFAULT`; the kind is that of the default.
