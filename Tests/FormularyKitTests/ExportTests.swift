@@ -58,7 +58,17 @@ import FormularyRules
         #expect(parsed.objectValue?.keys == ["formulary_export_version", "types", "forms", "unavailable", "locales"])
         #expect(Self.type("age", in: parsed)?.objectValue?.keys == [
             "name", "version", "source", "extends", "label", "help", "placeholder", "keyboard",
-            "autocapitalize", "autocomplete", "secure", "timing", "parameters", "normalize", "mask", "masks", "checks", "examples"])
+            "autocapitalize", "autocomplete", "secure", "timing", "decimal_separator", "parameters", "normalize", "mask", "masks", "checks",
+            "examples"])
+    }
+
+    @Test func aTypeCarriesItsDecimalSeparator() throws {
+        let comma = "field messwert\ndecimal-separator \",\"\ndecimal places 2\nrange 0...10.5\n"
+        let (_, doc) = try Self.export(extra: [PluginFile(path: "messwert.field", bytes: Array(comma.utf8), source: .database)])
+        #expect(Self.type("messwert", in: doc)?["decimal_separator"]?.stringValue == ",")
+        // Range bounds stay in the language's spelling, with a point.
+        #expect(Self.type("messwert", in: doc)?["checks"]?[1]?["arguments"]?["range"]?["upper"]?.stringValue == "10.5")
+        #expect(Self.type("decimal", in: doc)?["decimal_separator"]?.stringValue == ".")
     }
 
     @Test func creditCardCarriesItsDescriptionMaskAndChecks() throws {

@@ -111,6 +111,8 @@ public enum RegistryExport {
         o["autocomplete"] = optional(d.autocomplete?.rawValue)
         o["secure"] = .bool(d.secure)
         o["timing"] = .string((d.timing ?? .leaving).rawValue)
+        // Always the separator in effect, so that a runtime needs no default of its own.
+        o["decimal_separator"] = .string((d.decimalSeparator ?? .point).rawValue)
         o["parameters"] = .array(d.parameters.map { p in
             ["name": .string(p.name), "kind": .string(p.defaultValue.kind.rawValue),
              "default": parameterValue(p.defaultValue), "default_text": .string(p.defaultValue.text)]
