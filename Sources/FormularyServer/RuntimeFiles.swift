@@ -248,6 +248,8 @@ function incremented(digits, fractionDigits) {
   return parts(false, d.slice(0, split), d.slice(split));
 }
 const decimalConstant = text => { const p = decimalParts(text); return p && { text, parts: p }; };
+/** A value of a `decimal-separator ","` type as the point-reading checks see it: a point is no number there. */
+const dotted = (b, comma) => !comma ? b : b.includes(".") ? "x" : b.replaceAll(",", ".");
 
 /** A compiled `range`: bounds {text, parts} or null. */
 class DecimalRange {
@@ -602,12 +604,12 @@ function lengthMessage(lower, upper, unit) {
   return upper === null ? `Must be at least ${lower} ${noun} long` : lower === upper ? `Must be exactly ${lower} ${noun} long`
     : lower === 0 ? `Must be at most ${upper} ${noun} long` : `Must be ${lower} to ${upper} ${noun} long`;
 }
-function rangeMessage(r) {
-  const { lower: l, upper: u } = r;
+function rangeMessage(r, spell) {
+  const { lower: l, upper: u } = r, a = l && spell(l.text), b = u && spell(u.text);
   if (l && u && !r.lowerExclusive && r.upperInclusive) {
-    return (isZero(l.parts) && isZero(u.parts)) || compareDecimals(l.parts, u.parts) === 0 ? `Must be ${l.text}` : `Must be a number from ${l.text} to ${u.text}`;
+    return (isZero(l.parts) && isZero(u.parts)) || compareDecimals(l.parts, u.parts) === 0 ? `Must be ${a}` : `Must be a number from ${a} to ${b}`;
   }
-  const words = [l && (r.lowerExclusive ? "above " : "at least ") + l.text, u && (r.upperInclusive ? "at most " : "below ") + u.text].filter(Boolean);
+  const words = [l && (r.lowerExclusive ? "above " : "at least ") + a, u && (r.upperInclusive ? "at most " : "below ") + b].filter(Boolean);
   return words.length ? "Must be a number " + words.join(" and ") : "Must be a number";
 }
 
@@ -658,8 +660,8 @@ class Check {
     switch (this.kind) {
       case "length": { const n = lengthIn(b, p.unit); return !(p.upper !== null && n > p.upper) && (live || n >= p.lower); }
       case "integer": return isInteger(b, live);
-      case "decimal": return isDecimal(b, p.places, live);
-      case "range": { if (live) return p.liveAllows(b); const v = decimalParts(b); return v !== null && p.contains(v); }
+      case "decimal": return isDecimal(dotted(b, p.comma), p.places, live);
+      case "range": { b = dotted(b, p.comma); if (live) return p.liveAllows(b); const v = decimalParts(b); return v !== null && p.contains(v); }
       case "pattern": {   // live: fails only once no continuation matches (not: once every one does, known for a dfa)
         const r = p.automaton.run(b), outcome = r & 3;
         return p.negate ? (live ? r < 4 : outcome !== 2) : live ? outcome > 0 : outcome === 2;
@@ -741,8 +743,11 @@ function compileType(def, values, today, label) {
     if (!bound) return !isParam(arg) ? BROKEN(def.name) : value && wrong(arg, `a date such as "2000-01-31" or "today-18y"`, `'${value.text}'`);
     return bound.date ?? offsetDate(today, bound.offset, bound.unit);
   };
+  // Messages and labels show the type's numbers as its values are written: `10.5` as `10,5` with a comma.
+  const comma = def.decimal_separator === ",", spell = t => comma ? t.replaceAll(".", ",") : t;
   const texts = Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v.text]));
-  const template = (text, min, max) => messageTemplate(text, { ...texts, min, max }, def.secure === true);
+  const shown = Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v.kind === "decimal" ? spell(v.text) : v.text]));
+  const template = (text, min, max) => messageTemplate(text, { ...shown, min, max }, def.secure === true);
 
   const steps = (def.normalize || []).map(step => {
     if (!STEPS.includes(step.step)) fail(`type '${def.name}' has an unknown normalization step ${JSON.stringify(step.step)}`, "bad-export");
@@ -787,7 +792,7 @@ function compileType(def, values, today, label) {
         const places = (a.places ?? null) === null ? null : integer(a.places);
         if (places === null && (a.places ?? null) !== null) continue;
         if (places < 0) { report(`places must not be negative (${places})`, "negative-places"); continue; }
-        payload = { places };
+        payload = { places, comma };
         max = places === null ? "" : String(places);
         fallback = places === null ? "Must be a number" : places === 0 ? "Must be a whole number"
           : `Must be a number with at most ${places} decimal place${places === 1 ? "" : "s"}`;
@@ -796,11 +801,11 @@ function compileType(def, values, today, label) {
       case "range": {
         const lower = r.lower === null ? null : decimal(r.lower), upper = r.upper === null ? null : decimal(r.upper);
         if ((r.lower !== null && !lower) || (r.upper !== null && !upper)) continue;
-        payload = new DecimalRange(lower, r.lower_exclusive, upper, r.upper_inclusive);
+        payload = Object.assign(new DecimalRange(lower, r.lower_exclusive, upper, r.upper_inclusive), { comma });
         const c = lower && upper && compareDecimals(lower.parts, upper.parts);
         if (c > 0 || (c === 0 && (r.lower_exclusive || !r.upper_inclusive))) { report("the range is empty: no number can satisfy it", "empty-range"); continue; }
-        min = lower ? lower.text : ""; max = upper ? upper.text : "";
-        fallback = rangeMessage(payload);
+        min = lower ? spell(lower.text) : ""; max = upper ? spell(upper.text) : "";
+        fallback = rangeMessage(payload, spell);
         break;
       }
       case "pattern":
@@ -863,7 +868,7 @@ function compileType(def, values, today, label) {
     }
   }
   if (problems.length) fail(`${label} does not compile: ` + problems.map(p => p.message).join("; "), problems[0].code);
-  return new FieldType(def, texts, steps, mask, maskCheck, choices, checks, maskName);
+  return new FieldType(def, texts, steps, mask, maskCheck, choices, checks, maskName, shown);
 }
 
 // MARK: Field types
@@ -893,7 +898,7 @@ const isLive = options => options?.stage === "live";
 
 /** A field type compiled with its parameter values: judges, formats and unformats values. */
 export class FieldType {
-  constructor(def, texts, steps, mask, maskCheck, choices, checks, maskName) {
+  constructor(def, texts, steps, mask, maskCheck, choices, checks, maskName, shown) {
     /** The type's name. */
     this.name = def.name;
     /** Every parameter's value (name → text), defaults included. */
@@ -906,8 +911,8 @@ export class FieldType {
     this.normalizationSeesTheMark = steps.some(s => s.step === "trim" || s.step === "collapse-spaces" || s.step === "capitalize");
     /** How to show the field: label, help, placeholder (parameters filled in), keyboard… */
     this.definition = Object.freeze({
-      name: def.name, ...Object.fromEntries(["label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "version"].map((k, i) => [k, i < 3 && def[k] ? messageTemplate(def[k], texts)("") : def[k] ?? null])),
-      secure: def.secure === true, timing: def.timing || "leaving",
+      name: def.name, ...Object.fromEntries(["label", "help", "placeholder", "keyboard", "autocapitalize", "autocomplete", "version"].map((k, i) => [k, i < 3 && def[k] ? messageTemplate(def[k], shown)("") : def[k] ?? null])),
+      secure: def.secure === true, timing: def.timing || "leaving", decimalSeparator: def.decimal_separator || ".",
       parameters: (def.parameters || []).map(p => ({ name: p.name, kind: p.kind, default: p.default_text ?? String(p.default) })),
     });
   }
@@ -1255,7 +1260,7 @@ function compareValues(x, a, y, b, reading) {
   }
   const cx = a.format(x), cy = b.format(y);
   if (reading === "text") return compareCodePoints(cx, cy);
-  const nx = decimalParts(cx), ny = decimalParts(cy);
+  const nx = decimalParts(dotted(cx, a.definition.decimalSeparator === ",")), ny = decimalParts(dotted(cy, b.definition.decimalSeparator === ","));
   return nx && ny ? compareDecimals(nx, ny) : null;
 }
 
@@ -1300,33 +1305,24 @@ function characterMap(text) {
 /**
  * A text field's state, edited keystroke by keystroke as the Swift `FieldEditor` edits it.
  * Positions are UTF-16 code units; one inside a grapheme is rounded to its start (`from`) or end (`to`).
+ * Its public members are documented in formulary.d.ts.
  */
 export class FieldEditor {
-  /** Options: `policy`, `timing`, the starting `text` and `caret`. */
   constructor(type, options = {}) {
     if (!(type instanceof FieldType)) fail("a FieldEditor needs a FieldType (catalog.fieldType(…))", "bad-argument");
-    /** The field type that formats and judges the text. */
     this.type = type;
-    /** `refuse-invalid` (the default: an insertion whose result is invalid is refused) or `accept-all`. */
     this.policy = policyOf(options.policy ?? "refuse-invalid");
-    /** When `visibleMessage` shows a message: the type's `timing` unless given. */
     this.timing = options.timing ?? type.timing;
-    /** A message from the app's server ("Email already in use"), shown until an edit changes the text. */
     this.externalError = null;
     this._setText(wellFormed(options.text ?? ""));
     const caret = this._at(options.caret ?? this._text.length, false);
     this._selection = [caret, caret];
     this._judged = type.validate(this._text, LIVE);
   }
-  /** What the field shows. */
   get text() { return this._text; }
-  /** The selection's start, in UTF-16 code units. */
   get selectionStart() { return this._bounds()[this._selection[0]]; }
-  /** The selection's end, where the caret stands, in UTF-16 code units. */
   get selectionEnd() { return this._bounds()[this._selection[1]]; }
-  /** Where the caret stands (the selection's end), in UTF-16 code units. */
   get caret() { return this.selectionEnd; }
-  /** The live verdict of the text, led by the violation `external` while an `externalError` stands. */
   get result() {
     const r = this._judged, e = this.externalError;
     return (e ?? null) === null ? r : new FieldResult(r.formatted, "invalid", [{ rule: "external", severity: "error", message: e }, ...r.violations], r.absent, r.mask);
@@ -1341,36 +1337,25 @@ export class FieldEditor {
     return up && bounds[g] < u ? g + 1 : g;
   }
   _range(from, to) { const lower = this._at(from, false); return [lower, Math.max(lower, this._at(to, true))]; }
-  /** Replaces the UTF-16 range `from..<to` with `text` (typing, pasting, deleting): {accepted, result, refusal}. */
   replace(from, to, text) { return this._replace(...this._range(from, to), wellFormed(text)); }
-  /** Types `text` at the caret, replacing the selection. */
   insert(text) { return this._replace(...this._selection, wellFormed(text)); }
-  /** Removes the selection, or the character before the caret (past a mask's literals). */
   deleteBackward() { const [a, b] = this._selection; return a !== b ? this._replace(a, b, "") : b === 0 ? this._unchanged() : this._replace(b - 1, b, ""); }
-  /** Removes the selection, or the character after the caret. */
   deleteForward() { const [a, b] = this._selection; return a !== b ? this._replace(a, b, "") : b >= this._count ? this._unchanged() : this._replace(b, b + 1, ""); }
-  /** Replaces the whole text, as a paste over everything does. */
   setText(value) { return this._replace(0, this._count, wellFormed(value)); }
-  /** Moves the caret (UTF-16, clamped, rounded down to a grapheme's start) and clears the selection. */
   moveCaret(position) { const g = this._at(position, false); this._selection = [g, g]; }
-  /** Selects `from..<to` (UTF-16, widened to whole graphemes); the caret goes to its end. */
   select(from, to) { this._selection = this._range(from, to); }
-  /** Formats the text as a whole (drops white space kept while typing): the field lost focus. */
   commit() {
     const formatted = this.type.format(this._text);
     if (formatted !== this._text) { this._setText(formatted); this._judged = this.type.validate(formatted, LIVE); }
     const p = Math.min(this._selection[1], this._count);
     this._selection = [p, p];
   }
-  /** The message to show at a moment (`typing`, `leaving`, `submitting`) as the timing says, or null. */
   visibleMessage(moment) {
     if ((this.externalError ?? null) !== null) return this.externalError;
     if (moment === "typing") return this.timing === "typing" ? this.result.message : null;
     return moment === "leaving" && this.timing === "submit" ? null : this.type.validate(this._text).message;
   }
-  /** The text's length and the greatest length the type allows, for a counter; null without a maximum. */
   get counter() { const l = this.type.lengthLimit; return l && l.max !== null ? { count: this.type.length(this._text), limit: l.max } : null; }
-  /** `counter` as a caption, `"12/160"`; null without a maximum. */
   get counterText() { const c = this.counter; return c && `${c.count}/${c.limit}`; }
 
   _unchanged() { return { accepted: true, result: this.result, refusal: null }; }

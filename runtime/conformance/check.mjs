@@ -60,8 +60,8 @@ export function checkTypes(F, catalogOf, lines, tally) {
     try {
       const type = catalogOf("2026-11-29").fieldType(c.t);
       const d = type.definition;
-      tally.check("definition", [d.label, d.help, d.placeholder, d.keyboard, d.autocapitalize, d.autocomplete, d.secure, d.timing],
-        [c.label, c.help, c.placeholder, c.keyboard, c.autocapitalize, c.autocomplete, c.secure, c.timing], c.t);
+      tally.check("definition", [d.label, d.help, d.placeholder, d.keyboard, d.autocapitalize, d.autocomplete, d.secure, d.timing, d.decimalSeparator],
+        [c.label, c.help, c.placeholder, c.keyboard, c.autocapitalize, c.autocomplete, c.secure, c.timing, c.decimal_separator], c.t);
       tally.check("arguments", Object.fromEntries(Object.entries(type.arguments).sort(([a], [b]) => a < b ? -1 : 1)), c.arguments, c.t);
       tally.check("length limit", type.lengthLimit, c.limit, c.t);
     } catch (error) { tally.error("type", c.t, error); }

@@ -81,6 +81,8 @@ export interface TypeDefinition {
   /** The value is a secret: use a password input, never log or echo it. */
   readonly secure: boolean;
   readonly timing: Timing;
+  /** The character between a number's whole and fractional digits in this type's values (`decimal-separator`). */
+  readonly decimalSeparator: "." | ",";
   /** The type's version (SHA-256 of its resolved definition), or null. */
   readonly version: string | null;
   /** The parameters with their default values' texts. */
@@ -159,18 +161,23 @@ export interface FieldEditorOptions {
  */
 export class FieldEditor {
   constructor(type: FieldType, options?: FieldEditorOptions);
+  /** The field type that formats and judges the text. */
   readonly type: FieldType;
+  /** `refuse-invalid` (the default: an insertion whose result is invalid is refused) or `accept-all`. */
   policy: EditPolicy;
+  /** When `visibleMessage` shows a message: the type's `timing` unless the options give one. */
   timing: Timing;
   /** A message from the app's server ("Email already in use"): it leads `result` (rule `external`) and shows at every moment until an edit changes the text. */
   externalError: string | null;
   /** What the field shows. */
   readonly text: string;
+  /** The selection's start. */
   readonly selectionStart: number;
+  /** The selection's end, where the caret stands. */
   readonly selectionEnd: number;
   /** Where the caret stands: the selection's end. */
   readonly caret: number;
-  /** The live verdict of `text`. */
+  /** The live verdict of `text`, led by the violation `external` while an `externalError` stands. */
   readonly result: FieldResult;
   /** The text's length and the type's maximum, for a counter; null without a maximum. */
   readonly counter: { count: number; limit: number } | null;
@@ -186,7 +193,9 @@ export class FieldEditor {
   deleteForward(): EditOutcome;
   /** Replaces the whole text, as a paste over everything does. */
   setText(value: string): EditOutcome;
+  /** Moves the caret (clamped, rounded down to a grapheme's start) and clears the selection. */
   moveCaret(position: number): void;
+  /** Selects `from..<to`, widened to whole graphemes; the caret goes to its end. */
   select(from: number, to: number): void;
   /** Formats the text as a whole (dropping white space kept at the end while typing): the field lost focus. */
   commit(): void;

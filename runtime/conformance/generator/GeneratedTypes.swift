@@ -117,6 +117,32 @@ enum GeneratedTypes {
         range -1.5<...1000.25
         """#,
         #"""
+        field g-comma
+        label "Up to {limit}"
+        keyboard decimal-pad
+        decimal-separator ","
+        param limit = 1000.25
+        normalize trim
+        decimal places 3
+        range -1.5<...$limit   message "{value}: from {min} to {max} (limit {limit})"
+        """#,
+        #"""
+        field g-comma-ranges
+        decimal-separator ","
+        integer as whole warning
+        range ..<10.5 as below-ten
+        range 1.1<.. as above warning
+        range 0.0...0 as zero warning final
+        accept "2,5"
+        reject "2.5" below-ten above zero whole
+        """#,
+        #"""
+        field g-comma-point
+        decimal-separator "."
+        decimal places 1
+        range 0...9.9
+        """#,
+        #"""
         field g-exact
         decimal places 0
         range 16
@@ -461,6 +487,7 @@ enum GeneratedTypes {
         if random.chance(0.3) { lines.append("label \"Random \(index)\"") }
         if random.chance(0.3) { lines.append("timing " + random.pick(["typing", "leaving", "submit"])) }
         if random.chance(0.1) { lines.append("secure") }
+        if random.chance(0.2) { lines.append("decimal-separator \",\"") }
         // Sometimes a string parameter that checks' `if` read (`r-N(v: "b")` is used too).
         let conditional = random.chance(0.2)
         if conditional { lines.append("param v = \"a\"") }

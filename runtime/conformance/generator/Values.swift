@@ -30,7 +30,7 @@ struct ValuePool {
             case .oneOf(let options, _):
                 for option in options { for c in option { own.insert(String(c)) } }
             case .decimal, .range, .integer:
-                own.formUnion(["-", "."])
+                own.formUnion(["-", ".", ","])
             case .checksum(let algorithm) where algorithm == .isbn || algorithm == .isbn10:
                 own.formUnion(["X", "x"])
             default:
@@ -87,7 +87,7 @@ struct ValuePool {
         case 4:
             var s = random.chance(0.2) ? "-" : ""
             s += String((0..<random.int(1...12)).map { _ in Character(random.pick(Self.digits)) })
-            if random.chance(0.5) { s += "." + String((0..<random.int(0...5)).map { _ in Character(random.pick(Self.digits)) }) }
+            if random.chance(0.5) { s += random.pick([".", ".", ","]) + String((0..<random.int(0...5)).map { _ in Character(random.pick(Self.digits)) }) }
             if random.chance(0.1) { s = " " + s + " " }
             return s
         case 5:

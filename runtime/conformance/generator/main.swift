@@ -86,7 +86,7 @@ let argumentReferences = [
     "age(min: 18)", "age(min: 21, max: 99)", "age(max: 0)", "cvv(digits: 4)", "decimal(places: 0)",
     "g-params(min: 1, max: 30, places: 0, low: 5, high: 6.5)", "g-params(low: -1, high: 1.000)",
     "g-params(word: \"bye {value}\", min: 0)", "g-period(from: \"today-1y\", to: \"today\")",
-    "g-period(from: \"2024-02-29\")", "g-messages(limit: 8)",
+    "g-period(from: \"2024-02-29\")", "g-messages(limit: 8)", "g-comma(limit: 2.75)", "g-comma(limit: 7)",
     // Built-in types that read arguments: `mask-one-of $brands`, `if $region = …`.
     "credit-card(brands: \"visa mastercard\")", "credit-card(brands: \"amex\")", "credit-card(brands: \"maestro visa unionpay\")",
     "phone-intl(region: \"GB\")", "phone-intl(region: \"US\")", "phone-intl(region: \"NU\")", "phone-intl(region: \"DE\")",
@@ -165,6 +165,7 @@ for reference in references {
         "label": Encode.optional(d.label), "help": Encode.optional(d.help), "placeholder": Encode.optional(d.placeholder),
         "keyboard": Encode.optional(d.keyboard?.rawValue), "autocapitalize": Encode.optional(d.autocapitalize?.rawValue),
         "autocomplete": Encode.optional(d.autocomplete?.rawValue), "secure": .bool(d.secure), "timing": .string(type.timing.rawValue),
+        "decimal_separator": .string(type.decimalSeparator.rawValue),
         "arguments": .object(JSONObject(type.arguments.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.text)) })),
         "limit": limit.map { l in
             ["min": .integer(l.min), "max": l.max.map { .integer($0) } ?? .null, "unit": .string(l.unit.rawValue),
