@@ -197,6 +197,25 @@ import Testing
         #expect(row.contains(sandbox.path("env")), "the override of the FORMULARY_PATH folder is shown: \(row)")
     }
 
+    @Test func aTypeWithADecimalCommaReadsAndFormatsWithIt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("types/messwert.field", """
+            field messwert
+            decimal-separator ","
+            normalize trim
+            decimal places 2
+            range 0...10.5
+
+            """)
+        let plugins = ["--plugins", sandbox.path("types")]
+        let good = try sandbox.run(["check", "messwert", "3,14", " 10,50 "] + plugins, environment: ["NO_COLOR": "1"])
+        #expect(good.status == 0, "\(good)")
+        #expect(good.outputLines == ["valid  \"3,14\"", "valid  \"10,50\""], "\(good)")
+        let point = try sandbox.run(["check", "messwert", "3.14"] + plugins, environment: ["NO_COLOR": "1"])
+        #expect(point.status == 1, "\(point)")
+        #expect(point.stdout.contains("range: Must be a number from 0 to 10,5"), "\(point)")
+    }
+
     @Test func dbOptionBeatsTheEnvironment() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run("--db", "chosen.db", "init")
