@@ -6,18 +6,6 @@ import Testing
 /// validation uses (``CompiledFieldType/tunedForBatch()``): it must choose exactly as the
 /// conditions tried one by one do, and step aside where it cannot.
 @Suite struct MaskChoiceTableTests {
-    /// A seeded generator, so that a failure names a value that fails again.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The choice of `tuned` (through its table) and of `plain` (condition by condition) for
     /// each value, compared.
     func expectSameChoices(_ plain: CompiledFieldType, _ tuned: CompiledFieldType, _ values: [String],
@@ -49,7 +37,7 @@ import Testing
         var values: [String] = [""]
         // Every prefix of up to three digits, and random six-digit ones (the brands' ranges
         // are six digits long), each grown to every length from 0 to 20 digits.
-        var generator = Generator(state: 27)
+        var generator = SplitMix64(seed: 27)
         var prefixes: [String] = (0..<1000).map { String(format: "%03d", $0) } + (0..<10).map(String.init)
             + (0..<100).map { String(format: "%02d", $0) }
         prefixes += (0..<1500).map { _ in String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator)) }
@@ -78,7 +66,7 @@ import Testing
             """)))
         let tuned = plain.tunedForBatch()
         #expect(tuned.choiceTable != nil)
-        var generator = Generator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let alphabet = Array("DEdeXYZ0123456789 -é")
         let values = (0..<20_000).map { _ in
             String((0..<Int.random(in: 0...22, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
@@ -113,7 +101,7 @@ import Testing
     @Test func aTunedTypeJudgesAsThePlainOne() throws {
         let plain = try builtinCard()
         let tuned = plain.tunedForBatch()
-        var generator = Generator(state: 11)
+        var generator = SplitMix64(seed: 11)
         let scratch = Scratch()
         for _ in 0..<5000 {
             let digits = (0..<Int.random(in: 10...20, using: &generator)).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) }
