@@ -18,12 +18,7 @@ struct MessageTemplate: Sendable {
         self.secure = secure
         var segments: [Segment] = []
         var text = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            text += rest[..<open]
-            let after = rest[rest.index(after: open)...]
-            guard let close = after.firstIndex(of: "}") else { rest = rest[open...]; break }
-            let name = String(after[..<close])
+        Self.scan(template, text: { text += $0 }, placeholder: { name in
             if name == "value" {
                 if !text.isEmpty { segments.append(.text(text)); text = "" }
                 segments.append(.value)
@@ -32,11 +27,24 @@ struct MessageTemplate: Sendable {
             } else {
                 text += "{\(name)}"
             }
-            rest = after[after.index(after: close)...]
-        }
-        text += rest
+        })
         if !text.isEmpty { segments.append(.text(text)) }
         self.segments = segments
+    }
+
+    /// Walks a message's text: `text` gets each run of literal text and `placeholder` the
+    /// name inside each `{…}`, in order; an unclosed `{` is literal text. The one reading of
+    /// the placeholder syntax, for filling messages and for linting catalogs.
+    static func scan(_ template: String, text: (Substring) -> Void, placeholder: (String) -> Void) {
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            text(rest[..<open])
+            placeholder(String(after[..<close]))
+            rest = after[after.index(after: close)...]
+        }
+        text(rest)
     }
 
     /// `text` with its `{NAME}`s of `substitutions` filled in, for texts that never show a

@@ -87,14 +87,9 @@ extension MessageFile {
     /// The `{NAME}` placeholders of a text, in order, each once.
     static func placeholders(in text: String) -> [String] {
         var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            let after = rest[rest.index(after: open)...]
-            guard let close = after.firstIndex(of: "}") else { break }
-            let name = String(after[..<close])
+        MessageTemplate.scan(text, text: { _ in }, placeholder: { name in
             if NameRules.isValid(name), !names.contains(name) { names.append(name) }
-            rest = after[after.index(after: close)...]
-        }
+        })
         return names
     }
 }
