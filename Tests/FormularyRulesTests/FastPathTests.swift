@@ -72,15 +72,22 @@ import Testing
             let mask = try #require(CompiledMask(pattern))
             for _ in 0..<2_000 {
                 let shown = strings.string(from: pool, length: 20)
-                var value = shown
-                value.withUTF8 { raw in
-                    let (fast, fastFit) = mask.format(raw, scratch: scratch, buffer: 0)
-                    let fastBytes = Array(fast)
-                    let (general, generalFit) = mask.formatByScalars(raw, scratch: scratch, buffer: 1)
-                    #expect(fastBytes == Array(general), "\(pattern) \(shown)")
-                    #expect(fastFit == generalFit, "\(pattern) \(shown)")
-                }
+                expectFormatAgrees(mask, pattern, shown, scratch: scratch)
             }
+        }
+    }
+
+    /// The mask's formatting of `shown` through its fast path and through the scalar walk:
+    /// the same bytes and the same fit.
+    private func expectFormatAgrees(_ mask: CompiledMask, _ pattern: String, _ shown: String, scratch: Scratch,
+                                    sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        var value = shown
+        value.withUTF8 { raw in
+            let (fast, fastFit) = mask.format(raw, scratch: scratch, buffer: 0)
+            let fastBytes = Array(fast)
+            let (general, generalFit) = mask.formatByScalars(raw, scratch: scratch, buffer: 1)
+            #expect(fastBytes == Array(general), "\(pattern) \(shown)", sourceLocation: sourceLocation)
+            #expect(fastFit == generalFit, "\(pattern) \(shown)", sourceLocation: sourceLocation)
         }
     }
 
@@ -102,14 +109,7 @@ import Testing
                     scalars[round % scalars.count] = others[round % others.count]
                     shown = String(String.UnicodeScalarView(scalars))
                 }
-                var value = shown
-                value.withUTF8 { raw in
-                    let (fast, fastFit) = mask.format(raw, scratch: scratch, buffer: 0)
-                    let fastBytes = Array(fast)
-                    let (general, generalFit) = mask.formatByScalars(raw, scratch: scratch, buffer: 1)
-                    #expect(fastBytes == Array(general), "\(pattern) \(shown)")
-                    #expect(fastFit == generalFit, "\(pattern) \(shown)")
-                }
+                expectFormatAgrees(mask, pattern, shown, scratch: scratch)
             }
         }
     }
