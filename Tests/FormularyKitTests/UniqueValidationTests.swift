@@ -83,6 +83,19 @@ struct UniqueValidationTests {
         #expect(found.count == 9 && run.counts.entriesInvalid == 9)
     }
 
+    /// A run in a locale names the fields and the other entries in its words.
+    @Test func aRunInALocaleWordsUniqueInIt() throws {
+        let fixture = try ValidationFixture(form: Self.form)
+        fixture.registry.localize("de")
+        let ids = try fixture.add(["name", "email", "team", "seat"], [
+            ["Ada", "ada@example.com", "red", "20"], ["Bob", "ada@example.com", "red", "20"], ["Cy", "ada@example.com", nil, nil],
+        ])
+        let found = try results(fixture, run: fixture.validate(batchSize: 2))
+        #expect(found[ids[0]]?.sorted() == ["email|unique|error|Dieselben Angaben zu 'email' wie Einträge \(ids[1]), \(ids[2])",
+                                          "team|seat-taken|warning|Dieselben Angaben zu Team, 'seat' wie Eintrag \(ids[1])"])
+        #expect(found[ids[2]] == ["email|unique|error|Dieselben Angaben zu 'email' wie Einträge \(ids[0]), \(ids[1])"])
+    }
+
     @Test func withoutDuplicatesNothingChangesAndOneRecordIgnoresUnique() throws {
         let fixture = try ValidationFixture(form: Self.form)
         try fixture.add(["name", "email"], (0..<20).map { i in ["N" + String(UnicodeScalar(UInt8(97 + i))), "u\(i)@example.com"] })
