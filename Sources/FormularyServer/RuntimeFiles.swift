@@ -459,9 +459,7 @@ const checksums = {
   isbn10(b) { const s = isbn10Sum(b); return s !== null && s.count === 10 && s.sum % 11 === 0; },
   isbn(b) {
     const s = isbn10Sum(b);
-    if (s === null) return false;
-    if (s.count === 10) return s.sum % 11 === 0;
-    return s.count === 13 && (s.prefix === 978 || s.prefix === 979) && !b.includes("X") && checksums.gtin(b);
+    return s !== null && (s.count === 10 ? s.sum % 11 === 0 : s.count === 13 && (s.prefix === 978 || s.prefix === 979) && !b.includes("X") && checksums.gtin(b));
   },
 };
 
@@ -594,6 +592,8 @@ function messageTemplate(template, substitutions, secure) {
   if ((text += rest)) segments.push(text);
   return value => segments.map(s => s === null ? (secure ? SECURE : value) : s).join("");
 }
+/** `template` with `names` filled in, every other `{…}` (`{value}` too) as written. */
+const fill = (template, names) => messageTemplate(template, names)("{value}");
 const NOUNS = { graphemes: "characters", scalars: "Unicode scalars", utf16: "UTF-16 code units", bytes: "bytes" };
 const CHECKSUM_MESSAGES = {
   luhn: "Fails the Luhn check digit test", mod97: "Fails the MOD 97-10 check", gtin: "Fails the GTIN check digit test",
@@ -616,12 +616,7 @@ function rangeMessage(r, spell) {
 // MARK: Checks
 
 /** `s`'s length in a unit, as the engine counts it. */
-function lengthIn(s, unit) {
-  if (unit === "bytes") return utf8Length(s);
-  if (unit === "utf16") return s.length;
-  if (unit === "scalars") return codePoints(s).length;
-  return graphemeCount(s);
-}
+const lengthIn = (s, unit) => unit === "bytes" ? utf8Length(s) : unit === "utf16" ? s.length : unit === "scalars" ? codePoints(s).length : graphemeCount(s);
 /** `-?[0-9]+`, or (prefix) any prefix of it. */
 const isInteger = (b, prefix) => (prefix ? /^-?[0-9]*$/ : /^-?[0-9]+$/).test(b);
 /** `-?[0-9]+(\.[0-9]{1,places})?`, or (prefix) any prefix of it. */
@@ -1155,15 +1150,21 @@ export class Catalog {
 // MARK: Forms
 
 const HOLDS = { "<": o => o < 0, "<=": o => o <= 0, ">": o => o > 0, ">=": o => o >= 0, "=": o => o === 0, "!=": o => o !== 0 };
-const RELATIONS = {
-  "<": ["be before", "be less than"], "<=": ["be on or before", "be at most"], ">": ["be after", "be greater than"],
-  ">=": ["be on or after", "be at least"], "=": ["be the same date as", "equal"], "!=": ["be another date than", "differ from"],
+// The English messages of a form's rules by catalog item (the engine's RuleTexts), naming a field by its
+// label, else its key in quotes; `compare`'s items and words by operator, for dates then numbers and text.
+const RULE_TEXTS = { required: "{label} is required", same: "{a} and {b} differ", require: "{label} is required when {when} is given" };
+const COMPARISONS = {
+  "<": ["before", "be before", "less", "be less than"], "<=": ["on-or-before", "be on or before", "at-most", "be at most"],
+  ">": ["after", "be after", "greater", "be greater than"], ">=": ["on-or-after", "be on or after", "at-least", "be at least"],
+  "=": ["same-date", "be the same date as", "equal", "equal"], "!=": ["other-date", "be another date than", "differ", "differ from"],
 };
+for (const words of Object.values(COMPARISONS)) for (const k of [0, 2]) RULE_TEXTS["compare-" + words[k]] = `{a} must ${words[k + 1]} {b}`;
 const entryVerdict = vs => vs.some(isError) ? "invalid" : vs.length ? "warnings" : "valid";
 
 /** A form: its fields' compiled types, `required`, and the cross-field rules. */
 export class Form {
   constructor(catalog, def) {
+    const l = catalog.l?.forms;
     /** The form's name. */
     this.name = def.name;
     /** The form's label, or null. */
@@ -1172,21 +1173,29 @@ export class Form {
     this.fields = def.fields.map(f => {
       const args = f.argument_list ?? Object.entries(f.arguments || {}).map(([name, v]) =>
         ({ name, kind: typeof v === "string" ? "string" : String(v).includes(".") ? "decimal" : "integer", text: String(v) }));
-      const o = catalog.l?.forms[def.name]?.[f.key];
-      return { key: f.key, typeName: f.type, required: f.required === true, rm: o?.required_message ?? f.required_message, label: o?.label ?? f.label ?? null, timing: f.timing ?? null,
+      const o = l?.[def.name]?.[f.key], label = o?.label ?? f.label ?? null;
+      // An export without `required_message` (older) gets the default, as the engine says it.
+      return { key: f.key, typeName: f.type, required: f.required === true, label, timing: f.timing ?? null,
+               rm: o?.required_message ?? f.required_message ?? fill(RULE_TEXTS.required, { label: label ?? `'${f.key}'` }),
                type: catalog.typeOf({ name: f.type, arguments: args }, `field '${f.key}' of form '${def.name}'`) };
     });
     this.index = new Map();
     this.fields.forEach((f, i) => { if (!this.index.has(f.key)) this.index.set(f.key, i); });
-    // Rules naming undeclared fields are left out; `unique` needs other entries.
+    // Rules naming undeclared fields are left out; `unique` needs other entries. Messages name fields,
+    // never values: filled in once, from the locale's text for the rule, its own, the locale's default, the English one.
+    const name = i => this.fields[i].label ?? `'${this.fields[i].key}'`, at = key => this.index.get(key);
     this.rules = [];
     for (const rule of def.rules || []) {
-      const at = key => this.index.get(key), [a, b] = rule.fields.map(at), options = { rule: rule.rule, severity: rule.severity, message: rule.message ?? null, fields: rule.fields };
-      if (rule.kind === "same" && a !== undefined && b !== undefined) this.rules.push({ kind: "same", a, b, options });
-      if (rule.kind === "require" && at(rule.when) !== undefined) this.rules.push({ kind: "require", trigger: at(rule.when), required: rule.fields.map(at).filter(i => i !== undefined), options });
-      if (rule.kind === "compare" && a !== undefined && b !== undefined && HOLDS[rule.operator]) {
-        const ra = this.fields[a].type.comparisonReading, rb = this.fields[b].type.comparisonReading;
-        this.rules.push({ kind: "compare", a, b, op: rule.operator, reading: ra === rb ? ra : "text", options });
+      const [a, b] = rule.fields.map(at), t = at(rule.when), ab = a !== undefined && b !== undefined && { a: name(a), b: name(b) };
+      const text = (item, names) => fill(l?.[def.name]?.["*"]?.[rule.rule] ?? rule.message ?? l?.["*"]?.["*"]?.[item] ?? RULE_TEXTS[item], names);
+      if (rule.kind === "same" && ab) this.rules.push({ rule, a, b, m: text("same", ab) });
+      if (rule.kind === "require" && t !== undefined) {
+        const required = rule.fields.map(at).filter(i => i !== undefined);
+        this.rules.push({ rule, t, required, m: required.map(i => text("require", { label: name(i), when: name(t) })) });
+      }
+      if (rule.kind === "compare" && ab && HOLDS[rule.operator]) {
+        const ra = this.fields[a].type.comparisonReading, reading = ra === this.fields[b].type.comparisonReading ? ra : "text";
+        this.rules.push({ rule, a, b, reading, m: text("compare-" + COMPARISONS[rule.operator][reading === "date" ? 0 : 2], ab) });
       }
     }
   }
@@ -1201,31 +1210,30 @@ export class Form {
   judge(values, options) {
     const given = new Map();
     for (const [key, value] of Object.entries(values || {})) if ((value ?? null) !== null) given.set(key, wellFormed(value));
-    const present = i => { const v = given.get(this.fields[i].key); return v !== undefined && !isBlank(v); };
     const found = [];
     // Per field: 0 absent, 1 no violation at all, 2 some; and its final result.
-    const finals = this.fields.map((f, i) => present(i) ? f.type.validate(given.get(f.key)) : null);
+    const finals = this.fields.map(f => { const v = given.get(f.key); return v === undefined || isBlank(v) ? null : f.type.validate(v); });
     const states = finals.map(r => r === null ? 0 : r.violations.length ? 2 : 1);
     this.fields.forEach((f, i) => {
       if (!states[i] && f.required) found.push({ field: f.key, type: f.typeName, rule: "required", severity: "error", message: f.rm });
       if (states[i] === 2) for (const v of finals[i].violations) found.push({ field: f.key, type: f.typeName, ...v });
     });
-    const rule = (field, o, message) => ({ field, type: null, rule: o.rule, severity: o.severity, message: o.message ?? message, fields: o.fields });
+    const rule = (field, { rule: r }, message) => ({ field, type: null, rule: r.rule, severity: r.severity, message, fields: r.fields });
     for (const kind of ["same", "require", "compare"]) for (const r of this.rules) {
-      if (r.kind !== kind) continue;
+      if (r.rule.kind !== kind) continue;
       if (kind === "require") {
-        if (states[r.trigger]) for (const i of r.required) if (!states[i]) found.push(rule(this.fields[i].key, r.options, `'${this.fields[i].key}' is required when '${this.fields[r.trigger].key}' is given`));
+        if (states[r.t]) r.required.forEach((i, k) => states[i] || found.push(rule(this.fields[i].key, r, r.m[k])));
         continue;
       }
       if (!states[r.a] || !states[r.b]) continue;
       const A = this.fields[r.a], B = this.fields[r.b], x = given.get(A.key), y = given.get(B.key);
       if (kind === "same") {
-        if (!(A.type === B.type && x === y) && A.type.format(x) !== B.type.format(y)) found.push(rule(B.key, r.options, `'${A.key}' and '${B.key}' differ`));
+        if (!(A.type === B.type && x === y) && A.type.format(x) !== B.type.format(y)) found.push(rule(B.key, r, r.m));
         continue;
       }
       if ((states[r.a] === 2 && !finals[r.a].valid) || (states[r.b] === 2 && !finals[r.b].valid)) continue;   // a side reports its own problem
       const order = compareValues(x, A.type, y, B.type, r.reading);
-      if (order !== null && !HOLDS[r.op](order)) found.push(rule(B.key, r.options, `'${A.key}' must ${RELATIONS[r.op][r.reading === "date" ? 0 : 1]} '${B.key}'`));
+      if (order !== null && !HOLDS[r.rule.operator](order)) found.push(rule(B.key, r, r.m));
     }
     const unknown = [...given.keys()].sort(swiftOrder).filter(k => !this.index.has(k));
     for (const key of unknown) if (!isBlank(given.get(key))) found.push({ field: key, type: null, rule: "unknown-field", severity: "warning", message: `'${key}' is not a field of form '${this.name}'`, fields: [key] });
@@ -1260,24 +1268,13 @@ function compareValues(x, a, y, b, reading) {
   }
   const cx = a.format(x), cy = b.format(y);
   if (reading === "text") return compareCodePoints(cx, cy);
-  const nx = decimalParts(dotted(cx, a.definition.decimalSeparator === ",")), ny = decimalParts(dotted(cy, b.definition.decimalSeparator === ","));
+  const number = (v, t) => decimalParts(dotted(v, t.definition.decimalSeparator === ",")), nx = number(cx, a), ny = number(cy, b);
   return nx && ny ? compareDecimals(nx, ny) : null;
 }
 
-/** A whole form's judgement. */
+/** A whole form's judgement; its members are documented in formulary.d.ts. */
 export class FormResult {
-  constructor(verdict, fields, formViolations, unknownFields, violations) {
-    /** `valid`, `warnings`, `invalid`, or (live) `incomplete`. */
-    this.verdict = verdict;
-    /** Every declared field's FieldResult, by key. */
-    this.fields = fields;
-    /** Cross-field rules and `unknown-field`: `[{rule, field, fields, severity, message}]`. */
-    this.formViolations = formViolations;
-    /** The keys given that the form does not declare, sorted. */
-    this.unknownFields = unknownFields;
-    /** Every violation in the judge's order: fields in form order, cross-field rules, unknown keys. */
-    this.violations = violations;
-  }
+  constructor(verdict, fields, formViolations, unknownFields, violations) { Object.assign(this, { verdict, fields, formViolations, unknownFields, violations }); }
 }
 
 // MARK: Editing

@@ -28,4 +28,23 @@ struct ExportLocalesTests {
         #expect(doc["forms"]?.arrayValue?.first?["fields"]?.arrayValue?[2]["required_message"]?.stringValue
                 == "Confirm email is required")
     }
+
+    /// Forms' rules: the catalogs' keys as spelled, `*` for every field (a form's rule by its
+    /// name) and for every form (the defaults), templates a runtime fills in.
+    @Test func theLocalesHoldTheTemplatesOfFormsRules() throws {
+        let de = PluginFile(path: "mine/de.messages", bytes: Array(#"""
+            form signup.*.require = "Ohne {label} geht es nicht, wenn {when} da ist"
+            form signup.*.nope = "no such rule: not exported"
+            """#.utf8), source: .database)
+        let (_, doc) = try ExportTests.export(extra: [de])
+        let german = doc["locales"]?["de"]?["forms"]
+        #expect(german?["signup"]?["*"]?.objectValue.map { Array($0.keys) } == ["require"])
+        #expect(german?["signup"]?["*"]?["require"]?.stringValue == "Ohne {label} geht es nicht, wenn {when} da ist")
+        let defaults = try #require(german?["*"]?["*"]?.objectValue)
+        #expect(Array(defaults.keys) == RuleTexts.items)
+        #expect(defaults["compare-before"]?.stringValue == "{a} muss vor {b} liegen")
+        #expect(doc["locales"]?["fr"]?["forms"]?["signup"]?["*"] == nil)
+        // The English templates are the runtime's own; a rule's own `message` is exported as written.
+        #expect(doc["forms"]?.arrayValue?.first?["rules"]?.arrayValue?.first?["message"]?.stringValue == "The two emails differ")
+    }
 }

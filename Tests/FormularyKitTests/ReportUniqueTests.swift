@@ -31,7 +31,7 @@ import FormularyStore
             let text = report.text(by: grouping)
             let row = try #require(text.split(separator: "\n").first { $0.hasPrefix(grouping == .rule ? "unique" : "email") },
                                    "no unique row in:\n\(text)")
-            #expect(row.contains("the same email as entry \(a3)"), "\(row)")
+            #expect(row.contains("the same 'email' as entry \(a3)"), "\(row)")
             #expect(row.hasSuffix("entry \(a3)"), "\(row)")
         }
         // Grouped by entry, both entries are listed with the rule (and its value, here secret:
@@ -53,11 +53,11 @@ import FormularyStore
         let messages = Dictionary(uniqueKeysWithValues: unique.map {
             (($0["entry_id"] as? NSNumber)?.int64Value ?? -1, $0["message"] as? String ?? "")
         })
-        #expect(messages == [a1: "the same email as entry \(a3)", a3: "the same email as entry \(a1)"], "\(unique)")
+        #expect(messages == [a1: "the same 'email' as entry \(a3)", a3: "the same 'email' as entry \(a1)"], "\(unique)")
         #expect(unique.allSatisfy { $0["field"] as? String == "email" && $0["severity"] as? String == "error" })
         let groups = try #require(json["groups"] as? [[String: Any]])
         let group = try #require(groups.first { $0["key"] as? String == "unique" })
         #expect(group["entries"] as? Int == 2)
-        #expect(group["message"] as? String == "the same email as entry \(a3)")
+        #expect(group["message"] as? String == "the same 'email' as entry \(a3)")
     }
 }

@@ -11,7 +11,7 @@ struct UniqueValidationTests {
         form signup
         field name   name    required
         field email  email
-        field team   name
+        field team   name    label "Team"
         field seat   age
         unique email
         unique team, seat   as seat-taken warning
@@ -40,12 +40,12 @@ struct UniqueValidationTests {
         // Batches of 2 with 2 workers: the duplicates lie in different batches.
         let run = try fixture.validate(batchSize: 2)
         let found = try results(fixture, run: run)
-        #expect(found[ids[0]] == ["email|unique|error|the same email as entry \(ids[2])"])
-        #expect(found[ids[2]] == ["email|unique|error|the same email as entry \(ids[0])"])
-        #expect(found[ids[1]]?.sorted() == ["email|unique|error|the same email as entry \(ids[6])",
-                                          "team|seat-taken|warning|the same team and seat as entry \(ids[3])"])
-        #expect(found[ids[3]] == ["team|seat-taken|warning|the same team and seat as entry \(ids[1])"])
-        #expect(found[ids[6]]?.sorted() == ["email|unique|error|the same email as entry \(ids[1])",
+        #expect(found[ids[0]] == ["email|unique|error|the same 'email' as entry \(ids[2])"])
+        #expect(found[ids[2]] == ["email|unique|error|the same 'email' as entry \(ids[0])"])
+        #expect(found[ids[1]]?.sorted() == ["email|unique|error|the same 'email' as entry \(ids[6])",
+                                          "team|seat-taken|warning|the same Team, 'seat' as entry \(ids[3])"])
+        #expect(found[ids[3]] == ["team|seat-taken|warning|the same Team, 'seat' as entry \(ids[1])"])
+        #expect(found[ids[6]]?.sorted() == ["email|unique|error|the same 'email' as entry \(ids[1])",
                                           "name|required|error|'name' is required"])
         #expect(found[ids[4]] == nil && found[ids[5]] == nil)
         #expect(found.count == 5)
@@ -61,23 +61,39 @@ struct UniqueValidationTests {
     }
 
     @Test func largeGroupsNameAFewIdsAndHowManyMore() throws {
-        #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [1, 2, 3, 4, 5, 6, 7], custom: nil)
-                == "the same email as entries 1, 2, 3, 4, 5 and 2 more")
-        #expect(ValidationRun.uniqueMessage(fields: ["a", "b", "c"], others: [9], custom: nil)
-                == "the same a, b and c as entry 9")
-        #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [3, 4], custom: "Email already used")
-                == "Email already used (entries 3, 4)")
+        func message(_ fields: [String], _ ids: [Int64], of count: Int, custom: String? = nil) -> String {
+            RuleTexts.uniqueMessage(custom ?? RuleTexts.englishText("unique")!, fields: fields, ids: ids, count: count) {
+                RuleTexts.englishText($0)!
+            }
+        }
+        #expect(message(["'email'"], [1, 2, 3, 4, 5], of: 7) == "the same 'email' as entries 1, 2, 3, 4, 5 and 2 more")
+        #expect(message(["Team", "'b'", "'c'"], [9], of: 1) == "the same Team, 'b', 'c' as entry 9")
+        // A rule's own message is followed by the ids, unless it places them itself.
+        #expect(message(["'email'"], [3, 4], of: 2, custom: "Email already used") == "Email already used (entries 3, 4)")
+        #expect(message(["'email'"], [3], of: 1, custom: "{fields} taken by {entries}") == "'email' taken by entry 3")
         // A large group names its first members and counts the rest.
-        #expect(ValidationRun.uniqueMessage(fields: ["email"], others: [1, 2, 3, 4, 5], of: 3414, custom: nil)
-                == "the same email as entries 1, 2, 3, 4, 5 and 3409 more")
+        #expect(message(["'email'"], [1, 2, 3, 4, 5], of: 3414) == "the same 'email' as entries 1, 2, 3, 4, 5 and 3409 more")
 
         let fixture = try ValidationFixture(form: Self.form)
         let ids = try fixture.add(["name", "email"], (0..<9).map { i in ["N" + String(UnicodeScalar(UInt8(97 + i))), "same@example.com"] })
         let run = try fixture.validate(batchSize: 4)
         let found = try results(fixture, run: run)
         let others = ids.dropFirst().prefix(5).map(String.init).joined(separator: ", ")
-        #expect(found[ids[0]] == ["email|unique|error|the same email as entries \(others) and 3 more"])
+        #expect(found[ids[0]] == ["email|unique|error|the same 'email' as entries \(others) and 3 more"])
         #expect(found.count == 9 && run.counts.entriesInvalid == 9)
+    }
+
+    /// A run in a locale names the fields and the other entries in its words.
+    @Test func aRunInALocaleWordsUniqueInIt() throws {
+        let fixture = try ValidationFixture(form: Self.form)
+        fixture.registry.localize("de")
+        let ids = try fixture.add(["name", "email", "team", "seat"], [
+            ["Ada", "ada@example.com", "red", "20"], ["Bob", "ada@example.com", "red", "20"], ["Cy", "ada@example.com", nil, nil],
+        ])
+        let found = try results(fixture, run: fixture.validate(batchSize: 2))
+        #expect(found[ids[0]]?.sorted() == ["email|unique|error|Dieselben Angaben zu 'email' wie Einträge \(ids[1]), \(ids[2])",
+                                          "team|seat-taken|warning|Dieselben Angaben zu Team, 'seat' wie Eintrag \(ids[1])"])
+        #expect(found[ids[2]] == ["email|unique|error|Dieselben Angaben zu 'email' wie Einträge \(ids[0]), \(ids[1])"])
     }
 
     @Test func withoutDuplicatesNothingChangesAndOneRecordIgnoresUnique() throws {

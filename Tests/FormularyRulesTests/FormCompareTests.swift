@@ -136,7 +136,8 @@ import Testing
             (.notEqual, .date, "'a' must be another date than 'b'"),
         ]
         for (op, reading, message) in cases {
-            #expect(EntryJudge.comparisonMessage("a", op, "b", reading) == message)
+            let template = RuleTexts.englishText(RuleTexts.compareItem(op, reading)) ?? ""
+            #expect(RuleTexts.fill(template, ["a": "'a'", "b": "'b'"]) == message)
         }
     }
 }

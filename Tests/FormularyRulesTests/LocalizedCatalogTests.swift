@@ -100,10 +100,11 @@ struct LocalizedCatalogTests {
     }
 
     /// Every built-in catalog is clean: each key names a rule or text of a built-in type, its
-    /// placeholders are the English text's, and it translates every message of every type.
+    /// placeholders are the English text's, and it translates every message of every type
+    /// and every default of forms' rules.
     @Test func builtInCatalogsNameRealRulesAndTranslateEveryMessage() throws {
         let catalog = try FieldCatalog.builtin(today: Self.today)
-        var expected = Set<String>()
+        var expected = Set(RuleTexts.items.map { MessageKey(anyForm: $0).description })
         for name in catalog.typeNames {
             let definition = try catalog.definition(named: name)
             for rule in TypeResolver.ruleNames(of: definition) { expected.insert("\(name).\(rule)") }

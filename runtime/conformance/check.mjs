@@ -27,12 +27,13 @@ export function result(r) {
   return { v: r.verdict, f: r.formatted, a: r.absent, x: r.violations.map(v => [v.rule, v.severity, v.message]), m: r.mask };
 }
 
-/** One catalog per "today" of the vectors. */
+/** One catalog per "today" (and locale) of the vectors. */
 export function catalogs(F, exportText) {
   const made = new Map();
-  return day => {
-    if (!made.has(day)) made.set(day, F.Catalog.fromExport(exportText, { today: day }));
-    return made.get(day);
+  return (day, locale = null) => {
+    const key = day + " " + locale;
+    if (!made.has(key)) made.set(key, F.Catalog.fromExport(exportText, { today: day, locale: locale ?? undefined }));
+    return made.get(key);
   };
 }
 
@@ -129,9 +130,9 @@ export function checkForms(F, catalogOf, lines, tally) {
   for (const line of lines) {
     if (!line) continue;
     const c = JSON.parse(line);
-    const where = `${c.f} ${JSON.stringify(c.v).slice(0, 300)}`;
+    const where = `${c.f}${c.l ? ` (${c.l})` : ""} ${JSON.stringify(c.v).slice(0, 300)}`;
     try {
-      const form = catalogOf("2026-11-29").form(c.f);
+      const form = catalogOf("2026-11-29", c.l).form(c.f);
       tally.check("form final", formResult(form.judge(c.v), form.fieldKeys), c.F, where);
       tally.check("form live", formResult(form.judge(c.v, { stage: "live" }), form.fieldKeys), c.L, where);
     } catch (error) { tally.error("form", where, error); }

@@ -240,7 +240,11 @@ export interface FormField {
   readonly typeName: string;
   readonly type: FieldType;
   readonly required: boolean;
-  /** The form's label for the field, or null (then the type's). */
+  /**
+   * The form's label for the field (in the catalog's locale), or null (then the type's). The
+   * messages of `required` and the cross-field rules name the field by it, else by its key
+   * in quotes (`'email'`).
+   */
   readonly label: string | null;
   /** The field's own timing, which overrides its type's (pass it to `attach`), or null. */
   readonly timing: Timing | null;
@@ -263,7 +267,8 @@ export class Form {
    * other entries: the server's batch validation judges it) and `unknown-field` warnings.
    * Live: each field's live verdict; `required` and the cross-field rules wait for the
    * final stage, and the verdict is `incomplete` while a field is incomplete or a required
-   * one is empty.
+   * one is empty. The messages of `required` and the cross-field rules name fields by their
+   * labels (`Start date must be before 'ends'`), in the catalog's locale, as the engine's do.
    */
   judge(values: Record<string, string | null | undefined>, options?: StageOptions): FormResult;
 }
@@ -275,6 +280,7 @@ export interface CatalogOptions {
   /**
    * The locale messages, labels and help are given in (`de`, `pt-BR`), from the export's
    * `locales`: the tag, else its language (`de` for `de-AT`), else the types' own texts.
+   * Forms too: their fields' labels, `required` and the cross-field rules' messages.
    */
   locale?: string;
 }

@@ -3,11 +3,15 @@ import FormularyRules
 
 extension RegistryExport {
     /// `{LOCALE: {"types": {TYPE: {"label", "help", "placeholder", "rules": {RULE: MESSAGE}}},
-    /// "forms": {FORM: {FIELD: {"label", "required_message"}}}}}`: for each locale the
-    /// registry has message catalogs for, the texts that differ from the exported ones, the
-    /// catalogs' fallbacks already applied (a `pt-BR` entry holds what `pt` gives it, a
-    /// `visa` what `credit-card`'s translation gives a rule it inherited), so that a runtime
-    /// only replaces texts.
+    /// "forms": {FORM: {FIELD: {"label", "required_message"}, "*": {RULE: MESSAGE}},
+    /// "*": {"*": {ITEM: TEXT}}}}}`: for each locale the registry has message catalogs for,
+    /// the texts that differ from the exported ones, the catalogs' fallbacks already applied
+    /// (a `pt-BR` entry holds what `pt` gives it, a `visa` what `credit-card`'s translation
+    /// gives a rule it inherited), so that a runtime only replaces texts.
+    ///
+    /// The `*` members are the catalogs' keys of forms' rules as they are spelled (`form
+    /// FORM.*.RULE`, `form *.*.ITEM`): templates a runtime fills with the fields' labels, as
+    /// the judge does (``RuleTexts``), since a `compare`'s default depends on its types.
     static func locales(_ registry: Registry, types: [FieldTypeDefinition], forms: [FormDefinition]) -> JSONValue {
         var out = JSONObject()
         for tag in registry.locales {
@@ -42,8 +46,18 @@ extension RegistryExport {
                     if translated.requiredText != own.requiredText { o["required_message"] = .string(translated.requiredText) }
                     if !o.isEmpty { fields[own.key] = .object(o) }
                 }
+                var rules = JSONObject()
+                for rule in form.rules {
+                    if let text = messages[MessageKey(form: form.name, rule: rule.options.name)] { rules[rule.options.name] = .string(text) }
+                }
+                if !rules.isEmpty { fields["*"] = .object(rules) }
                 if !fields.isEmpty { formTexts[form.name] = .object(fields) }
             }
+            var defaults = JSONObject()
+            for item in RuleTexts.items {
+                if let text = messages[MessageKey(anyForm: item)] { defaults[item] = .string(text) }
+            }
+            if !defaults.isEmpty { formTexts["*"] = ["*": .object(defaults)] }
             out[tag] = ["types": .object(typeTexts), "forms": .object(formTexts)]
         }
         return .object(out)

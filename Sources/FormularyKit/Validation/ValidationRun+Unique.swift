@@ -61,16 +61,16 @@ extension ValidationRun {
         // Each involved entry's failures, then one batch in entry id order.
         var failures: [Int64: (form: Int, version: Int, prior: UInt8, violations: [FormViolation])] = [:]
         for (group, members) in groups where members.count > 1 {
-            let rule = judges[group.form].core.uniqueRules[group.rule]
-            let keys = rule.fields.map { judges[group.form].core.fields[$0].key }
+            let core = judges[group.form].core
+            let rule = core.uniqueRules[group.rule]
+            let field = core.fields[rule.fields[0]].key
             // Only the first few ids are named: the ids shown come from the group's first
             // members, so that a large group costs linear time, not a list per member.
             let head = members.prefix(Self.uniqueIDsShown + 1).map(\.id)
             for member in members {
                 let shown = head.lazy.filter { $0 != member.id }.prefix(Self.uniqueIDsShown)
-                let message = Self.uniqueMessage(fields: keys, others: Array(shown), of: members.count - 1,
-                                                 custom: rule.options.message)
-                let violation = FormViolation(field: keys[0], type: nil, rule: rule.options.name,
+                let message = core.uniqueMessage(group.rule, ids: Array(shown), count: members.count - 1)
+                let violation = FormViolation(field: field, type: nil, rule: rule.options.name,
                                               severity: rule.options.severity, message: message)
                 failures[member.id, default: (group.form, member.version, member.prior, [])].violations.append(violation)
             }
@@ -191,21 +191,5 @@ extension ValidationRun {
             }
         }
         return candidates
-    }
-
-    /// "the same email as entries 12, 40": the fields and the other entries' ids (the first
-    /// few, then "and N more"); a rule's own message comes first, the ids after it.
-    /// `others` are the ids to name (at most ``uniqueIDsShown`` are), `count` how many other
-    /// entries there are in all (at least `others.count`).
-    static func uniqueMessage(fields: [String], others: [Int64], of count: Int? = nil, custom: String?) -> String {
-        let total = max(count ?? others.count, others.count)
-        let named = others.prefix(uniqueIDsShown)
-        let shown = named.map(String.init).joined(separator: ", ")
-        let more = total > named.count ? " and \(total - named.count) more" : ""
-        let entries = (total == 1 ? "entry " : "entries ") + shown + more
-        if let custom { return "\(custom) (\(entries))" }
-        let names = fields.count == 1 ? fields[0]
-            : fields.dropLast().joined(separator: ", ") + " and " + fields.last!
-        return "the same \(names) as \(entries)"
     }
 }

@@ -10,6 +10,27 @@ package enum BuiltinMessageFiles {
 # Every form: a required field left empty ({label}: its label, or its key in quotes).
 form *.*.required = "{label} ist ein Pflichtfeld"
 
+# Every form's cross-field rules ({a}, {b}, {label}, {when}, {fields}: the fields' labels, or
+# keys in quotes; {entries}: one of the unique-entry texts, {ids} the other entries' numbers).
+form *.*.same                 = "{a} und {b} stimmen nicht überein"
+form *.*.require              = "{label} ist ein Pflichtfeld, wenn {when} angegeben ist"
+form *.*.compare-before       = "{a} muss vor {b} liegen"
+form *.*.compare-on-or-before = "{a} darf nicht nach {b} liegen"
+form *.*.compare-after        = "{a} muss nach {b} liegen"
+form *.*.compare-on-or-after  = "{a} darf nicht vor {b} liegen"
+form *.*.compare-same-date    = "{a} muss auf denselben Tag wie {b} fallen"
+form *.*.compare-other-date   = "{a} darf nicht auf denselben Tag wie {b} fallen"
+form *.*.compare-less         = "{a} muss kleiner als {b} sein"
+form *.*.compare-at-most      = "{a} darf nicht größer als {b} sein"
+form *.*.compare-greater      = "{a} muss größer als {b} sein"
+form *.*.compare-at-least     = "{a} darf nicht kleiner als {b} sein"
+form *.*.compare-equal        = "{a} muss gleich {b} sein"
+form *.*.compare-differ       = "{a} muss sich von {b} unterscheiden"
+form *.*.unique               = "Dieselben Angaben zu {fields} wie {entries}"
+form *.*.unique-entry         = "Eintrag {ids}"
+form *.*.unique-entries       = "Einträge {ids}"
+form *.*.unique-more          = "Einträge {ids} und {more} weitere"
+
 age.label = "Alter"
 age.help = "Ganze Jahre"
 age.integer = "Das Alter ist eine ganze Zahl von Jahren, z. B. 42"
@@ -361,6 +382,27 @@ username.pattern = "Mit einem Buchstaben beginnen; dann Buchstaben, Ziffern und 
 
 # Every form: a required field left empty ({label}: its label, or its key in quotes).
 form *.*.required = "{label} es obligatorio"
+
+# Every form's cross-field rules ({a}, {b}, {label}, {when}, {fields}: the fields' labels, or
+# keys in quotes; {entries}: one of the unique-entry texts, {ids} the other entries' numbers).
+form *.*.same                 = "{a} y {b} no coinciden"
+form *.*.require              = "{label} es obligatorio si se indica {when}"
+form *.*.compare-before       = "{a} debe ser anterior a {b}"
+form *.*.compare-on-or-before = "{a} no puede ser posterior a {b}"
+form *.*.compare-after        = "{a} debe ser posterior a {b}"
+form *.*.compare-on-or-after  = "{a} no puede ser anterior a {b}"
+form *.*.compare-same-date    = "{a} debe caer el mismo día que {b}"
+form *.*.compare-other-date   = "{a} no puede caer el mismo día que {b}"
+form *.*.compare-less         = "{a} debe ser menor que {b}"
+form *.*.compare-at-most      = "{a} no puede ser mayor que {b}"
+form *.*.compare-greater      = "{a} debe ser mayor que {b}"
+form *.*.compare-at-least     = "{a} no puede ser menor que {b}"
+form *.*.compare-equal        = "{a} debe ser igual a {b}"
+form *.*.compare-differ       = "{a} debe ser distinto de {b}"
+form *.*.unique               = "El mismo valor de {fields} que {entries}"
+form *.*.unique-entry         = "el registro {ids}"
+form *.*.unique-entries       = "los registros {ids}"
+form *.*.unique-more          = "los registros {ids} y {more} más"
 
 age.label = "Edad"
 age.help = "Años cumplidos"
@@ -714,6 +756,27 @@ username.pattern = "Empiece por una letra; luego letras, dígitos y guiones bajo
 # Every form: a required field left empty ({label}: its label, or its key in quotes).
 form *.*.required = "{label} est obligatoire"
 
+# Every form's cross-field rules ({a}, {b}, {label}, {when}, {fields}: the fields' labels, or
+# keys in quotes; {entries}: one of the unique-entry texts, {ids} the other entries' numbers).
+form *.*.same                 = "{a} et {b} ne correspondent pas"
+form *.*.require              = "{label} est obligatoire si {when} est renseigné"
+form *.*.compare-before       = "{a} doit précéder {b}"
+form *.*.compare-on-or-before = "{a} ne peut pas suivre {b}"
+form *.*.compare-after        = "{a} doit suivre {b}"
+form *.*.compare-on-or-after  = "{a} ne peut pas précéder {b}"
+form *.*.compare-same-date    = "{a} doit tomber le même jour que {b}"
+form *.*.compare-other-date   = "{a} ne peut pas tomber le même jour que {b}"
+form *.*.compare-less         = "{a} doit être en dessous de {b}"
+form *.*.compare-at-most      = "{a} ne doit pas dépasser {b}"
+form *.*.compare-greater      = "{a} doit dépasser {b}"
+form *.*.compare-at-least     = "{a} doit atteindre au moins {b}"
+form *.*.compare-equal        = "{a} doit valoir {b}"
+form *.*.compare-differ       = "{a} doit différer de {b}"
+form *.*.unique               = "Même valeur pour {fields} que {entries}"
+form *.*.unique-entry         = "l'entrée {ids}"
+form *.*.unique-entries       = "les entrées {ids}"
+form *.*.unique-more          = "les entrées {ids} et {more} autres"
+
 age.label = "Âge"
 age.help = "En années révolues"
 age.integer = "L'âge est un nombre entier d'années, p. ex. 42"
@@ -1065,6 +1128,27 @@ username.pattern = "Commencez par une lettre, puis lettres, chiffres et tirets b
 
 # Every form: a required field left empty ({label}: its label, or its key in quotes).
 form *.*.required = "{label} é obrigatório"
+
+# Every form's cross-field rules ({a}, {b}, {label}, {when}, {fields}: the fields' labels, or
+# keys in quotes; {entries}: one of the unique-entry texts, {ids} the other entries' numbers).
+form *.*.same                 = "{a} e {b} não coincidem"
+form *.*.require              = "{label} é obrigatório quando {when} é informado"
+form *.*.compare-before       = "{a} deve ser anterior a {b}"
+form *.*.compare-on-or-before = "{a} não pode ser posterior a {b}"
+form *.*.compare-after        = "{a} deve ser posterior a {b}"
+form *.*.compare-on-or-after  = "{a} não pode ser anterior a {b}"
+form *.*.compare-same-date    = "{a} deve cair no mesmo dia que {b}"
+form *.*.compare-other-date   = "{a} não pode cair no mesmo dia que {b}"
+form *.*.compare-less         = "{a} deve ser menor que {b}"
+form *.*.compare-at-most      = "{a} não pode ser maior que {b}"
+form *.*.compare-greater      = "{a} deve ser maior que {b}"
+form *.*.compare-at-least     = "{a} não pode ser menor que {b}"
+form *.*.compare-equal        = "{a} deve ser igual a {b}"
+form *.*.compare-differ       = "{a} deve ser diferente de {b}"
+form *.*.unique               = "O mesmo valor de {fields} que {entries}"
+form *.*.unique-entry         = "o registro {ids}"
+form *.*.unique-entries       = "os registros {ids}"
+form *.*.unique-more          = "os registros {ids} e mais {more}"
 
 age.label = "Idade"
 age.help = "Anos completos"

@@ -11,6 +11,8 @@ package struct LocaleMessages: Sendable {
     package let locale: String
     /// The merged translations.
     package let texts: [MessageKey: String]
+    /// The translations of the defaults of every form's rules (`form *.*.ITEM`), by ITEM.
+    let ruleTexts: [String: String]
 
     /// The translations for `locale` among `files`, given lowest precedence first.
     package init(locale: String, files: [MessageFile]) {
@@ -22,6 +24,9 @@ package struct LocaleMessages: Sendable {
             }
         }
         self.texts = texts
+        ruleTexts = Dictionary(uniqueKeysWithValues: texts.compactMap { key, text in
+            key.form == "*" && key.owner == "*" ? (key.item, text) : nil
+        })
     }
 
     /// The translation of `key`, or nil.
@@ -63,11 +68,19 @@ package struct LocaleMessages: Sendable {
 extension LocaleMessages {
     /// `form` with its fields' labels and `required` messages translated: `form
     /// FORM.FIELD.label` and `form FORM.FIELD.required`, else for a field whose form gives no
-    /// `required message` of its own, the default's translation (`form *.*.required`). The
-    /// form's own definition (its version) is left as it was: a judge is built from this one.
+    /// `required message` of its own, the default's translation (`form *.*.required`). Its
+    /// cross-field rules' messages likewise: `form FORM.*.RULE` replaces the message of
+    /// every rule called RULE, and the translated defaults (`form *.*.same`…) go into
+    /// ``FormDefinition/ruleTexts`` for rules without a message of their own, whose wording
+    /// the judge chooses (a `compare`'s depends on its fields' types). The form's own
+    /// definition (its version) is left as it was: a judge is built from this one.
     package func localize(_ form: FormDefinition) -> FormDefinition {
         guard !texts.isEmpty else { return form }
         var out = form
+        out.ruleTexts = ruleTexts
+        for k in out.rules.indices {
+            if let text = texts[MessageKey(form: form.name, rule: out.rules[k].options.name)] { out.rules[k].options.message = text }
+        }
         let anyRequired = texts[MessageKey.anyRequired]
         for k in out.fields.indices {
             let key = out.fields[k].key

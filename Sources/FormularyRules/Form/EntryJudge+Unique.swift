@@ -9,6 +9,18 @@ extension EntryJudge {
         rules.compactMap { if case let .unique(fields, options) = $0 { (fields, options) } else { nil } }
     }
 
+    /// The message of `unique` rule `u` (index into ``uniqueRules``) failed by an entry that
+    /// shares its values with `count` other entries, of which `ids` are named (the first
+    /// few): `the same 'email' as entries 12, 40`, each field named by its label, in the
+    /// form's locale (``RuleTexts/uniqueMessage(_:fields:ids:count:texts:)``).
+    package func uniqueMessage(_ u: Int, ids: [Int64], count: Int) -> String {
+        let rule = uniqueRules[u]
+        return RuleTexts.uniqueMessage(RuleTexts.template(rule.options, item: "unique", in: form),
+                                       fields: rule.fields.map { fields[$0].name }, ids: ids, count: max(count, ids.count)) {
+            RuleTexts.defaultText($0, in: form)
+        }
+    }
+
     /// For each `unique` rule (index into ``uniqueRules``) whose fields all hold a value in
     /// the entry just judged with `scratch`, a 64-bit hash of the canonical values. Call it
     /// right after ``judge(_:layout:scratch:into:)`` of the same entry.

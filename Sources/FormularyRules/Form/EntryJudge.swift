@@ -16,6 +16,8 @@ package final class EntryJudge: Sendable {
         package var required: Bool
         /// What `required` says when the field is left empty (``FormField/requiredText``).
         package var requiredMessage: String
+        /// How the messages of rules name the field: its label, else its key in quotes.
+        package var name: String
     }
 
     /// Where each form field lies among the values of entries with one list of keys (the
@@ -58,6 +60,11 @@ package final class EntryJudge: Sendable {
     private let requireSpans: [(trigger: Int, start: Int, end: Int, rule: Int)]
     private let requiredByRules: [Int]
     private let comparisons: [(a: Int, b: Int, rule: Int)]
+    /// The message of each `same` and `compare` rule (by index into `rules`), and of each
+    /// field of a `require` rule (parallel to `requiredByRules`): filled in once, since they
+    /// name fields, never values.
+    private let ruleMessages: [String]
+    private let requireMessages: [String]
     /// The fields of each `unique` rule, in form order.
     let uniqueFields: [[Int]]
 
@@ -66,7 +73,8 @@ package final class EntryJudge: Sendable {
         precondition(types.count == form.fields.count)
         self.form = form
         fields = zip(form.fields, types).map {
-            Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required, requiredMessage: $0.requiredText)
+            Field(key: $0.key, typeName: $0.type.name, type: $1, required: $0.required, requiredMessage: $0.requiredText,
+                  name: RuleTexts.name($0))
         }
         typeRefs = types.map { Unmanaged.passUnretained($0) }
         requiredFields = form.fields.map(\.required)
@@ -98,17 +106,29 @@ package final class EntryJudge: Sendable {
         var list: [Int] = []
         var compared: [(a: Int, b: Int, rule: Int)] = []
         var unique: [[Int]] = []
+        var messages = [String](repeating: "", count: rules.count)
+        var requireMessages: [String] = []
+        let name = fields.map(\.name)
+        func text(_ options: RuleOptions, _ item: String, _ names: [String: String]) -> String {
+            RuleTexts.fill(RuleTexts.template(options, item: item, in: form), names)
+        }
         for (r, rule) in rules.enumerated() {
             switch rule {
-            case let .same(a, b, _): pairs.append((a, b, r))
-            case let .require(required, trigger, _):
+            case let .same(a, b, options):
+                pairs.append((a, b, r))
+                messages[r] = text(options, "same", ["a": name[a], "b": name[b]])
+            case let .require(required, trigger, options):
                 spans.append((trigger, list.count, list.count + required.count, r))
                 list += required
-            case let .compare(a, _, b, _, _): compared.append((a, b, r))
+                requireMessages += required.map { text(options, "require", ["label": name[$0], "when": name[trigger]]) }
+            case let .compare(a, op, b, reading, options):
+                compared.append((a, b, r))
+                messages[r] = text(options, RuleTexts.compareItem(op, reading), ["a": name[a], "b": name[b]])
             case let .unique(fields, _): unique.append(fields)
             }
         }
         (samePairs, requireSpans, requiredByRules, comparisons, uniqueFields) = (pairs, spans, list, compared, unique)
+        (ruleMessages, self.requireMessages) = (messages, requireMessages)
     }
 
     /// The layout of entries whose values come as `columns`, in that order.
@@ -231,7 +251,7 @@ package final class EntryJudge: Sendable {
                 guard case let .same(_, _, options) = rules[r] else { continue }
                 violations.append(FormViolation(
                     field: fields[b].key, type: nil, rule: options.name, severity: options.severity,
-                    message: options.message ?? "'\(fields[a].key)' and '\(fields[b].key)' differ"))
+                    message: ruleMessages[r]))
             }
         }
         for (trigger, start, end, r) in requireSpans where scratch.states[trigger] != 0 {
@@ -240,7 +260,7 @@ package final class EntryJudge: Sendable {
                 let missing = requiredByRules[i]
                 violations.append(FormViolation(
                     field: fields[missing].key, type: nil, rule: options.name, severity: options.severity,
-                    message: options.message ?? "'\(fields[missing].key)' is required when '\(fields[trigger].key)' is given"))
+                    message: requireMessages[i]))
             }
         }
         for (a, b, r) in comparisons where scratch.states[a] != 0 && scratch.states[b] != 0 {
@@ -254,7 +274,7 @@ package final class EntryJudge: Sendable {
                   !op.holds(order: order) else { continue }
             violations.append(FormViolation(
                 field: fields[b].key, type: nil, rule: options.name, severity: options.severity,
-                message: options.message ?? Self.comparisonMessage(fields[a].key, op, fields[b].key, reading)))
+                message: ruleMessages[r]))
         }
         for (column, name) in layout.unknownColumns {
             guard let bytes = scratch.spans[column].bytes(in: values),
@@ -262,20 +282,5 @@ package final class EntryJudge: Sendable {
             violations.append(FormViolation(field: name, type: nil, rule: "unknown-field", severity: .warning,
                                             message: "'\(name)' is not a field of form '\(form.name)'"))
         }
-    }
-
-    /// The default message of a failed `compare A OP B`, e.g. "'starts' must be before 'ends'".
-    static func comparisonMessage(_ a: String, _ op: ComparisonOperator, _ b: String,
-                                  _ reading: ComparisonReading) -> String {
-        let dates = reading == .date
-        let relation = switch op {
-        case .less: dates ? "be before" : "be less than"
-        case .lessOrEqual: dates ? "be on or before" : "be at most"
-        case .greater: dates ? "be after" : "be greater than"
-        case .greaterOrEqual: dates ? "be on or after" : "be at least"
-        case .equal: dates ? "be the same date as" : "equal"
-        case .notEqual: dates ? "be another date than" : "differ from"
-        }
-        return "'\(a)' must \(relation) '\(b)'"
     }
 }

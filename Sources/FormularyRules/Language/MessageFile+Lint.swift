@@ -5,7 +5,8 @@ extension MessageFile {
 
     /// Warnings about what the file's keys name among the types and forms it is used with:
     /// a type, rule, form or field there is not (with a "did you mean"), and placeholders the
-    /// English text of the key does not have, which would show as written.
+    /// English text of the key does not have, which would show as written. Fix-its replace
+    /// the key as spelled, after `form` for a form's key.
     ///
     /// - Parameters:
     ///   - typeNames: every type's name, for suggestions.
@@ -29,22 +30,51 @@ extension MessageFile {
             let key = entry.key
             let english: [String?]
             var allowed: [String] = []
-            if key == MessageKey.anyRequired {
-                english = [FormField.defaultRequiredMessage]
+            if key.form == "*" {
+                guard let text = RuleTexts.englishText(key.item) else {
+                    unknown("'\(key.item)' is not a default message of forms' rules", key.item, in: RuleTexts.items, entry) {
+                        "*.*.\($0)"
+                    }
+                    continue
+                }
+                english = [text]
             } else if let formName = key.form {
                 guard let definition = form(formName) else {
-                    unknown("no form '\(formName)'", formName, in: formNames, entry) { "form \($0).\(key.owner).\(key.item)" }
+                    unknown("no form '\(formName)'", formName, in: formNames, entry) { "\($0).\(key.owner).\(key.item)" }
+                    continue
+                }
+                let ruleNames = definition.rules.map(\.options.name).reduce(into: [String]()) {
+                    if !$0.contains($1) { $0.append($1) }
+                }
+                if key.owner == "*" {
+                    let rules = definition.rules.filter { $0.options.name == key.item }
+                    guard !rules.isEmpty else {
+                        unknown("form '\(formName)' has no rule '\(key.item)'", key.item, in: ruleNames, entry) {
+                            "\(formName).*.\($0)"
+                        }
+                        continue
+                    }
+                    english = rules.map(\.options.message)
+                    allowed = rules.flatMap { RuleTexts.placeholders(of: $0.kind) }
+                    check(entry, allowed: allowed + english.compactMap { $0 }.flatMap(Self.placeholders))
                     continue
                 }
                 guard let field = definition.fields.first(where: { $0.key == key.owner }) else {
                     unknown("form '\(formName)' has no field '\(key.owner)'", key.owner, in: definition.fields.map(\.key),
-                            entry) { "form \(formName).\($0).\(key.item)" }
+                            entry) { "\(formName).\($0).\(key.item)" }
                     continue
                 }
                 let items = ["required", "label"]
                 guard items.contains(key.item) else {
-                    unknown("'\(key.item)' is not a message of a form field: they are \(items.map { "'\($0)'" }.joined(separator: ", "))",
-                            key.item, in: items, entry) { "form \(formName).\(key.owner).\($0)" }
+                    let what = "'\(key.item)' is not a message of a form field: they are \(items.map { "'\($0)'" }.joined(separator: ", "))"
+                    if ruleNames.contains(key.item) {
+                        // A rule's message is the form's, whichever field it is reported on.
+                        let fixIt = Diagnostic.FixIt(Suggestion.didYouMean("form \(formName).*.\(key.item)"),
+                                                     replacing: entry.location, with: "\(formName).*.\(key.item)")
+                        warn(MessagesDiagnostic.unknownKey(what, fixIt: fixIt, note: nil), entry)
+                    } else {
+                        unknown(what, key.item, in: items, entry) { "\(formName).\(key.owner).\($0)" }
+                    }
                     continue
                 }
                 english = [key.item == "label" ? field.label ?? field.key : field.requiredMessage]
@@ -74,14 +104,18 @@ extension MessageFile {
                     }
                 }
             }
-            allowed += english.compactMap { $0 }.flatMap(Self.placeholders)
+            check(entry, allowed: allowed + english.compactMap { $0 }.flatMap(Self.placeholders))
+        }
+        return out
+
+        /// Warns about each placeholder of the entry's text that is not `allowed`.
+        func check(_ entry: Entry, allowed: [String]) {
             for name in Self.placeholders(in: entry.text) where !allowed.contains(name) {
                 var seen = Set<String>()
-                warn(MessagesDiagnostic.unknownPlaceholder(name, key: key.description,
+                warn(MessagesDiagnostic.unknownPlaceholder(name, key: entry.key.description,
                                                            known: allowed.filter { seen.insert($0).inserted }), entry)
             }
         }
-        return out
     }
 
     /// The `{NAME}` placeholders of a text, in order, each once.

@@ -1,12 +1,14 @@
-/// A key of a message catalog: a type's rule or text (`age.range`, `age.label`), or a form
-/// field's (`form signup.age.required`).
+/// A key of a message catalog: a type's rule or text (`age.range`, `age.label`), a form
+/// field's (`form signup.age.required`), a form's rule's (`form signup.*.same`) or a default
+/// of every form's rules (`form *.*.same`).
 package struct MessageKey: Sendable, Hashable, CustomStringConvertible {
     /// The form, for a form's key; nil for a type's.
     package var form: String?
     /// The type, or the form's field.
     package var owner: String
     /// The rule's name, or one of ``texts`` (`label`, `help`, `placeholder`), or a form
-    /// field's `required`.
+    /// field's `required`, or a form's rule's name (field `*`), or a default's item (form
+    /// and field `*`, ``RuleTexts/english``).
     package var item: String
 
     /// The texts a type or form field shows besides its messages.
@@ -22,6 +24,16 @@ package struct MessageKey: Sendable, Hashable, CustomStringConvertible {
     /// `form *.*.required`: the default `required` message of every form's fields.
     package static let anyRequired = MessageKey(form: "*", field: "*", item: "required")
 
+    /// `form FORM.*.RULE`: the message of a form's rules called RULE (cross-field rules).
+    package init(form: String, rule: String) {
+        self.init(form: form, field: "*", item: rule)
+    }
+
+    /// `form *.*.ITEM`: a default message of every form's rules (``RuleTexts/english``).
+    package init(anyForm item: String) {
+        self.init(form: "*", field: "*", item: item)
+    }
+
     /// A form field's key.
     package init(form: String, field: String, item: String) {
         self.form = form
@@ -36,7 +48,8 @@ package struct MessageKey: Sendable, Hashable, CustomStringConvertible {
 /// One message catalog file, `LOCALE.messages`, parsed: its translations and its problems.
 ///
 /// A line is `KEY = "TEXT"`: `TYPE.RULE` or `TYPE.label` for a type, `form
-/// FORM.FIELD.ITEM` for a form's field. The text is a string as plugins write them (the same
+/// FORM.FIELD.ITEM` for a form's field, `form FORM.*.RULE` for a form's rule, `form
+/// *.*.ITEM` for a default of every form. The text is a string as plugins write them (the same
 /// escapes), with the same placeholders as the message it translates. `#` starts a comment.
 package struct MessageFile: Sendable {
     /// `.messages`.
@@ -134,9 +147,11 @@ package struct MessageFile: Sendable {
             return nil
         }
         let parts = spelled.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        // `*` stands for every form and field, in `form *.*.required` only.
-        let wildcard = isForm && parts == ["*", "*", "required"]
-        guard parts.count == (isForm ? 3 : 2), wildcard || parts.allSatisfy(NameRules.isValid) else {
+        // `*` stands for every form and field (`form *.*.same`, a default) or for every
+        // field (`form signup.*.same`, a form's rule): never for a form alone.
+        let wildcard = isForm && parts.count == 3 && parts[1] == "*" && parts[2] != "*"
+        guard parts.count == (isForm ? 3 : 2),
+              parts.enumerated().allSatisfy({ k, part in NameRules.isValid(part) || (wildcard && k < 2 && part == "*") }) else {
             diagnostics.append(Diagnostic(MessagesDiagnostic.invalidKey(spelled, form: isForm), at: location, sourceLine: text))
             return nil
         }

@@ -10,7 +10,8 @@ package enum MessagesDiagnostic: String, DiagnosticCatalog {
     case invalidLocale = "invalid-locale"
     /// A line that is not `KEY = "TEXT"` (or `form KEY = "TEXT"`).
     case invalidMessageLine = "invalid-message-line"
-    /// A key that is not `TYPE.RULE` or `form FORM.FIELD.ITEM` of valid names.
+    /// A key that is not `TYPE.RULE` or `form FORM.FIELD.ITEM` of valid names (FIELD or both
+    /// `*` for a form's rule or a default).
     case invalidMessageKey = "invalid-message-key"
     /// A key given twice in one file.
     case duplicateMessageKey = "duplicate-message-key"
@@ -44,7 +45,7 @@ extension MessagesDiagnostic {
     /// `'x' is not a message key: …`.
     package static func invalidKey(_ key: String, form: Bool) -> DiagnosticMessage {
         invalidMessageKey.message("'\(key)' is not a message key",
-                                  notes: [Diagnostic.Note(form ? "a form's key is form FORM.FIELD.ITEM, e.g. form signup.age.required, or form *.*.required"
+                                  notes: [Diagnostic.Note(form ? "a form's key is form FORM.FIELD.ITEM, e.g. form signup.age.required, form signup.*.RULE for a rule, or form *.*.required"
                                                                : "a type's key is TYPE.RULE, e.g. age.range, or TYPE.label")])
     }
 

@@ -10,6 +10,10 @@ public struct FormDefinition: Sendable, Hashable {
     package var rules: [CrossFieldRule]
     /// Where the `form` directive stands.
     public var location: SourceLocation
+    /// The locale's translations of the default messages of a form's rules (`form
+    /// *.*.ITEM`), by ITEM (``RuleTexts/english``); empty for the English defaults. Put in
+    /// by ``LocaleMessages/localize(_:)``; no part of the source or the version.
+    package var ruleTexts: [String: String] = [:]
 
     /// Makes a form definition.
     package init(name: String, label: String? = nil, fields: [FormField] = [],
@@ -22,7 +26,7 @@ public struct FormDefinition: Sendable, Hashable {
     }
 }
 
-/// `field KEY TYPE[(PARAMS)] [required] [label "…"] [timing typing|leaving|submit]`.
+/// `field KEY TYPE[(PARAMS)] [required [message "…"]] [label "…"] [timing typing|leaving|submit]`.
 public struct FormField: Sendable, Hashable {
     /// The entry's field name (a column of an imported file).
     public var key: String
@@ -123,12 +127,12 @@ package struct CrossFieldRule: Sendable, Hashable {
 
 extension FormField {
     /// The default of ``requiredMessage``.
-    package static let defaultRequiredMessage = "{label} is required"
+    package static let defaultRequiredMessage = RuleTexts.englishText("required")!
 
     /// What the rule `required` says when the field is left empty: ``requiredMessage``, else
     /// `{label} is required`, with `{label}` filled with the field's label (`Full name`), or
     /// its key in quotes (`'full-name'`) when it has none.
     public var requiredText: String {
-        MessageTemplate.fill(requiredMessage ?? Self.defaultRequiredMessage, ["label": label ?? "'\(key)'"])
+        MessageTemplate.fill(requiredMessage ?? Self.defaultRequiredMessage, ["label": RuleTexts.name(self)])
     }
 }

@@ -51,13 +51,16 @@ var sources = GeneratedTypes.plain + GeneratedTypes.patterns
 let randomTypes = Int(60 * options.scale)
 for index in 0..<randomTypes { sources.append(GeneratedTypes.random(index, &random)) }
 
-func registryOf(_ sources: [String], forms: [String]) -> Registry {
-    var files = Registry.builtinFiles
+func registryOf(_ sources: [String], forms: [String], catalog: String? = nil) -> Registry {
+    var files = Registry.builtinFiles + Registry.builtinCatalogFiles
     for (k, source) in sources.enumerated() {
         files.append(PluginFile(path: "generated/t\(k).field", bytes: Array(source.utf8), source: .folder(folder)))
     }
     for (k, source) in forms.enumerated() {
         files.append(PluginFile(path: "generated/f\(k).form", bytes: Array(source.utf8), source: .folder(folder)))
+    }
+    if let catalog {
+        files.append(PluginFile(path: "generated/de-CH.messages", bytes: Array(catalog.utf8), source: .folder(folder)))
     }
     return Registry(files: files)
 }
@@ -115,11 +118,17 @@ for reference in argumentReferences {
 
 // Forms over the usable types.
 let formSources = FormGenerator.forms(count: Int(40 * options.scale), types: references, definitions: definitions, &random)
+    + [FormGenerator.handWritten]
 registry = registryOf(sources, forms: formSources)
 let formNames = registry.forms.keys.sorted().filter { !registry.lint(form: $0).containsErrors }
 let usableForms = formNames.filter { name in
     registry.forms[name]?.form?.fields.allSatisfy { field in definitions[field.type.name] != nil } ?? false
 }
+// The forms' own catalog, then the registry with it: forms are judged in these locales too.
+let formCatalog = FormGenerator.catalog(usableForms.compactMap { registry.forms[$0]?.form }, &random)
+registry = registryOf(sources, forms: formSources, catalog: formCatalog)
+/// nil: the types' and forms' own texts. de-CH: its catalog, then de; de-AT: de; pt-PT: no catalog.
+let formLocales: [String?] = [nil, nil, "de-CH", "de-AT", "fr", "es", "pt-BR", "pt-PT"]
 
 // MARK: The export document
 
@@ -198,9 +207,14 @@ var judgementCount = 0
 var formsOut = FileOutput(options.out + "/forms.jsonl")
 let judgementsPerForm = Int(260 * options.scale)
 for name in usableForms {
-    let prepared: JudgeService.PreparedForm
-    do { prepared = try JudgeService.prepare(form: name, in: registry, today: today) } catch {
-        FileOutput.fail("form \(name): \(error)")
+    var prepared: [JudgeService.PreparedForm] = []
+    for locale in formLocales {
+        do {
+            prepared.append(try JudgeService.prepare(form: name, in: registry, today: today,
+                                                     messages: locale.map { registry.messages(for: $0) }))
+        } catch {
+            FileOutput.fail("form \(name) (\(locale ?? "own texts")): \(error)")
+        }
     }
     let form = registry.forms[name]!.form!
     let pools = Dictionary(uniqueKeysWithValues: form.fields.map { ($0.key, ValuePool(definition: definitions[$0.type.name]!)) })
@@ -208,7 +222,9 @@ for name in usableForms {
         var entry: [String: String] = [:]
         for field in form.fields {
             switch random.weighted([70, 12, 6, 12]) {
-            case 0: entry[field.key] = pools[field.key]!.value(&random)
+            case 0:
+                let near = name == "hf-compare" && random.chance(0.8) ? FormGenerator.handValues[field.key] : nil
+                entry[field.key] = near.map { random.pick($0) } ?? pools[field.key]!.value(&random)
             case 1: break
             case 2: entry[field.key] = random.pick(["", " ", "\t"])
             default:
@@ -218,13 +234,14 @@ for name in usableForms {
             }
         }
         if random.chance(0.1) { entry[random.pick(["extra", "Zebra", "émile", "k0 ", "😀"])] = random.pick(["x", "", " "]) }
-        let final = prepared.validator.judge(entry, stage: .final)
-        let live = prepared.validator.judge(entry, stage: .live)
+        let k = random.below(formLocales.count), validator = prepared[k].validator
+        let final = validator.judge(entry, stage: .final)
+        let live = validator.judge(entry, stage: .live)
         formsOut.append([
-            "f": .string(name),
+            "f": .string(name), "l": formLocales[k].map(JSONValue.string) ?? .null,
             "v": .object(JSONObject(entry.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-            "F": Encode.form(final, keys: prepared.validator.fieldKeys),
-            "L": Encode.form(live, keys: prepared.validator.fieldKeys),
+            "F": Encode.form(final, keys: validator.fieldKeys),
+            "L": Encode.form(live, keys: validator.fieldKeys),
         ])
         judgementCount += 1
     }

@@ -265,7 +265,8 @@ test("forms: compare reads numbers exactly, arguments keep their text, required 
   assert.equal(r.verdict, "invalid");
   assert.deepEqual(r.formViolations.map(v => [v.field, v.rule, v.message]), [["b", "compare", "'a' must be less than 'b'"], ["c", "unknown-field", "'c' is not a field of form 'pair'"]]);
   assert.deepEqual(r.unknownFields, ["c"]);
-  assert.equal(form.judge({ b: "1" }).fields.a.violations[0].rule, "required");
+  // An export without `required_message` (older) gets the engine's default.
+  assert.deepEqual(form.judge({ b: "1" }).fields.a.violations[0], { rule: "required", severity: "error", message: "'a' is required" });
   assert.equal(form.judge({ b: "1" }, { stage: "live" }).verdict, "incomplete");
   assert.equal(form.judge({ a: "0", b: "1" }).verdict, "valid");
 });
@@ -357,4 +358,23 @@ test("a locale takes the export's texts of that locale, else of its language, el
     assert.equal(qty.validate("10").message, message, locale);
     assert.equal(localized(locale).form("order").judge({}).violations[0].message, required, locale);
   }
+});
+
+test("forms' rules name fields by their labels, with the texts of the export's locale", () => {
+  const nine = { arguments: { max: 9 }, type_reference: "amount(max: 9)", argument_list: [{ name: "max", kind: "decimal", text: "9" }] };
+  const field = (key, type, label, extra = {}) => ({ key, type, arguments: {}, type_reference: type, argument_list: [], required: false, label, secure: false, autocomplete: null, timing: null, ...extra });
+  const rule = (kind, fields, extra = {}) => ({ rule: kind, kind, fields, when: null, operator: null, severity: "error", final_only: false, message: null, ...extra });
+  const document = doc(catalog.document.types, [{ name: "span", version: "2".repeat(64), source: "builtin", label: null, fields: [
+    field("a", "amount", "Low", { ...nine, required: true }), field("b", "amount", null, nine), field("m1", "month", "From"), field("m2", "month", null)],
+  rules: [rule("same", ["a", "b"]), rule("require", ["m2", "b"], { when: "m1" }), rule("compare", ["m1", "m2"], { operator: "<" }),
+          rule("compare", ["a", "b"], { rule: "under", operator: "<", message: "{a} under {b}, not {value} {c}" })] }]);
+  document.locales = { de: { types: {}, forms: {
+    span: { a: { label: "Untergrenze" }, "*": { under: "{a} unter {b}!" } }, "*": { "*": { same: "{a} ≠ {b}", "compare-before": "{a} vor {b}" } } } } };
+  const judged = (locale, values) => Catalog.fromExport(document, { today: "2026-11-29", locale }).form("span").judge(values).violations.map(v => `${v.field}|${v.rule}|${v.message}`);
+  const values = { a: "3", b: "2", m1: "05/26", m2: "04/26" };
+  assert.deepEqual(judged(undefined, values), ["b|same|Low and 'b' differ", "m2|compare|From must be before 'm2'", "b|under|Low under 'b', not {value} {c}"]);
+  assert.deepEqual(judged(undefined, { m1: "05/26" }), ["a|required|Low is required", "m2|require|'m2' is required when From is given", "b|require|'b' is required when From is given"]);
+  // de-AT takes de: the label, the rule's own text, the defaults there are; English for the others.
+  assert.deepEqual(judged("de-AT", values), ["b|same|Untergrenze ≠ 'b'", "m2|compare|From vor 'm2'", "b|under|Untergrenze unter 'b'!"]);
+  assert.deepEqual(judged("de", { m1: "05/26" }).slice(0, 2), ["a|required|Untergrenze is required", "m2|require|'m2' is required when From is given"]);
 });
