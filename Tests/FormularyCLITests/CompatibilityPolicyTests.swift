@@ -26,7 +26,7 @@ import Testing
         #expect(refused.errorLines == [
             "formulary: error: the new version of 'credit-card' breaks its compatibility policy",
             "credit-card: policy backward (the new version must accept every value the previous one accepted):",
-            "  1 stored entry valid under the previous version would fail (e.g. entry 2)",
+            "  1 stored value valid under the current version would be rejected (e.g. entry 2 card)",
             "Nothing was stored. To see the change: formulary impact FILE. To take it anyway: formulary types add --allow-breaking --reason \"…\" FILE (audited).",
         ], "\(refused)")
         #expect(try sandbox.mustRun("types", "history", "credit-card").stdout == historyBefore, "a refused version was stored")
@@ -46,7 +46,7 @@ import Testing
         #expect(taken.status == 0, "\(taken)")
         #expect(taken.outputLines.dropFirst() == [
             "credit-card: stored although it breaks its policy backward (--allow-breaking; the reason is in the audit log):",
-            "  1 stored entry valid under the previous version would fail (e.g. entry 2)",
+            "  1 stored value valid under the current version would be rejected (e.g. entry 2 card)",
         ], "\(taken)")
         let record = try #require(try sandbox.auditRecords().last)
         #expect(record["action"] as? String == "types.add")
@@ -55,8 +55,30 @@ import Testing
         #expect(details["reason"] as? String == "Visa only from January")
         #expect(details["compatibility"] as? String == "backward")
         #expect((details["compared_with"] as? String)?.count == 64)
-        #expect(details["breaches"] as? [String] == ["1 stored entry valid under the previous version would fail (e.g. entry 2)"])
+        #expect(details["breaches"] as? [String] == ["1 stored value valid under the current version would be rejected (e.g. entry 2 card)"])
         #expect(try sandbox.run("audit", "verify").status == 0)
+    }
+
+    /// A value the new version rejects counts even where its entry is already invalid for
+    /// another field: an app using the type would now refuse it. (`impact` counts entries,
+    /// and sees no entry newly failing here.)
+    @Test func aValueInAnAlreadyInvalidEntryStillBreaksBackward() throws {
+        let sandbox = try Sandbox(backend: .sqlite)
+        try sandbox.databaseWithSignupForm()
+        try sandbox.write("signups.csv", """
+            name,email,age,card,cvv
+            Grace Hopper,not-an-email,40,5500 0000 0000 0004,456
+
+            """)
+        _ = try sandbox.run("import", "--form", "signup", "signups.csv")
+        _ = try sandbox.run("validate")
+        try sandbox.write("proposed/credit-card.field", ImpactCommandTests.strictCard)
+        let impact = try sandbox.run("--format", "json", "impact", "proposed/credit-card.field")
+        #expect(impact.stdout.hasPrefix(#"{"entries_checked":1,"newly_failing":0,"#), "\(impact)")
+        let refused = try sandbox.run("types", "add", "proposed/credit-card.field")
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.errorLines.contains("  1 stored value valid under the current version would be rejected (e.g. entry 1 card)"),
+                "\(refused)")
     }
 
     @Test(arguments: TestBackend.all) func thePolicyDecidesWhichDirectionBreaks(_ backend: TestBackend) throws {
@@ -69,7 +91,7 @@ import Testing
         #expect(forward.status == 2, "\(forward)")
         #expect(forward.errorLines.dropFirst() == [
             "credit-card: policy forward (the new version must reject every value the previous one rejected):",
-            "  1 stored entry invalid under the previous version would pass (e.g. entry 3)",
+            "  1 stored value invalid under the current version would be accepted (e.g. entry 3 card)",
         ] + [forward.errorLines.last ?? ""], "\(forward)")
         try sandbox.mustRun("types", "policy", "full")   // the registry's default; the type's own still wins
         #expect(try sandbox.run("types", "add", "proposed/loose/credit-card.field").status == 2)
@@ -145,8 +167,11 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(weighed.body.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "credit-card" && object["policy"] as? String == "backward")
         #expect(object["compatible"] as? Bool == false && object["unchanged"] as? Bool == false)
-        #expect(object["breaches"] as? [String] == ["1 stored entry valid under the previous version would fail (e.g. entry 2)"])
-        #expect((object["entries"] as? [String: Any])?["newly_failing"] as? Int == 1)
+        #expect(object["breaches"] as? [String] == ["1 stored value valid under the current version would be rejected (e.g. entry 2 card)"])
+        let values = try #require(object["stored_values"] as? [String: Any])
+        #expect(values["values_checked"] as? Int == 4 && values["newly_rejected"] as? Int == 1 && values["newly_accepted"] as? Int == 0)
+        #expect(weighed.body.contains(#""newly_rejected_examples":[{"entry":2,"form":"signup","field":"card"}],"newly_accepted_examples":[]"#),
+                "\(weighed.body)")
         // Read tokens may not weigh (it judges every stored entry); a body for another type is refused.
         #expect(try post("/v1/types/credit-card/compatibility", strict, ["Authorization: Bearer \(reader)"]).status == 403)
         let other = try post("/v1/types/email/compatibility", strict)
@@ -155,7 +180,7 @@ import Testing
 
         let refused = try post("/v1/types", strict)
         #expect(refused.status == 409 && refused.body.contains(#""code":"incompatible""#), "\(refused)")
-        #expect(refused.body.contains("1 stored entry valid under the previous version would fail"), "\(refused)")
+        #expect(refused.body.contains("1 stored value valid under the current version would be rejected"), "\(refused)")
         #expect(try post("/v1/types?allow_breaking=true", strict).status == 400)
         #expect(try post("/v1/types?reason=because", strict).status == 400)
         let taken = try post("/v1/types?allow_breaking=true&reason=Visa%20only", strict)

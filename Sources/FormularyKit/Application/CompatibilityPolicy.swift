@@ -75,6 +75,7 @@ public struct CompatibilityPolicies: Sendable, Equatable {
 }
 
 extension CompatibilityPolicies: JSONObjectRepresentable {
+    /// `{"registry": POLICY, "types": {NAME: POLICY}}`.
     public func writeFields(to o: inout JSONObjectWriter) {
         o.field("registry", registry.rawValue)
         o.object("types") { t in

@@ -44,7 +44,7 @@ extension RegistryService {
         }
         let store = try workspace.store(.write)
         let checked = try check(pluginFiles: pluginFiles, kind: .type, today: today, store: store, warnings: warnings)
-        let checks = try compatibility(of: checked.admitted, files: pluginFiles, store: store, today: today)
+        let checks = try compatibility(of: checked.admitted, proposed: checked.registry, store: store, today: today)
         let breaking = checks.filter { !$0.isCompatible }
         if !breaking.isEmpty && allowBreaking == nil {
             throw Self.refusal(breaking)

@@ -15,15 +15,17 @@ public struct CompatibilityCheck: JSONObjectRepresentable, Sendable {
     public var previousHash: String?
     /// Whether the proposed definition is the current one (nothing changes).
     public var unchanged: Bool
-    /// The stored entries of the forms that use the type, judged with the proposed version
-    /// as `impact` judges them; nil when there was nothing to judge.
-    public var entries: ImpactService.Report?
+    /// The stored values of the fields of this type, judged by both versions; nil when the
+    /// version is unchanged or the name new.
+    public var storedValues: StoredValueComparison?
     /// Why the version breaks the policy, one plain sentence each; empty when it does not.
     public var breaches: [String]
 
     /// Whether the policy lets the version in.
     public var isCompatible: Bool { breaches.isEmpty }
 
+    /// `{"type", "policy", "previous", "unchanged", "compatible", "breaches": [text],
+    /// "stored_values": {…} | null}`.
     public func writeFields(to o: inout JSONObjectWriter) {
         o.field("type", type)
         o.field("policy", policy.rawValue)
@@ -31,7 +33,7 @@ public struct CompatibilityCheck: JSONObjectRepresentable, Sendable {
         o.field("unchanged", unchanged)
         o.field("compatible", isCompatible)
         o.array("breaches") { a in for b in breaches { a.value(b) } }
-        if let entries { o.object("entries") { entries.writeFields(to: &$0) } } else { o.nullField("entries") }
+        if let storedValues { o.object("stored_values") { storedValues.writeFields(to: &$0) } } else { o.nullField("stored_values") }
     }
 }
 
@@ -51,63 +53,65 @@ extension RegistryService {
     }
 
     /// Weighs each type declared in `pluginFiles` (one per file, checked as `types add` checks
-    /// them) against the registry's current version of its name and the policy it is held to:
-    /// by judging the stored entries of the forms that use it, as `impact` does.
+    /// them) against the registry's current version of its name and the policy it is held to,
+    /// by judging every stored value of the fields of that type with both versions.
     public func compatibility(pluginFiles: [PluginFile], today: CivilDate,
                               warnings: WarningSink) throws -> [CompatibilityCheck] {
         let store = try workspace.store(.read)
         let checked = try check(pluginFiles: pluginFiles, kind: .type, today: today, store: store, warnings: warnings)
-        return try compatibility(of: checked.admitted, files: pluginFiles, store: store, today: today)
+        return try compatibility(of: checked.admitted, proposed: checked.registry, store: store, today: today)
     }
 
-    /// ``compatibility(pluginFiles:today:warnings:)`` of types already checked, `admitted[i]`
-    /// declared by `files[i]`.
-    func compatibility(of admitted: [Admitted], files: [PluginFile], store: Store,
+    /// ``compatibility(pluginFiles:today:warnings:)`` of types already checked, in `proposed`
+    /// (the registry with their files).
+    func compatibility(of admitted: [Admitted], proposed: Registry, store: Store,
                        today: CivilDate) throws -> [CompatibilityCheck] {
-        precondition(admitted.count == files.count, "one admitted type per file")
         let current = try workspace.registry(store: store)
         let policies = try CompatibilityPolicies(settings: try store.registrySettings())
         var checks: [CompatibilityCheck] = []
-        for (admitted, file) in zip(admitted, files) {
+        for admitted in admitted {
             let policy = policies.policy(of: admitted.name)
             guard case .success(let previous)? = current.definition(named: admitted.name) else {
                 checks.append(CompatibilityCheck(type: admitted.name, policy: policy, previousHash: nil, unchanged: false,
-                                                 entries: nil, breaches: []))
+                                                 storedValues: nil, breaches: []))
                 continue
             }
             let previousHash = SHA256.hex(previous.canonicalSource)
             guard previous.canonicalSource != admitted.source else {
                 checks.append(CompatibilityCheck(type: admitted.name, policy: policy, previousHash: previousHash,
-                                                 unchanged: true, entries: nil, breaches: []))
+                                                 unchanged: true, storedValues: nil, breaches: []))
                 continue
             }
-            let report = try ImpactService(workspace: workspace)
-                .impact(pluginFiles: [file], today: today, warnings: { _ in })
+            let values = try store.read {
+                try StoredValueComparison.compare(type: admitted.name, store: store, current: current,
+                                                  proposed: proposed, today: today)
+            }
             checks.append(CompatibilityCheck(
                 type: admitted.name, policy: policy, previousHash: previousHash, unchanged: false,
-                entries: report.forms.isEmpty ? nil : report,
-                breaches: policy == .none ? [] : Self.breaches(of: policy, entries: report)))
+                storedValues: values, breaches: Self.breaches(of: policy, values: values)))
         }
         return checks
     }
 
-    /// The sentences saying how the stored entries break `policy`.
-    static func breaches(of policy: CompatibilityPolicy, entries report: ImpactService.Report) -> [String] {
+    /// The sentences saying how the stored values break `policy`.
+    static func breaches(of policy: CompatibilityPolicy, values: StoredValueComparison) -> [String] {
         var out: [String] = []
-        if policy.forbidsNewlyRejected && report.newlyFailing > 0 {
-            out.append("\(ReportNumbers.grouped(report.newlyFailing)) stored entr\(report.newlyFailing == 1 ? "y" : "ies") "
-                       + "valid under the previous version would fail (\(Self.exampleIDs(report, .newlyFailing)))")
+        if policy.forbidsNewlyRejected && values.newlyRejected > 0 {
+            out.append("\(Self.count(values.newlyRejected)) valid under the current version would be rejected ("
+                       + Self.examples(values.rejectedExamples) + ")")
         }
-        if policy.forbidsNewlyAccepted && report.fixed > 0 {
-            out.append("\(ReportNumbers.grouped(report.fixed)) stored entr\(report.fixed == 1 ? "y" : "ies") "
-                       + "invalid under the previous version would pass (\(Self.exampleIDs(report, .fixed)))")
+        if policy.forbidsNewlyAccepted && values.newlyAccepted > 0 {
+            out.append("\(Self.count(values.newlyAccepted)) invalid under the current version would be accepted ("
+                       + Self.examples(values.acceptedExamples) + ")")
         }
         return out
     }
 
-    private static func exampleIDs(_ report: ImpactService.Report, _ change: ImpactChange) -> String {
-        var seen: [Int64] = []
-        for e in report.examples where e.change == change && !seen.contains(e.entry) { seen.append(e.entry) }
-        return "e.g. entr\(seen.count == 1 ? "y" : "ies") " + seen.prefix(5).map(String.init).joined(separator: ", ")
+    private static func count(_ n: Int) -> String {
+        "\(ReportNumbers.grouped(n)) stored value\(n == 1 ? "" : "s")"
+    }
+
+    private static func examples(_ list: [StoredValueComparison.Example]) -> String {
+        "e.g. " + list.map { "entry \($0.entry) \($0.field)" }.joined(separator: ", ")
     }
 }
