@@ -18,7 +18,7 @@ package enum Formulary {
         CheckCommand.self, FormatCommand.self, TryCommand.self,
         TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
         InitCommand.self, MigrateCommand.self,
-        TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self,
+        TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self, TypesPolicyCommand.self,
         FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self, FormsJudgeCommand.self,
         ImportCommand.self, EntriesListCommand.self, EntriesShowCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditHeadCommand.self,

@@ -18,10 +18,8 @@ extension RegistryAPI {
         var acting = settings
         acting.actor = actor
         let service = RegistryService(workspace: Workspace(settings: acting))
-        // A name diagnostics show, not a file on the server: `--plugins` folders are not
-        // touched, and the registry takes it as the highest-precedence file.
-        let file = PluginFile(path: kind == .type ? "request.field" : "request.form", bytes: request.body,
-                              source: .folder(PluginFolder(path: "", origin: .option)))
+        let file = Self.requestFile(kind, request)
+        let allowBreaking = try Self.breakingReason(request)
         var warnings: [Diagnostic] = []
         let collect: RegistryService.WarningSink = { details in
             if case .digest(let named, _) = details { warnings += named.flatMap(\.diagnostics) }
@@ -30,10 +28,12 @@ extension RegistryAPI {
         let admission: RegistryService.Admission
         do {
             admission = kind == .type
-                ? try service.addTypes(pluginFiles: [file], today: today(), warnings: collect)
+                ? try service.addTypes(pluginFiles: [file], today: today(), allowBreaking: allowBreaking, warnings: collect)
                 : try service.addForms(pluginFiles: [file], addTypes: false, today: today(), warnings: collect)
         } catch let error as ServiceError where error.kind == .badInput {
             throw APIRejection(message: error.message, details: error.details)
+        } catch let error as ServiceError where error.kind == .conflict && kind == .type {
+            throw APIRejection(message: error.message, details: error.details, status: 409, code: "incompatible")
         }
         guard let outcome = (kind == .type ? admission.types : admission.forms).first else {
             throw APIError.badRequest("The body declares no \(kind == .type ? "field type" : "form").")
@@ -58,10 +58,59 @@ extension RegistryAPI {
     }
 }
 
-/// A definition refused by the admission: 422 with its diagnostics.
+extension RegistryAPI {
+    /// The body of an admin request as a plugin file: a name diagnostics show, not a file on
+    /// the server (`--plugins` folders are not touched; the registry takes it as the
+    /// highest-precedence file).
+    static func requestFile(_ kind: DefinitionKind, _ request: HTTPRequest) -> PluginFile {
+        PluginFile(path: kind == .type ? "request.field" : "request.form", bytes: request.body,
+                   source: .folder(PluginFolder(path: "", origin: .option)))
+    }
+
+    /// `?allow_breaking=true&reason=TEXT`, as `types add --allow-breaking --reason TEXT`.
+    static func breakingReason(_ request: HTTPRequest) throws -> String? {
+        switch (request.query["allow_breaking"], request.query["reason"]) {
+        case (nil, nil): return nil
+        case ("true", let reason?) where !reason.allSatisfy(\.isWhitespace): return reason
+        case ("true", _): throw APIError.badRequest("allow_breaking=true needs reason=TEXT: say why the breaking change is meant.")
+        case (nil, _?): throw APIError.badRequest("reason goes with allow_breaking=true; a compatible version needs no reason.")
+        case (let other?, _): throw APIError.badRequest("allow_breaking takes 'true', not '\(other)'.")
+        }
+    }
+
+    /// `POST /v1/types/NAME/compatibility`: the body (`text/plain`) is a proposed version of
+    /// type NAME, checked as `POST /v1/types` checks it; answers 200 with how it weighs
+    /// against NAME's current version and its compatibility policy (``CompatibilityCheck``),
+    /// storing nothing. A body that declares another type → 400; problems → 422.
+    func compatibility(of name: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        guard !request.body.isEmpty else { throw APIError.badRequest("Send the proposed .field file's text as the body.") }
+        let service = RegistryService(workspace: Workspace(settings: settings))
+        let checks: [CompatibilityCheck]
+        do {
+            checks = try service.compatibility(pluginFiles: [Self.requestFile(.type, request)], today: today(),
+                                               warnings: { _ in })
+        } catch let error as ServiceError where error.kind == .badInput {
+            throw APIRejection(message: error.message, details: error.details)
+        }
+        guard let check = checks.first else { throw APIError.badRequest("The body declares no field type.") }
+        guard check.type == name else {
+            throw APIError.badRequest("The body declares the type '\(check.type)', not '\(name)'; "
+                                      + "send it to /v1/types/\(check.type)/compatibility.")
+        }
+        var writer = JSONWriter()
+        check.writeJSON(to: &writer)
+        writer.newline()
+        return .json(200, writer.bytes)
+    }
+}
+
+/// A definition refused by the admission: 422 with its diagnostics (409 `incompatible` for
+/// a type version that breaks its compatibility policy).
 struct APIRejection: Error {
     var message: String
     var details: ServiceError.Details
+    var status = 422
+    var code = "unprocessable"
 
     /// `{"error": {"code": "unprocessable", "message", "diagnostics": [diagnostic…],
     /// "failures": [text…]}}`.
@@ -85,13 +134,13 @@ struct APIRejection: Error {
         var writer = JSONWriter()
         writer.object { o in
             o.object("error") { e in
-                e.field("code", "unprocessable")
+                e.field("code", code)
                 e.field("message", message)
                 e.array("diagnostics") { a in for d in diagnostics { a.object { d.writeFields(to: &$0) } } }
                 e.array("failures") { a in for line in failures { a.value(line) } }
             }
         }
         writer.newline()
-        return .json(422, writer.bytes)
+        return .json(status, writer.bytes)
     }
 }

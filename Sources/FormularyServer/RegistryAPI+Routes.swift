@@ -24,6 +24,8 @@ enum Route: Equatable {
     case addType
     /// `POST /v1/forms` (a `.form` file as the body)
     case addForm
+    /// `POST /v1/types/NAME/compatibility` (a proposed `.field` file as the body)
+    case compatibility(String)
 
     /// What a route's body must be.
     enum Body {
@@ -38,7 +40,9 @@ enum Route: Equatable {
         switch self {
         case .health: nil
         case .submit: .submit
-        case .addType, .addForm: .admin
+        // Weighing a version judges every stored entry that uses the type: as costly as a
+        // validation run, so it is for the tokens that may add the version too.
+        case .addType, .addForm, .compatibility: .admin
         default: .read
         }
     }
@@ -47,7 +51,7 @@ enum Route: Equatable {
     var body: Body? {
         switch self {
         case .check, .edit, .judge, .submit: .json
-        case .addType, .addForm: .text
+        case .addType, .addForm, .compatibility: .text
         default: nil
         }
     }
@@ -75,6 +79,9 @@ enum Route: Equatable {
             else if path == "v1/forms" { self = .addForm }
             else if v1, segments.count == 4, segments[1] == "forms", segments[3] == "judge" { self = .judge(segments[2]) }
             else if v1, segments.count == 4, segments[1] == "forms", segments[3] == "entries" { self = .submit(segments[2]) }
+            else if v1, segments.count == 4, segments[1] == "types", segments[3] == "compatibility" {
+                self = .compatibility(segments[2])
+            }
             else { return nil }
         default:
             return nil

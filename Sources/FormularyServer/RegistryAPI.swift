@@ -189,6 +189,8 @@ package final class RegistryAPI: Sendable {
             return try add(.type, request, actor: tokenName ?? settings.actor)
         case .addForm:
             return try add(.form, request, actor: tokenName ?? settings.actor)
+        case .compatibility(let name):
+            return try compatibility(of: name, request)
         }
     }
 

@@ -1,9 +1,17 @@
 import FormularyKit
 
-/// `formulary impact FILE…`
+/// What makes `impact` exit 1 (`--fail-on`).
+enum ImpactFailure: String, CaseIterable, ExpressibleByArgument {
+    case newlyFailing = "newly-failing"
+    static var noun: String { "a condition" }
+}
+
+/// `formulary impact [--fail-on newly-failing] FILE…`
 struct ImpactCommand: Command {
     static let file = Argument("FILE", help: "A .field or .form file declaring one type or form.", isRepeating: true,
                                completion: .files)
+    static let failOn = Option("fail-on", "WHAT", of: ImpactFailure.self,
+                               help: "newly-failing: exit 1 when any entry would newly fail (for CI).")
     static let spec = CommandSpec(
         path: ["impact"],
         abstract: "Shows what proposed types or forms would change among the stored entries, writing nothing.",
@@ -23,18 +31,24 @@ struct ImpactCommand: Command {
 
         The database is only read: nothing is recorded, not even in the audit log.
 
-        Exit status: 0 when the comparison was made (whatever it found), 2 when a file has
-        problems or a form cannot be used with the files, 3 on a database failure.
+        Exit status: 0 when the comparison was made (whatever it found; with --fail-on
+        newly-failing, 1 when some entry would newly fail, for a CI step that must stop
+        then), 2 when a file has problems or a form cannot be used with the files, 3 on a
+        database failure.
         """,
+        options: [failOn],
         arguments: [file],
-        examples: ["formulary impact my-types/phone.field", "formulary --format json impact signup.form"])
+        examples: ["formulary impact my-types/phone.field", "formulary --format json impact signup.form",
+                   "formulary impact --fail-on newly-failing my-types/email.field"])
 
     let files: [String]
+    let failOnNewlyFailing: Bool
     let format: OutputFormat
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         files = arguments.values(Self.file)
+        failOnNewlyFailing = try arguments.value(Self.failOn) == .newlyFailing
         format = try context.format(offered: Self.spec.formats)
         self.context = context
     }
@@ -43,14 +57,22 @@ struct ImpactCommand: Command {
         let stderr = context.stderr
         let report = try ImpactService(workspace: context.workspace)
             .impact(files: files, today: try context.today()) { stderr.write(CommandContext.render($0)) }
+        write(report)
+        guard failOnNewlyFailing && report.newlyFailing > 0 else { return .success }
+        stderr.line("formulary: \(ReportNumbers.grouped(report.newlyFailing)) entr\(report.newlyFailing == 1 ? "y" : "ies") "
+                    + "would newly fail (--fail-on newly-failing)")
+        return .violations
+    }
+
+    private func write(_ report: ImpactService.Report) {
         if format == .json {
             context.stdout.write(bytes: report.jsonDocument)
-            return .success
+            return
         }
         let out = context.stdout
         guard !report.forms.isEmpty else {
             out.line("No stored entries belong to a form that the proposed files change; nothing to compare.")
-            return .success
+            return
         }
         let style = context.style
         let forms = report.forms.map { "'\($0)'" }.joined(separator: ", ")
@@ -71,7 +93,7 @@ struct ImpactCommand: Command {
         }
         guard !report.rules.isEmpty else {
             out.line("No rule changes its result.")
-            return .success
+            return
         }
         out.line()
         out.write(TextTable(header: ["FIELD", "RULE", "NEWLY FAILING", "FIXED"],
@@ -82,6 +104,6 @@ struct ImpactCommand: Command {
         out.write(TextTable(header: ["ENTRY", "FIELD", "RULE", "CHANGE"],
                             rows: report.examples.map { [String($0.entry), $0.field ?? "-", $0.rule,
                                                          $0.change == .fixed ? "fixed" : "newly failing"] }).render())
-        return .success
+        return
     }
 }

@@ -3,6 +3,9 @@ import FormularyKit
 /// `formulary types add FILE...`
 struct TypesAddCommand: Command {
     static let file = Argument("FILE", help: "A .field file declaring one type.", isRepeating: true, completion: .files)
+    static let allowBreaking = Flag("allow-breaking",
+                                    help: "Stores a version that breaks its compatibility policy (needs --reason).")
+    static let reason = Option("reason", "TEXT", help: "Why a breaking version is meant; the audit log records it.")
     static let spec = CommandSpec(
         path: ["types", "add"],
         abstract: "Lints and self-tests types, then stores each as a new version (audited).",
@@ -14,17 +17,42 @@ struct TypesAddCommand: Command {
         Database types override built-in ones of the same name and are overridden by plugin
         folders.
 
-        Exit status: 0 when stored (or unchanged), 2 when a file has errors or failing examples.
+        A new version of a name the registry already has is held to the type's compatibility
+        policy ('formulary types policy'; backward unless set): under backward it must accept
+        every value the current version accepts, under forward reject every value it rejects,
+        under full both, under none anything goes. The stored entries of the forms that use
+        the type are judged with the new version, as 'impact' judges them; a version that
+        breaks the policy is refused, saying how, with entry ids as examples, and nothing is
+        stored. --allow-breaking --reason TEXT stores it anyway; the audit record of the
+        addition keeps the policy, what broke it and the reason.
+
+        Exit status: 0 when stored (or unchanged), 2 when a file has errors or failing
+        examples, or a version breaks its compatibility policy without --allow-breaking.
         """,
+        options: [allowBreaking, reason],
         arguments: [file],
         formats: [.text],
-        examples: ["formulary types add my-types/visa.field"])
+        examples: ["formulary types add my-types/visa.field",
+                   "formulary types add --allow-breaking --reason \"one-letter TLDs are not real\" email.field"])
 
     let files: [String]
+    /// The reason given with --allow-breaking; nil without it.
+    let breakingReason: String?
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         files = arguments.values(Self.file)
+        let reason = try arguments.value(Self.reason)
+        switch (arguments[Self.allowBreaking], reason) {
+        case (true, nil):
+            throw UsageError(message: "--allow-breaking needs --reason TEXT: say why the breaking change is meant",
+                             helpCommand: "types add")
+        case (false, .some):
+            throw UsageError(message: "--reason goes with --allow-breaking; a compatible version needs no reason",
+                             helpCommand: "types add")
+        default:
+            breakingReason = reason
+        }
         _ = try context.format(offered: Self.spec.formats)
         self.context = context
     }
@@ -32,8 +60,15 @@ struct TypesAddCommand: Command {
     func run() throws -> ExitStatus {
         let stderr = context.stderr
         let admission = try RegistryService(workspace: context.workspace)
-            .addTypes(files, today: try context.today()) { stderr.write(CommandContext.render($0)) }
+            .addTypes(files, today: try context.today(), allowBreaking: breakingReason) {
+                stderr.write(CommandContext.render($0))
+            }
         DefinitionFiles.report(admission.types, noun: "type", to: context.stdout)
+        for check in admission.compatibility where !check.isCompatible {
+            context.stdout.line("\(check.type.forTerminal): stored although it breaks its policy \(check.policy.rawValue) "
+                                + "(--allow-breaking; the reason is in the audit log):")
+            for breach in check.breaches { context.stdout.line("  \(breach)") }
+        }
         return .success
     }
 }

@@ -109,10 +109,19 @@ public struct ImpactService {
     public func impact(files: [String], today: CivilDate, examplesPerRule: Int = 3,
                        workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                        warnings: RegistryService.WarningSink) throws -> Report {
+        try impact(pluginFiles: try RegistryService.readPluginFiles(files), today: today, examplesPerRule: examplesPerRule,
+                   workers: workers, warnings: warnings)
+    }
+
+    /// ``impact(files:today:examplesPerRule:workers:warnings:)`` of files already read (`types
+    /// add` weighs a new version against its compatibility policy this way).
+    public func impact(pluginFiles: [PluginFile], today: CivilDate, examplesPerRule: Int = 3,
+                       workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                       warnings: RegistryService.WarningSink) throws -> Report {
         let store = try workspace.store(.read)
         let current = try workspace.registry(store: store)
         let proposed = try RegistryService(workspace: workspace)
-            .check(files, kind: nil, today: today, store: store, verb: "judged", warnings: warnings).registry
+            .check(pluginFiles: pluginFiles, kind: nil, today: today, store: store, verb: "judged", warnings: warnings).registry
         return try store.read {
             let forms = try impactForms(store: store, current: current, proposed: proposed, today: today)
             guard !forms.isEmpty else {

@@ -1,3 +1,4 @@
+import FormularyJSON
 import FormularyRules
 import FormularyStore
 
@@ -8,6 +9,8 @@ extension RegistryService {
         public var types: [AddOutcome]
         /// The forms stored (or found already current), in the order given.
         public var forms: [AddOutcome]
+        /// How each type's new version was weighed against its compatibility policy.
+        public var compatibility: [CompatibilityCheck] = []
     }
 
     /// Receives warnings (problems that do not stop a definition) as soon as they are
@@ -20,20 +23,59 @@ extension RegistryService {
     ///
     /// - Throws: a ``ServiceError`` (bad input, nothing stored) when a file declares no
     ///   type, has errors or failing accept/reject examples, with the problems as details.
-    public func addTypes(_ files: [String], today: CivilDate, warnings: WarningSink) throws -> Admission {
-        try addTypes(pluginFiles: try Self.readPluginFiles(files), today: today, warnings: warnings)
+    ///
+    /// Each new version of a name the registry has is first weighed against its type's
+    /// compatibility policy (``compatibility(pluginFiles:today:warnings:)``): one that breaks
+    /// it is refused (a ``ServiceError`` of kind conflict, nothing stored) unless
+    /// `allowBreaking` gives the reason it is meant, which the audit log records.
+    public func addTypes(_ files: [String], today: CivilDate, allowBreaking: String? = nil,
+                         warnings: WarningSink) throws -> Admission {
+        try addTypes(pluginFiles: try Self.readPluginFiles(files), today: today, allowBreaking: allowBreaking,
+                     warnings: warnings)
     }
 
-    /// ``addTypes(_:today:warnings:)`` of files already read: `POST /v1/types` admits the
-    /// body of its request this way, as `types add` admits a file.
-    public func addTypes(pluginFiles: [PluginFile], today: CivilDate, warnings: WarningSink) throws -> Admission {
+    /// ``addTypes(_:today:allowBreaking:warnings:)`` of files already read: `POST /v1/types`
+    /// admits the body of its request this way, as `types add` admits a file.
+    public func addTypes(pluginFiles: [PluginFile], today: CivilDate, allowBreaking: String? = nil,
+                         warnings: WarningSink) throws -> Admission {
+        if let reason = allowBreaking, reason.allSatisfy(\.isWhitespace) {
+            throw ServiceError(.badInput, "--allow-breaking needs a reason: say why the change is meant, "
+                               + "e.g. --reason \"TLDs of one letter do not exist\"")
+        }
         let store = try workspace.store(.write)
         let checked = try check(pluginFiles: pluginFiles, kind: .type, today: today, store: store, warnings: warnings)
+        let checks = try compatibility(of: checked.admitted, proposed: checked.registry, store: store, today: today)
+        let breaking = checks.filter { !$0.isCompatible }
+        if !breaking.isEmpty && allowBreaking == nil {
+            throw Self.refusal(breaking)
+        }
         let actor = workspace.settings.actor
         let outcomes = try store.transaction {
-            try checked.admitted.map { try store.addVersion(.type, name: $0.name, source: $0.source, actor: actor) }
+            try checked.admitted.map { admitted in
+                let note: [(String, JSONValue)] = breaking.first { $0.type == admitted.name }.map { check in
+                    [("compatibility", .string(check.policy.rawValue)), ("breaking", .bool(true)),
+                     ("compared_with", check.previousHash.map(JSONValue.string) ?? .null),
+                     ("reason", .string(allowBreaking ?? "")),
+                     ("breaches", .array(check.breaches.map(JSONValue.string)))]
+                } ?? []
+                return try store.addVersion(.type, name: admitted.name, source: admitted.source, actor: actor, note: note)
+            }
         }
-        return Admission(types: outcomes.map(AddOutcome.init), forms: [])
+        return Admission(types: outcomes.map(AddOutcome.init), forms: [], compatibility: checks)
+    }
+
+    /// Why `types add` stored nothing: the versions that break their policies, and how to go on.
+    static func refusal(_ breaking: [CompatibilityCheck]) -> ServiceError {
+        let names = breaking.map { "'\($0.type)'" }.joined(separator: ", ")
+        var lines: [String] = []
+        for check in breaking {
+            lines.append("\(check.type): policy \(check.policy.rawValue) (\(check.policy.requirement)):")
+            lines += check.breaches.map { "  \($0)" }
+        }
+        lines.append("Nothing was stored. To see the change: formulary impact FILE. To take it anyway: "
+                     + "formulary types add --allow-breaking --reason \"…\" FILE (audited).")
+        return ServiceError(.conflict, "the new version of \(names) breaks \(breaking.count == 1 ? "its" : "their") "
+                            + "compatibility polic\(breaking.count == 1 ? "y" : "ies")", details: .text(lines.joined(separator: "\n")))
     }
 
     /// Checks the forms in the files named (one form each) and stores each as a new version, all in

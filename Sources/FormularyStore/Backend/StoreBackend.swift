@@ -73,6 +73,14 @@ package protocol StoreBackend: AnyObject {
     /// Every token, revoked ones too, oldest first.
     func tokens() throws -> [StoredToken]
 
+    // MARK: The registry's settings
+
+    /// Every registry setting (migration 0013: compatibility policies), by key.
+    func registrySettings() throws -> [String: String]
+
+    /// Sets `key` to `value` (nil removes it), recording when and by whom.
+    func setRegistrySetting(key: String, value: String?, at: String, by actor: String) throws
+
     // MARK: The audit log
 
     /// The key data digests are made with (32 bytes).

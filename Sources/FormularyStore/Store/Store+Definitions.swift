@@ -7,8 +7,11 @@ extension Store {
     /// Stores `source` (the canonical source of a resolved definition) as the current database
     /// version of `name`, keyed by its SHA-256, and audits it (`types.add` / `forms.add`).
     /// Adding the definition that is already current writes nothing and says so.
+    ///
+    /// `note` adds members to the audit record's details (a version admitted against its
+    /// compatibility policy records the policy and the reason given).
     package func addVersion(_ kind: DefinitionKind, name: String, source: String,
-                           actor: String) throws -> AddOutcome {
+                           actor: String, note: [(String, JSONValue)] = []) throws -> AddOutcome {
         try transaction {
             let previous = try backend.currentVersion(kind, name: name)
             let hash = SHA256.hex(source)
@@ -17,13 +20,15 @@ extension Store {
             let version = try existing ?? insertVersion(kind, name: name, hash: hash, source: source,
                                                         origin: "database", actor: actor)
             let event = try insertEvent(kind, name: name, action: .add, version: version, actor: actor)
-            try appendAudit(actor: actor, action: "\(kind.auditNoun).add", subject: name, details: [
-                "hash": .string(hash),
-                "previous": previous.map { .string($0.hash) } ?? .null,
-                "new_version": .bool(existing == nil),
-                "event": .integer(event.id),
-                "digest": .string(DataDigests.eventDigest(key: try auditKey(), kind: kind, event: event)),
-            ])
+            let details: [(String, JSONValue)] = [
+                ("hash", .string(hash)),
+                ("previous", previous.map { .string($0.hash) } ?? .null),
+                ("new_version", .bool(existing == nil)),
+                ("event", .integer(event.id)),
+                ("digest", .string(DataDigests.eventDigest(key: try auditKey(), kind: kind, event: event))),
+            ]
+            try appendAudit(actor: actor, action: "\(kind.auditNoun).add", subject: name,
+                            details: .object(JSONObject(details + note)))
             return .added(version, isNewVersion: existing == nil, previous: previous)
         }
     }
