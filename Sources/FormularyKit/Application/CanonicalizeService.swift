@@ -104,45 +104,39 @@ public struct CanonicalizeService {
         var outcome = Outcome(form: name, dryRun: dryRun, entriesChecked: 0, entriesRewritten: 0, fields: [])
         let body = {
             var writer: EntryWriter?
-            var after: Int64 = 0
-            while true {
-                let page = try store.entries(form: name, afterID: after, limit: 1000)
-                guard let last = page.last else { break }
-                after = last.id
-                for stored in page {
-                    outcome.entriesChecked += 1
-                    var values = stored.values
-                    var changed = false
-                    for (i, field) in stored.fields.enumerated() {
-                        guard let (index, type) = types[field], let value = values[i], !value.isEmpty else { continue }
-                        let result = type.validate(value, stage: .final)
-                        if result.verdict == .invalid {
-                            counts[index].invalid += 1
-                            continue
-                        }
-                        let canonical = result.formatted
-                        if canonical == value {
-                            counts[index].canonical += 1
-                            continue
-                        }
-                        // The rewritten value must stay valid and be its own canonical form, so
-                        // that a second run changes nothing.
-                        let again = type.validate(canonical, stage: .final)
-                        guard value != stored.key, again.verdict != .invalid, again.formatted == canonical else {
-                            counts[index].kept += 1
-                            continue
-                        }
-                        counts[index].rewritten += 1
-                        values[i] = canonical
-                        changed = true
+            try store.forEachEntry(form: name) { stored in
+                outcome.entriesChecked += 1
+                var values = stored.values
+                var changed = false
+                for (i, field) in stored.fields.enumerated() {
+                    guard let (index, type) = types[field], let value = values[i], !value.isEmpty else { continue }
+                    let result = type.validate(value, stage: .final)
+                    if result.verdict == .invalid {
+                        counts[index].invalid += 1
+                        continue
                     }
-                    guard changed else { continue }
-                    outcome.entriesRewritten += 1
-                    if dryRun { continue }
-                    if writer == nil { writer = try store.entryWriter(form: name, actor: actor, source: "canonicalize") }
-                    try writer!.replace(id: stored.id, key: stored.key, version: stored.version,
-                                        layoutID: try store.layoutID(for: stored.fields), values: values)
+                    let canonical = result.formatted
+                    if canonical == value {
+                        counts[index].canonical += 1
+                        continue
+                    }
+                    // The rewritten value must stay valid and be its own canonical form, so
+                    // that a second run changes nothing.
+                    let again = type.validate(canonical, stage: .final)
+                    guard value != stored.key, again.verdict != .invalid, again.formatted == canonical else {
+                        counts[index].kept += 1
+                        continue
+                    }
+                    counts[index].rewritten += 1
+                    values[i] = canonical
+                    changed = true
                 }
+                guard changed else { return }
+                outcome.entriesRewritten += 1
+                if dryRun { return }
+                if writer == nil { writer = try store.entryWriter(form: name, actor: actor, source: "canonicalize") }
+                try writer!.replace(id: stored.id, key: stored.key, version: stored.version,
+                                    layoutID: try store.layoutID(for: stored.fields), values: values)
             }
             if let writer {
                 var details = JSONObject()

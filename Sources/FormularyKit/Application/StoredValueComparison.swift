@@ -68,27 +68,21 @@ public struct StoredValueComparison: JSONObjectRepresentable, Sendable, Equatabl
                 judges[field.key] = (old, new)
             }
             guard !judges.isEmpty else { continue }
-            var after: Int64 = 0
-            while true {
-                let page = try store.entries(form: formName, afterID: after, limit: 1000)
-                guard let last = page.last else { break }
-                after = last.id
-                for stored in page {
-                    for (i, field) in stored.fields.enumerated() {
-                        guard let (old, new) = judges[field], let value = stored.values[i],
-                              !value.allSatisfy(\.isWhitespace) else { continue }
-                        out.valuesChecked += 1
-                        let wasValid = old.validate(value, stage: .final).verdict != .invalid
-                        let isValid = new.validate(value, stage: .final).verdict != .invalid
-                        guard wasValid != isValid else { continue }
-                        let example = Example(entry: stored.id, form: formName, field: field)
-                        if wasValid {
-                            out.newlyRejected += 1
-                            if out.rejectedExamples.count < Self.examplesKept { out.rejectedExamples.append(example) }
-                        } else {
-                            out.newlyAccepted += 1
-                            if out.acceptedExamples.count < Self.examplesKept { out.acceptedExamples.append(example) }
-                        }
+            try store.forEachEntry(form: formName) { stored in
+                for (i, field) in stored.fields.enumerated() {
+                    guard let (old, new) = judges[field], let value = stored.values[i],
+                          !value.allSatisfy(\.isWhitespace) else { continue }
+                    out.valuesChecked += 1
+                    let wasValid = old.validate(value, stage: .final).verdict != .invalid
+                    let isValid = new.validate(value, stage: .final).verdict != .invalid
+                    guard wasValid != isValid else { continue }
+                    let example = Example(entry: stored.id, form: formName, field: field)
+                    if wasValid {
+                        out.newlyRejected += 1
+                        if out.rejectedExamples.count < Self.examplesKept { out.rejectedExamples.append(example) }
+                    } else {
+                        out.newlyAccepted += 1
+                        if out.acceptedExamples.count < Self.examplesKept { out.acceptedExamples.append(example) }
                     }
                 }
             }

@@ -71,6 +71,18 @@ extension Store {
         try backend.entries(form: form, afterID: afterID, limit: limit).map(decode)
     }
 
+    /// Calls `body` with every entry of `form`, in id order, read `pageSize` at a time (so
+    /// that a large form is never in memory whole).
+    package func forEachEntry(form: String, pageSize: Int = 1000, _ body: (StoredEntry) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let page = try entries(form: form, afterID: after, limit: pageSize)
+            guard let last = page.last else { return }
+            after = last.id
+            for entry in page { try body(entry) }
+        }
+    }
+
     /// Number of entries, optionally of one form.
     package func entryCount(form: String? = nil) throws -> Int {
         try backend.entryCount(form: form)
