@@ -101,9 +101,9 @@ import Testing
                   postgres: ["DELETE FROM schema_migrations WHERE id = 5"],
                   area: "migrations", says: ["migration 5 (0005_entry_sources.sql) is not recorded as applied, though later ones are: its row was deleted"]),
         Tampering(name: "the newest migration's row deleted",
-                  python: "db.execute(\"DELETE FROM schema_migrations WHERE id = 13\")",
-                  postgres: ["DELETE FROM schema_migrations WHERE id = 13"],
-                  area: "migrations", says: ["migration 13 (0013_registry_settings.sql) is not recorded as applied, but the schema holds what it creates"]),
+                  python: "db.execute(\"DELETE FROM schema_migrations WHERE id = 14\")",
+                  postgres: ["DELETE FROM schema_migrations WHERE id = 14"],
+                  area: "migrations", says: ["migration 14 (0014_run_messages.sql) is not recorded as applied, but the schema holds what it creates"]),
         Tampering(name: "a migration's checksum altered",
                   python: "db.execute(\"UPDATE schema_migrations SET sha256 = ? WHERE id = 7\", (sha256('mallory'),))",
                   postgres: ["UPDATE schema_migrations SET sha256 = encode(sha256('mallory'), 'hex') WHERE id = 7"],
@@ -123,7 +123,7 @@ import Testing
         let (sandbox, _) = try Self.withTokens(backend)
         let ok = try sandbox.run("audit", "verify")
         #expect(ok.status == 0, "\(ok)")
-        let migrations = backend == .sqlite ? 11 : 13
+        let migrations = backend == .sqlite ? 12 : 14
         #expect(ok.stdout.contains("database: integrity check ok; \(migrations) migrations recorded as this formulary has them, schema as they create it"), "\(ok)")
         #expect(ok.stdout.contains(", 0 runs, 2 tokens"), "\(ok)")
         let json = try sandbox.run("--format", "json", "audit", "verify")

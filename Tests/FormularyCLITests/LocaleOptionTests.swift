@@ -103,6 +103,39 @@ import Testing
                 "\(added)")
     }
 
+    /// A run records which translations its messages came from: the next run in the same
+    /// locale carries results forward while the catalogs are unchanged, and judges in full,
+    /// in the new words, once a catalog was edited (an old run's rows would keep the old ones).
+    @Test func anEditedCatalogIsNotReadInItsOldWords() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.write("f.form", "form f\nfield age age required\n")
+        _ = try sandbox.write("a.csv", "age\n17\n200\n")
+        _ = try sandbox.write("mine/de.messages", "age.range = \"Zwischen {min} und {max}, bitte\"\n")
+        for command in [["init"], ["forms", "add", "f.form"], ["import", "--form", "f", "a.csv"]] {
+            let result = try sandbox.run(command)
+            #expect(result.status == 0, "\(result)")
+        }
+        let german = ["--plugins", "mine", "--locale", "de", "--format", "json", "validate"]
+        #expect(try sandbox.run(german).stdout.contains("\"entries_carried\":0"))
+        let unchanged = try sandbox.run(german)
+        #expect(unchanged.stdout.contains("\"entries_carried\":2"), "unchanged catalogs carry: \(unchanged)")
+        _ = try sandbox.write("mine/de.messages", "age.range = \"Bitte {min} bis {max} Jahre\"\n")
+        let edited = try sandbox.run(german)
+        #expect(edited.stdout.contains("\"entries_carried\":0"), "an edited catalog judges again: \(edited)")
+        let report = try sandbox.run("report", "--run", "3")
+        #expect(report.stdout.contains("Bitte 0 bis 150 Jahre") && !report.stdout.contains("Zwischen"), "\(report)")
+        let digests = try sandbox.query("SELECT count(DISTINCT messages) FROM runs WHERE locale = 'de'")
+        #expect(digests.first?.first == "2", "\(digests)")
+        // Without a locale there are no translations to record.
+        _ = try sandbox.run("validate")
+        #expect(try sandbox.query("SELECT messages IS NULL FROM runs WHERE id = 4").first?.first == "1")
+        // The audit log's run digests cover the translations' digest: one changed by hand is found.
+        #expect(try sandbox.run("audit", "verify").status == 0)
+        _ = try sandbox.query("UPDATE runs SET messages = '\(String(repeating: "0", count: 64))' WHERE id = 2")
+        let tampered = try sandbox.run("audit", "verify")
+        #expect(tampered.status == 1 && tampered.stdout.contains("run 2"), "\(tampered)")
+    }
+
     /// A form's `required` names the field's label, says its own `message`, and comes in the
     /// locale with the rest.
     @Test func formsSayRequiredInTheLocaleWithTheirLabels() throws {

@@ -125,18 +125,18 @@ struct AuditWhoMayActTests {
     @Test(arguments: both) func migrationRowsChangedOutsideFormularyAreNamed(_ kind: Kind) throws {
         let (database, _) = try Self.withTokens(kind)
         let newest = try #require(database.kind == .sqlite ? Migration.embedded.last : Migration.embeddedPostgres.last)
-        #expect(newest.id == 13)
+        #expect(newest.id == 14)
         try database.tamper("""
             DELETE FROM schema_migrations WHERE id = 4;
             UPDATE schema_migrations SET sha256 = '\(String(repeating: "0", count: 64))' WHERE id = 6;
-            DELETE FROM schema_migrations WHERE id = 13
+            DELETE FROM schema_migrations WHERE id = 14
             """)
         let report = try database.verify()
         let messages = report.problems.filter { $0.area == .migrations }.map(\.message)
         #expect(messages == [
             "migration 6 (0006_incremental_runs.sql) is recorded with SHA-256 000000000000…, but this formulary's copy has \(try #require((kind == .sqlite ? Migration.embedded : Migration.embeddedPostgres).first { $0.id == 6 }).sha256.prefix(12))…: its row was edited, or the database was migrated from a changed file",
             "migration 4 (0004_type_version_secure.sql) is not recorded as applied, though later ones are: its row was deleted outside formulary",
-            "migration 13 (0013_registry_settings.sql) is not recorded as applied, but the schema holds what it creates: its row was deleted outside formulary",
+            "migration 14 (0014_run_messages.sql) is not recorded as applied, but the schema holds what it creates: its row was deleted outside formulary",
         ], "\(report.problems)")
         #expect(report.problems.allSatisfy { $0.area == .migrations }, "the schema is checked as the known migrations make it: \(report.problems)")
     }
@@ -162,10 +162,10 @@ struct AuditWhoMayActTests {
                 try old.appendAudit(actor: "ada", action: "token.revoke", subject: "ops")
             }
         }
-        #expect(throws: StoreError.schemaOutOfDate(pending: ["0011_audit_tokens.sql", "0012_run_locale.sql", "0013_registry_settings.sql"])) { _ = try database.verify() }
+        #expect(throws: StoreError.schemaOutOfDate(pending: ["0011_audit_tokens.sql", "0012_run_locale.sql", "0013_registry_settings.sql", "0014_run_messages.sql"])) { _ = try database.verify() }
 
         let store = try Store(location: StoreLocation(database.location))
-        #expect(try store.migrate(actor: "upgrader").map(\.id) == [11, 12, 13])
+        #expect(try store.migrate(actor: "upgrader").map(\.id) == [11, 12, 13, 14])
         let seal = try #require(try store.auditRecords().last)
         #expect(seal.seq == 4 && seal.action == "audit.seal" && seal.actor == "upgrader" && seal.subject == "tokens before digests")
         #expect(!seal.details.contains(TokenService.hash("fmy_a")) && !seal.details.contains(TokenService.hash("fmy_b")))

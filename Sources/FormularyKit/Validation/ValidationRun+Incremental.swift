@@ -24,7 +24,8 @@ extension ValidationRun {
     ///
     /// A base run's results stand for an unchanged entry only when they were reached the same
     /// way: the same form version, the same type version for every field, no field masked by
-    /// an earlier `secure` version, the same locale (the rows hold its messages), and the
+    /// an earlier `secure` version, the same locale and the same translations in it (the rows
+    /// hold their messages: a catalog edited since must not be read in its old words), and the
     /// same "today" when the form or a type measures dates from it. Forms with `unique` rules are judged in full: a new duplicate makes an
     /// unchanged entry fail too.
     func carryPlan(_ form: PreparedForm, judge: FormJudge, index: Int, formVersionID: Int64,
@@ -32,7 +33,8 @@ extension ValidationRun {
         guard options.carryForward, judge.core.uniqueRules.isEmpty, !form.maskedByHistory else { return nil }
         guard let base = try store.latestCompleteRun(formID: judge.formID),
               let baseForm = base.forms.first(where: { $0.formID == judge.formID }),
-              baseForm.formVersionID == formVersionID, base.locale == options.locale else { return nil }
+              baseForm.formVersionID == formVersionID, base.locale == options.locale,
+              base.messages == messagesDigest else { return nil }
         if base.today != options.today.description && Self.measuresFromToday(form) { return nil }
         var baseTypes: [String: Int64] = [:]
         for t in try store.fieldTypes(ofRun: base.id, formID: judge.formID) { baseTypes[t.field] = t.version.id }

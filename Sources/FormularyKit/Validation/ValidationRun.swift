@@ -139,6 +139,13 @@ package final class ValidationRun {
         var maskedFields: Set<String> = []
     }
 
+    /// The digest of the translations this run's messages come from (``LocaleMessages/canonicalText``),
+    /// recorded with it; nil without a locale (the types' own texts, which their versions cover).
+    var messagesDigest: String? {
+        guard options.locale != nil else { return nil }
+        return SHA256.hex(registry.messages?.canonicalText ?? "")
+    }
+
     /// Runs the validation and returns the finished run as recorded.
     package func run() throws -> FormularyStore.RunRecord {
         let prepared = try prepareForms()
@@ -157,7 +164,7 @@ package final class ValidationRun {
                 snapshots = try store.beginEntrySnapshots(count: options.workers)
                 let layouts = try store.entryLayouts()
                 let run = try store.insertRun(actor: options.actor, today: options.today.description,
-                                              locale: options.locale)
+                                              locale: options.locale, messages: messagesDigest)
                 bounds = try store.entryIDBounds()
                 for form in prepared {
                     let formID = try store.ensureFormID(named: form.name)

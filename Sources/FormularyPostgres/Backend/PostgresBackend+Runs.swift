@@ -6,11 +6,11 @@ import FormularyRules
 package extension PostgresBackend {
     func insertRun(_ run: RunRecord) throws -> Int64 {
         try Self.returnedID(connection.execute("""
-            INSERT INTO runs (id, started_at, actor, today, last_import, status, host, pid, process_start, locale)
-            VALUES (\(Self.nextID("runs")), $1, $2, $3, $4, $5, $6, $7, $8, $9::text) RETURNING id
+            INSERT INTO runs (id, started_at, actor, today, last_import, status, host, pid, process_start, locale, messages)
+            VALUES (\(Self.nextID("runs")), $1, $2, $3, $4, $5, $6, $7, $8, $9::text, $10::text) RETURNING id
             """, [.text(run.startedAt), .text(run.actor), .text(run.today), .integer(run.lastImport),
                   .text(run.recordedStatus.rawValue), .text(run.process.host), .integer(run.process.pid),
-                  .text(run.process.start), .text(run.locale)]))
+                  .text(run.process.start), .text(run.locale), .text(run.messages)]))
     }
 
     func insertRunForm(runID: Int64, formID: Int64, formVersionID: Int64, lastID: Int64) throws {
@@ -222,7 +222,8 @@ package extension PostgresBackend {
     static let runColumns = """
         r.id, r.started_at, r.ended_at, r.actor, r.today, r.last_import, r.status, r.error,
         r.host, r.pid, r.process_start,
-        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried, r.locale
+        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried, r.locale,
+        r.messages
         """
 
     static let ruleColumns = "rr.id, rr.form_id, coalesce(f.name, ''), rr.field, rr.type, rr.rule, rr.severity, rr.message"
@@ -234,7 +235,7 @@ package extension PostgresBackend {
                          actor: try row.string(3), today: try row.string(4), lastImport: try row.int64(5),
                          status: recorded, recordedStatus: recorded, error: try row.optionalString(7), process: process,
                          counts: try counts(from: row, at: 11), forms: [], entriesCarried: try row.int(16),
-                         locale: try row.optionalString(17))
+                         locale: try row.optionalString(17), messages: try row.optionalString(18))
     }
 
     static func counts(from row: PostgresRow, at column: Int) throws -> RunCounts {

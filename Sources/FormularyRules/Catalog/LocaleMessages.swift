@@ -29,6 +29,14 @@ package struct LocaleMessages: Sendable {
         })
     }
 
+    /// Every translation, key and text, sorted by key and kept apart by control characters no
+    /// key or catalog text holds: what a digest of the translations in force is made of (a
+    /// validation run records one, so that results judged in older words are not carried
+    /// forward).
+    package var canonicalText: String {
+        texts.map { "\($0.key)\u{1F}\($0.value)" }.sorted().joined(separator: "\u{1E}")
+    }
+
     /// The translation of `key`, or nil.
     package subscript(key: MessageKey) -> String? { texts[key] }
 

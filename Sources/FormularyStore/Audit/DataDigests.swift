@@ -272,6 +272,11 @@ enum DataDigests {
             f.tag(UInt8(ascii: "L"))
             f.text(locale)
         }
+        // The translations' digest (0014), likewise only where there is one.
+        if let messages = run.messages {
+            f.tag(UInt8(ascii: "M"))
+            f.text(messages)
+        }
     }
 
     private static func feed(_ counts: RunCounts, into f: DigestFeed) {

@@ -57,7 +57,7 @@ package enum RegistryTable: String, CaseIterable, Sendable {
             [.int("id"), .text("started_at"), .text("ended_at"), .text("actor"), .text("today"), .int("last_import"),
              .text("status"), .text("host"), .int("pid"), .text("process_start"), .text("error"),
              .int("entries_checked"), .int("entries_invalid"), .int("entries_warned"), .int("errors"),
-             .int("warnings"), .int("entries_carried"), .text("locale")]
+             .int("warnings"), .int("entries_carried"), .text("locale"), .text("messages")]
         case .runForms:
             [.int("run_id"), .int("form_id"), .int("form_version_id"), .int("last_id"), .int("judged_through"),
              .int("entries_checked"), .int("entries_invalid"), .int("entries_warned"), .int("errors"),

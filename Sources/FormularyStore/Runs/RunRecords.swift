@@ -93,7 +93,7 @@ package struct RunFormRecord: Sendable, Hashable {
 /// One validation run.
 package struct RunRecord: Sendable, Hashable {
     /// A value as a backend reads it from its rows.
-    package init(id: Int64, startedAt: String, endedAt: String?, actor: String, today: String, lastImport: Int64, status: RunStatus, recordedStatus: RunStatus, error: String?, process: RunProcess, counts: RunCounts, forms: [RunFormRecord], entriesCarried: Int = 0, locale: String? = nil) {
+    package init(id: Int64, startedAt: String, endedAt: String?, actor: String, today: String, lastImport: Int64, status: RunStatus, recordedStatus: RunStatus, error: String?, process: RunProcess, counts: RunCounts, forms: [RunFormRecord], entriesCarried: Int = 0, locale: String? = nil, messages: String? = nil) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -108,6 +108,7 @@ package struct RunRecord: Sendable, Hashable {
         self.forms = forms
         self.entriesCarried = entriesCarried
         self.locale = locale
+        self.messages = messages
     }
 
     package var id: Int64
@@ -134,6 +135,9 @@ package struct RunRecord: Sendable, Hashable {
     package var entriesCarried: Int = 0
     /// The locale the run's messages are in (`de`, `pt-BR`); nil for the types' own texts.
     package var locale: String?
+    /// The SHA-256 of the translations the run's messages came from (its locale's merged
+    /// catalogs); nil without a locale, and for runs before migration 14.
+    package var messages: String?
 
     /// The entries this run judged itself: checked minus carried forward.
     package var entriesJudged: Int { counts.entriesChecked - entriesCarried }

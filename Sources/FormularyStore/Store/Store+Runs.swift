@@ -31,19 +31,21 @@ extension Store {
     /// Inserts a `running` run for this process; call inside ``transaction(_:)``, which should
     /// also open the readers' snapshots (the write lock keeps imports out meanwhile).
     /// Returns the run id; `startedAt` and `lastImport` are read now.
-    package func insertRun(actor: String, today: String, locale: String? = nil) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
-        try insertRun(actor: actor, today: today, locale: locale, process: .current)
+    /// `messages` is the digest of the translations the run's messages come from.
+    package func insertRun(actor: String, today: String, locale: String? = nil,
+                           messages: String? = nil) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
+        try insertRun(actor: actor, today: today, locale: locale, messages: messages, process: .current)
     }
 
     /// ``insertRun(actor:today:locale:)`` for another process: tests record a run whose process is gone.
-    func insertRun(actor: String, today: String, locale: String? = nil,
+    func insertRun(actor: String, today: String, locale: String? = nil, messages: String? = nil,
                    process: RunProcess) throws -> (id: Int64, startedAt: String, lastImport: Int64) {
         let startedAt = timestamp()
         let lastImport = try backend.lastImportID()
         let id = try backend.insertRun(RunRecord(id: 0, startedAt: startedAt, endedAt: nil, actor: actor, today: today,
                                                  lastImport: lastImport, status: .running, recordedStatus: .running,
                                                  error: nil, process: process, counts: RunCounts(), forms: [],
-                                                 locale: locale))
+                                                 locale: locale, messages: messages))
         return (id, startedAt, lastImport)
     }
 

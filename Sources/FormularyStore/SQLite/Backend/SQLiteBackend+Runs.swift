@@ -5,11 +5,11 @@ import FormularyRules
 extension SQLiteBackend {
     package func insertRun(_ run: RunRecord) throws -> Int64 {
         try database.execute("""
-            INSERT INTO runs (started_at, actor, today, last_import, status, host, pid, process_start, locale)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO runs (started_at, actor, today, last_import, status, host, pid, process_start, locale, messages)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(run.startedAt), .text(run.actor), .text(run.today), .integer(run.lastImport),
                   .text(run.recordedStatus.rawValue), .text(run.process.host), .integer(run.process.pid),
-                  .text(run.process.start), .text(run.locale)])
+                  .text(run.process.start), .text(run.locale), .text(run.messages)])
         return database.lastInsertRowID
     }
 
@@ -194,7 +194,8 @@ extension SQLiteBackend {
     static let runColumns = """
         r.id, r.started_at, r.ended_at, r.actor, r.today, r.last_import, r.status, r.error,
         r.host, r.pid, r.process_start,
-        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried, r.locale
+        r.entries_checked, r.entries_invalid, r.entries_warned, r.errors, r.warnings, r.entries_carried, r.locale,
+        r.messages
         """
 
     static let ruleColumns = "rr.id, rr.form_id, coalesce(f.name, ''), rr.field, rr.type, rr.rule, rr.severity, rr.message"
@@ -206,7 +207,7 @@ extension SQLiteBackend {
                          actor: row.string(3), today: row.string(4), lastImport: row.int64(5),
                          status: recorded, recordedStatus: recorded, error: row.optionalString(7), process: process,
                          counts: counts(from: row, at: 11), forms: [], entriesCarried: row.int(16),
-                         locale: row.optionalString(17))
+                         locale: row.optionalString(17), messages: row.optionalString(18))
     }
 
     static func counts(from row: Row, at column: Int) -> RunCounts {
