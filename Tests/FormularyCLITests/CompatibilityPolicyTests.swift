@@ -26,6 +26,7 @@ import Testing
         #expect(refused.errorLines == [
             "formulary: error: the new version of 'credit-card' breaks its compatibility policy",
             "credit-card: policy backward (the new version must accept every value the previous one accepted):",
+            "  it rejects values the current version accepts, e.g. \"493698000004\"",
             "  1 stored value valid under the current version would be rejected (e.g. entry 2 card)",
             "Nothing was stored. To see the change: formulary impact FILE. To take it anyway: formulary types add --allow-breaking --reason \"…\" FILE (audited).",
         ], "\(refused)")
@@ -46,6 +47,7 @@ import Testing
         #expect(taken.status == 0, "\(taken)")
         #expect(taken.outputLines.dropFirst() == [
             "credit-card: stored although it breaks its policy backward (--allow-breaking; the reason is in the audit log):",
+            "  it rejects values the current version accepts, e.g. \"493698000004\"",
             "  1 stored value valid under the current version would be rejected (e.g. entry 2 card)",
         ], "\(taken)")
         let record = try #require(try sandbox.auditRecords().last)
@@ -55,7 +57,7 @@ import Testing
         #expect(details["reason"] as? String == "Visa only from January")
         #expect(details["compatibility"] as? String == "backward")
         #expect((details["compared_with"] as? String)?.count == 64)
-        #expect(details["breaches"] as? [String] == ["1 stored value valid under the current version would be rejected (e.g. entry 2 card)"])
+        #expect(details["breaches"] as? [String] == ["it rejects values the current version accepts, e.g. \"493698000004\"", "1 stored value valid under the current version would be rejected (e.g. entry 2 card)"])
         #expect(try sandbox.run("audit", "verify").status == 0)
     }
 
@@ -84,13 +86,15 @@ import Testing
     @Test(arguments: TestBackend.all) func thePolicyDecidesWhichDirectionBreaks(_ backend: TestBackend) throws {
         let sandbox = try ImpactCommandTests.sandbox(backend)
         try sandbox.write("proposed/loose/credit-card.field", Self.looseCard)
-        // Looser: nothing valid becomes invalid (backward holds), but entry 3's bad Luhn
-        // digit would pass, which forward and full forbid.
+        // Without Luhn it lets entry 3's bad digit pass, which forward and full forbid; and
+        // with one 16-digit mask it refuses the other brands' lengths, which backward forbids
+        // (decided on the versions themselves: no stored entry shows it).
         try sandbox.mustRun("types", "policy", "forward", "--type", "credit-card")
         let forward = try sandbox.run("types", "add", "proposed/loose/credit-card.field")
         #expect(forward.status == 2, "\(forward)")
         #expect(forward.errorLines.dropFirst() == [
             "credit-card: policy forward (the new version must reject every value the previous one rejected):",
+            "  it accepts values the current version rejects, e.g. \"0000000000000000\"",
             "  1 stored value invalid under the current version would be accepted (e.g. entry 3 card)",
         ] + [forward.errorLines.last ?? ""], "\(forward)")
         try sandbox.mustRun("types", "policy", "full")   // the registry's default; the type's own still wins
@@ -100,12 +104,44 @@ import Testing
         #expect(full.status == 2 && full.stderr.contains("policy full (the new version must accept exactly"), "\(full)")
         try sandbox.mustRun("types", "policy", "backward", "--type", "credit-card")
         let backward = try sandbox.run("types", "add", "proposed/loose/credit-card.field")
-        #expect(backward.status == 0, "\(backward)")
-        #expect(backward.outputLines.count == 1 && backward.stdout.hasPrefix("credit-card: added new version"), "\(backward)")
+        #expect(backward.status == 2, "\(backward)")
+        #expect(backward.errorLines.dropFirst(2).first?.hasPrefix("  it rejects values the current version accepts, e.g. ") == true,
+                "\(backward)")
+        #expect(!backward.stderr.contains("stored value"), "no stored value shows it: \(backward)")
         // Under none, the stricter version goes in without a word.
         try sandbox.mustRun("types", "policy", "none", "--type", "credit-card")
         let none = try sandbox.run("types", "add", "proposed/credit-card.field")
         #expect(none.status == 0 && none.outputLines.count == 1, "\(none)")
+    }
+
+    /// A version that accepts more (ZIP+4 beside ZIP) keeps backward and breaks forward, with
+    /// the shortest value that shows it; decided on the versions alone.
+    @Test func aWiderVersionKeepsBackwardAndBreaksForward() throws {
+        let sandbox = try Sandbox(backend: .sqlite)
+        try sandbox.initDatabase()
+        try sandbox.write("v1/zip.field", "field zip\npattern /[0-9]{5}/\naccept \"12345\"\n")
+        try sandbox.write("v2/zip.field", "field zip\npattern /[0-9]{5}(-[0-9]{4})?/\naccept \"12345-6789\"\n")
+        try sandbox.write("v3/zip.field", "field zip\npattern /[1-9][0-9]{4}/\naccept \"12345\"\n")
+        try sandbox.mustRun("types", "add", "v1/zip.field")
+        try sandbox.mustRun("types", "policy", "forward", "--type", "zip")
+        let forward = try sandbox.run("types", "add", "v2/zip.field")
+        #expect(forward.status == 2, "\(forward)")
+        #expect(forward.errorLines.contains("  it accepts values the current version rejects, e.g. \"00000-0000\""), "\(forward)")
+        try sandbox.mustRun("types", "policy", "backward", "--type", "zip")
+        let backward = try sandbox.run("types", "add", "v2/zip.field")
+        #expect(backward.status == 0 && backward.outputLines.count == 1, "\(backward)")
+        // Narrower again: "00000" was valid under v2 and is not under v3.
+        let narrower = try sandbox.run("types", "add", "v3/zip.field")
+        #expect(narrower.status == 2, "\(narrower)")
+        #expect(narrower.errorLines.contains("  it rejects values the current version accepts, e.g. \"00000\""), "\(narrower)")
+        // A secure type shows no value.
+        try sandbox.write("s1/pin.field", "field pin\nsecure\npattern /[0-9]{4}/\naccept \"1234\"\n")
+        try sandbox.write("s2/pin.field", "field pin\nsecure\npattern /[1-9][0-9]{3}/\naccept \"1234\"\n")
+        try sandbox.mustRun("types", "add", "s1/pin.field")
+        let pin = try sandbox.run("types", "add", "s2/pin.field")
+        #expect(pin.status == 2 && pin.stderr.contains("it rejects values the current version accepts (a secure type: no value is shown)"),
+                "\(pin)")
+        #expect(!pin.stderr.contains("0000"), "\(pin)")
     }
 
     @Test(arguments: TestBackend.all) func typesPolicyShowsSetsAndAudits(_ backend: TestBackend) throws {
@@ -167,7 +203,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(weighed.body.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "credit-card" && object["policy"] as? String == "backward")
         #expect(object["compatible"] as? Bool == false && object["unchanged"] as? Bool == false)
-        #expect(object["breaches"] as? [String] == ["1 stored value valid under the current version would be rejected (e.g. entry 2 card)"])
+        #expect(object["breaches"] as? [String] == ["it rejects values the current version accepts, e.g. \"493698000004\"", "1 stored value valid under the current version would be rejected (e.g. entry 2 card)"])
         let values = try #require(object["stored_values"] as? [String: Any])
         #expect(values["values_checked"] as? Int == 4 && values["newly_rejected"] as? Int == 1 && values["newly_accepted"] as? Int == 0)
         #expect(weighed.body.contains(#""newly_rejected_examples":[{"entry":2,"form":"signup","field":"card"}],"newly_accepted_examples":[]"#),

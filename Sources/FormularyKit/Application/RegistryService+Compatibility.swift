@@ -15,6 +15,10 @@ public struct CompatibilityCheck: JSONObjectRepresentable, Sendable {
     public var previousHash: String?
     /// Whether the proposed definition is the current one (nothing changes).
     public var unchanged: Bool
+    /// The two versions compared on every value they could be given, before any data
+    /// (``TypeComparison``: exact where automata decide it, with shortest witnesses); nil
+    /// when the version is unchanged or the name new.
+    public var comparison: TypeComparison?
     /// The stored values of the fields of this type, judged by both versions; nil when the
     /// version is unchanged or the name new.
     public var storedValues: StoredValueComparison?
@@ -33,6 +37,22 @@ public struct CompatibilityCheck: JSONObjectRepresentable, Sendable {
         o.field("unchanged", unchanged)
         o.field("compatible", isCompatible)
         o.array("breaches") { a in for b in breaches { a.value(b) } }
+        if let comparison {
+            o.object("comparison") { c in
+                c.field("relation", comparison.relation.rawValue)
+                for (name, d) in [("newly_rejected", comparison.newlyRejected), ("newly_accepted", comparison.newlyAccepted)] {
+                    c.object(name) { x in
+                        x.field("status", d.status.rawValue)
+                        if let w = d.witness { x.field("witness", w) } else { x.nullField("witness") }
+                        x.field("shortest", d.isShortest)
+                        if let r = d.reason { x.field("reason", r) } else { x.nullField("reason") }
+                    }
+                }
+                c.array("set_aside") { a in for s in comparison.setAside { a.value(s) } }
+            }
+        } else {
+            o.nullField("comparison")
+        }
         if let storedValues { o.object("stored_values") { storedValues.writeFields(to: &$0) } } else { o.nullField("stored_values") }
     }
 }
@@ -73,24 +93,57 @@ extension RegistryService {
             let policy = policies.policy(of: admitted.name)
             guard case .success(let previous)? = current.definition(named: admitted.name) else {
                 checks.append(CompatibilityCheck(type: admitted.name, policy: policy, previousHash: nil, unchanged: false,
-                                                 storedValues: nil, breaches: []))
+                                                 comparison: nil, storedValues: nil, breaches: []))
                 continue
             }
             let previousHash = SHA256.hex(previous.canonicalSource)
             guard previous.canonicalSource != admitted.source else {
                 checks.append(CompatibilityCheck(type: admitted.name, policy: policy, previousHash: previousHash,
-                                                 unchanged: true, storedValues: nil, breaches: []))
+                                                 unchanged: true, comparison: nil, storedValues: nil, breaches: []))
                 continue
             }
+            let comparison = Self.compare(admitted.name, current: current, proposed: proposed, today: today)
             let values = try store.read {
                 try StoredValueComparison.compare(type: admitted.name, store: store, current: current,
                                                   proposed: proposed, today: today)
             }
             checks.append(CompatibilityCheck(
                 type: admitted.name, policy: policy, previousHash: previousHash, unchanged: false,
-                storedValues: values, breaches: Self.breaches(of: policy, values: values)))
+                comparison: comparison, storedValues: values,
+                breaches: Self.breaches(of: policy, comparison: comparison) + Self.breaches(of: policy, values: values)))
         }
         return checks
+    }
+
+    /// The current and the proposed version of type `name`, compared (nil when either cannot
+    /// be compiled without arguments: its parameters have no defaults).
+    static func compare(_ name: String, current: Registry, proposed: Registry, today: CivilDate) -> TypeComparison? {
+        func compiled(_ registry: Registry) -> CompiledFieldType? {
+            guard let declaration = registry.type(named: name)?.declaration,
+                  case .success(let type) = registry.compile(TypeReference(name: name, location: declaration.location),
+                                                             today: today) else { return nil }
+            return type
+        }
+        guard let old = compiled(current), let new = compiled(proposed) else { return nil }
+        return TypeComparison(old: old, new: new)
+    }
+
+    /// The sentences saying how the versions themselves break `policy`, with the shortest
+    /// value that shows it (none for a secure type).
+    static func breaches(of policy: CompatibilityPolicy, comparison: TypeComparison?) -> [String] {
+        guard let comparison else { return [] }
+        func example(_ d: TypeComparison.Difference) -> String {
+            if comparison.secure { return " (a secure type: no value is shown)" }
+            return d.witness.map { ", e.g. \(JSONValue.string($0).description)" } ?? ""
+        }
+        var out: [String] = []
+        if policy.forbidsNewlyRejected && comparison.newlyRejected.status == .some {
+            out.append("it rejects values the current version accepts" + example(comparison.newlyRejected))
+        }
+        if policy.forbidsNewlyAccepted && comparison.newlyAccepted.status == .some {
+            out.append("it accepts values the current version rejects" + example(comparison.newlyAccepted))
+        }
+        return out
     }
 
     /// The sentences saying how the stored values break `policy`.
