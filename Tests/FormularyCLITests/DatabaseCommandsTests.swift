@@ -107,8 +107,13 @@ import Testing
         #expect(missingFile.status == 2, "\(missingFile)")
         #expect(missingFile.stderr.contains("no-such.field"), "\(missingFile)")
 
-        // A database type overrides the built-in; retiring it brings the built-in back.
-        #expect(try sandbox.run("types", "add", "types/cvv.field").status == 0)
+        // A database type overrides the built-in; retiring it brings the built-in back. This
+        // cvv refuses the built-in's three-digit codes, which the default compatibility policy
+        // (backward) forbids without --allow-breaking.
+        let refused = try sandbox.run("types", "add", "types/cvv.field")
+        #expect(refused.status == 2 && refused.stderr.contains("breaks its compatibility policy"), "\(refused)")
+        #expect(try sandbox.run("types", "add", "--allow-breaking", "--reason", "four-digit codes only",
+                                "types/cvv.field").status == 0)
         let overridden = try sandbox.run("types", "list")
         let cvvRow = try #require(overridden.outputLines.first { $0.hasPrefix("cvv ") })
         #expect(cvvRow.contains("database") && cvvRow.contains("Four digit code") && cvvRow.hasSuffix("built-in"), "\(cvvRow)")
