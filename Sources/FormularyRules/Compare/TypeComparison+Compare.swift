@@ -96,8 +96,8 @@ struct Comparer {
         do {
             for _ in 0...a.checks.count {
                 let (pa, pb) = paired()
-                let reduced = try Self.combine(a.parts(.over, proof: true) { !pa.contains($0) },
-                                               b.parts(.under, proof: true) { !pb.contains($0) && !implied.contains($0) },
+                let reduced = try Self.combine(a.parts(.proofAccepting) { !pa.contains($0) },
+                                               b.parts(.proofRefusing) { !pb.contains($0) && !implied.contains($0) },
                                                .difference, budget)
                 guard let path = reduced.dfa.shortest(order: reduced.printable) ?? reduced.dfa.shortest(order: reduced.order) else {
                     if open.isEmpty { return (.none, setAside(a, b, paired().b)) }
@@ -114,7 +114,11 @@ struct Comparer {
                     break
                 }
                 let failed = Set(a.type.validate(witness).violations.filter { $0.severity == .error }.map(\.rule))
-                let back = pairs.filter { !restored.contains($0.0) && failed.contains(a.checks[$0.0].rule) }
+                // Only a check automata express can be put back.
+                let back = pairs.filter { p in
+                    guard !restored.contains(p.0), failed.contains(a.checks[p.0].rule) else { return false }
+                    if case .regular = a.checks[p.0].reach { return true } else { return false }
+                }
                 guard !back.isEmpty else { break }
                 for p in back { restored.insert(p.0) }
             }
@@ -132,16 +136,16 @@ struct Comparer {
         }
     }
 
-    /// Looks for a witness among candidates judged by the real engine: values `a`'s
-    /// automata accept for sure (checks outside automata bounded from below) and `b`'s may
-    /// refuse (bounded from above); says why it cannot decide when none holds.
+    /// Looks for a witness among candidates judged by the real engine (``ComparedVersion/Role``
+    /// says how the checks outside automata are bounded); says why it cannot decide when
+    /// none holds.
     private func searchOrGiveUp(_ a: ComparedVersion, _ b: ComparedVersion, open: [Int], labels: (String, String),
                                 pairedB: Set<Int>, implied: Set<Int>, setAside: [String], judge: (String) -> Bool,
                                 found: [String] = []) -> (difference: TypeComparison.Difference, setAside: [String]) {
         var found = found
         do {
-            let prepared = try Self.prepare(a.parts(.under), b.parts(.over) { !pairedB.contains($0) && !implied.contains($0) },
-                                            budget)
+            let prepared = try Self.prepare(a.parts(.searchAccepting),
+                                            b.parts(.searchRefusing) { !pairedB.contains($0) && !implied.contains($0) }, budget)
             let differing = try prepared.combined(.difference, budget: budget)
             if let w = CandidateSearch(dfa: differing.dfa, classes: differing.classes, maxCandidates: limits.candidates)
                 .first(where: judge) { found.append(w) }
@@ -205,7 +209,7 @@ struct Comparer {
     /// Whether no present value is accepted by both (decided on the automata, which accept
     /// at least what the versions do; false when unknown).
     func disjoint(_ a: ComparedVersion, _ b: ComparedVersion) -> Bool {
-        guard let common = try? Self.combine(a.parts(.over, proof: true), b.parts(.over, proof: true), .intersection, budget)
+        guard let common = try? Self.combine(a.parts(.proofAccepting), b.parts(.proofAccepting), .intersection, budget)
         else { return false }
         return Self.onlyBlank(common)
     }
