@@ -27,7 +27,7 @@ import Testing
         #expect(lines.first?.hasPrefix("OLD:  age  built-in (plugins/age.field)  version 6fa0ee018778") == true, "\(result)")
         #expect(lines.dropFirst(2) == [
             "",
-            "integer: same",
+            "unchanged: integer",
             "range: NEW accepts a subset (range 0...150 → range 18...150)",
             "type: NEW accepts a subset",
             "newly rejected: \"0\"",

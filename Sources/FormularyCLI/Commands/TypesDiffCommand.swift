@@ -67,7 +67,10 @@ struct TypesDiffCommand: Command {
         if let n = c.normalization {
             out.line("normalize: " + Self.clip(n.old.isEmpty ? "(none)" : n.old) + " → " + Self.clip(n.new.isEmpty ? "(none)" : n.new))
         }
-        for rule in c.rules {
+        // Rules written alike in both versions on one line; each other rule on its own.
+        let unchanged = c.rules.filter { $0.relation == .same && $0.old == $0.new }
+        if !unchanged.isEmpty { out.line(("unchanged: " + unchanged.map(\.name).joined(separator: ", ")).forTerminal) }
+        for rule in c.rules where !(rule.relation == .same && rule.old == rule.new) {
             var line = "\(rule.name): " + Self.phrase(rule.relation, reason: rule.reason)
             switch (rule.old, rule.new) {
             case let (old?, new?) where old != new:
