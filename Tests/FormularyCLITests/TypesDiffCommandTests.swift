@@ -60,6 +60,7 @@ import Testing
         let old = try #require(json["old"] as? [String: Any])
         #expect(old["type"] as? String == "age" && old["source"] as? String == "built-in (plugins/age.field)")
         #expect((old["version"] as? String)?.count == 64)
+        #expect(json["today"] as? String == "2026-11-29")
         #expect(json["set_aside"] as? [String] == [])
         #expect(json["secure"] as? Bool == false)
         #expect(json["normalization"] is NSNull)
@@ -76,6 +77,18 @@ import Testing
         let reference = try sandbox.run("types", "diff", "age", "age(min: 21)")
         #expect(reference.outputLines.contains("newly rejected: \"0\""), "\(reference)")
         #expect(reference.outputLines.contains { $0.hasPrefix("NEW:  age(min: 21)") }, "\(reference)")
+    }
+
+    @Test func datesAreComparedForTodayAndSaySo() throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run("types", "diff", "exp-date", #"exp-date(latest: "today+10y")"#)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.contains("type: NEW accepts a subset (dates as of today, 2026-11-29)"), "\(result)")
+        // December 2036 is more than ten years ahead of 29 November 2026.
+        let later = try sandbox.run("--today", "2027-01-15", "types", "diff", "exp-date", #"exp-date(latest: "today+10y")"#)
+        #expect(later.outputLines.contains("type: NEW accepts a subset (dates as of today, 2027-01-15)"), "\(later)")
+        let rejected = try #require(result.outputLines.first { $0.hasPrefix("newly rejected: ") })
+        #expect(rejected.hasSuffix("(found among candidates; a shorter one may exist)"), "\(result)")
     }
 
     @Test func aSecureTypeNeverShowsItsValues() throws {

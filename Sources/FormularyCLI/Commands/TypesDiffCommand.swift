@@ -90,7 +90,8 @@ struct TypesDiffCommand: Command {
         default: style.red
         }
         let whole = Self.phrase(c.relation, reason: nil)
-        out.line("type: " + (paint.map { $0(whole) } ?? whole))
+        out.line("type: " + (paint.map { $0(whole) } ?? whole)
+                 + (c.readsToday ? " (dates as of today, \(diff.today))" : ""))
         if !c.setAside.isEmpty {
             out.line("set aside: " + c.setAside.joined(separator: ", ") + " (alike in both versions: decided given "
                      + (c.setAside.count == 1 ? "it" : "them") + ")")

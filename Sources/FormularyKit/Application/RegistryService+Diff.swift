@@ -24,8 +24,10 @@ extension RegistryService {
         public var new: DiffSide
         /// The comparison; its witnesses are nil for a secure type.
         public var comparison: TypeComparison
+        /// The day date checks were resolved for.
+        public var today: CivilDate
 
-        /// `{"old": {"operand","type","source","version"}, "new": {…}, "relation",
+        /// `{"old": {"operand","type","source","version"}, "new": {…}, "today", "relation",
         /// "newly_rejected": {"status","witness","shortest","reason"}, "newly_accepted": {…},
         /// "rules": [{"rule","relation","old","new","reason"}], "normalization": {"old","new"} or
         /// null, "set_aside": [...], "secure"}`. A witness is null when there is none and
@@ -41,6 +43,7 @@ extension RegistryService {
             }
             side("old", old)
             side("new", new)
+            o.field("today", today.description)
             let c = comparison
             o.field("relation", c.relation.rawValue)
             func difference(_ name: String, _ d: TypeComparison.Difference) {
@@ -88,7 +91,8 @@ extension RegistryService {
                      limits: TypeComparison.Limits = .init()) throws -> TypeDiff {
         let (oldType, oldSide) = try diffOperand(old, today: today)
         let (newType, newSide) = try diffOperand(new, today: today)
-        return TypeDiff(old: oldSide, new: newSide, comparison: TypeComparison(old: oldType, new: newType, limits: limits))
+        return TypeDiff(old: oldSide, new: newSide, comparison: TypeComparison(old: oldType, new: newType, limits: limits),
+                        today: today)
     }
 
     /// The type an operand of `types diff` names, compiled, and its side.

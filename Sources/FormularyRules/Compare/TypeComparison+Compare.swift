@@ -7,6 +7,7 @@ extension TypeComparison {
         oldName = old.definition.name
         newName = new.definition.name
         secure = old.definition.secure || new.definition.secure
+        readsToday = (old.checks + new.checks).contains { if case .date = $0.kind { true } else { false } }
         let before = old.definition.normalization.map(FieldTypeDefinition.spell).joined(separator: " ")
         let after = new.definition.normalization.map(FieldTypeDefinition.spell).joined(separator: " ")
         normalization = before == after ? nil : Change(old: before, new: after)
