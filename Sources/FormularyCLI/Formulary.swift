@@ -16,7 +16,7 @@ package enum Formulary {
 
     static let commandTypes: [any Command.Type] = [
         CheckCommand.self, FormatCommand.self, TryCommand.self,
-        TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self,
+        TypesListCommand.self, TypesShowCommand.self, TypesLintCommand.self, TypesTestCommand.self, TypesDiffCommand.self,
         InitCommand.self, MigrateCommand.self,
         TypesAddCommand.self, TypesHistoryCommand.self, TypesRetireCommand.self, TypesPolicyCommand.self,
         FormsAddCommand.self, FormsListCommand.self, FormsShowCommand.self, FormsJudgeCommand.self,

@@ -67,6 +67,10 @@ struct ConsumerPackageTests {
             print("self-tests:", !outcomes.isEmpty, outcomes.allSatisfy(\.passed), outcomes.map(\.example.value).contains("4111111111111111"))
             let more = try catalog.adding(source: "field visa extends credit-card\npattern /4.*/ as visa-prefix message \"Only Visa\"\n", file: "visa.field")
             print("added:", try more.fieldType("visa").validate("5555 5555 5555 4444").message ?? "nil")
+            let adultsOnly = try catalog.adding(source: "field age\nnormalize trim\ninteger\nrange 18...150\n", file: "age.field")
+            let comparison = TypeComparison(old: adult, new: try adultsOnly.fieldType("age"))
+            print("compared:", comparison.relation, comparison.newlyRejected.status, comparison.newlyAccepted.witness ?? "nil",
+                  comparison.rules.map(\.relation.rawValue))
             let german = try catalog.adding(messages: "age.label = \"Lebensjahre\"", file: "de.messages").localized("de-AT")
             print("localized:", german.locale ?? "nil", catalog.locales, try german.fieldType("age(min: 18)").validate("17").message ?? "nil",
                   try german.definition(named: "age").label ?? "nil")
@@ -92,6 +96,7 @@ struct ConsumerPackageTests {
         message: nil / Enter an email address like name@example.com
         self-tests: true true true
         added: Only Visa
+        compared: superset none 121 ["same", "superset"]
         localized: de-AT ["de", "es", "fr", "pt-BR"] Das Alter muss zwischen 18 und 150 liegen Lebensjahre
 
         """

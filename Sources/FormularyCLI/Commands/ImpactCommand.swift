@@ -3,7 +3,7 @@ import FormularyKit
 /// What makes `impact` exit 1 (`--fail-on`).
 enum ImpactFailure: String, CaseIterable, ExpressibleByArgument {
     case newlyFailing = "newly-failing"
-    static var noun: String { "a condition" }
+    static var noun: String { "a condition to fail on" }
 }
 
 /// `formulary impact [--fail-on newly-failing] FILE…`
@@ -30,6 +30,11 @@ struct ImpactCommand: Command {
         Date checks use today (--today), which may differ from the run's.
 
         The database is only read: nothing is recorded, not even in the audit log.
+
+        With --fail-on newly-failing, the exit status is 1 when some entry newly fails: valid
+        (no error) in its latest result and invalid with the proposed files. An entry that
+        already failed and fails another rule too does not count (the rules table shows it;
+        'types add' weighs each value of a type against its compatibility policy).
 
         Exit status: 0 when the comparison was made (whatever it found; with --fail-on
         newly-failing, 1 when some entry would newly fail, for a CI step that must stop

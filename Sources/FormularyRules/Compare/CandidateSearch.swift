@@ -16,8 +16,6 @@ struct CandidateSearch {
     /// then among all.
     func first(where judge: (String) -> Bool) -> String? {
         guard dfa.count > 0 else { return nil }
-        let distance = distances()
-        guard distance[0] >= 0 else { return nil }
         // Every class's scalars, most readable first, merged into one list.
         var choices: [(scalar: UInt32, cls: Int)] = []
         for c in 0..<classes.count {
@@ -26,8 +24,14 @@ struct CandidateSearch {
         choices.sort { (ScalarClasses.rank($0.scalar), $0.scalar) < (ScalarClasses.rank($1.scalar), $1.scalar) }
         var budget = (candidates: maxCandidates, steps: maxSteps)
         let printable = choices.filter { (0x20...0x7E).contains($0.scalar) }
-        if let found = search(printable, distance, &budget, judge) { return found }
-        return search(choices, distance, &budget, judge)
+        // Distances over the printable classes only, so that the first search does not wander
+        // where only other scalars lead to acceptance.
+        let printableClasses = Set(printable.map(\.cls))
+        let ascii = distances { printableClasses.contains($0) }
+        if ascii[0] >= 0, let found = search(printable, ascii, &budget, judge) { return found }
+        let all = distances { _ in true }
+        guard all[0] >= 0 else { return nil }
+        return search(choices, all, &budget, judge)
     }
 
     private func search(_ choices: [(scalar: UInt32, cls: Int)], _ distance: [Int32],
@@ -74,11 +78,11 @@ struct CandidateSearch {
         return nil
     }
 
-    /// Per state, the fewest classes to an accepting state (-1: none).
-    private func distances() -> [Int32] {
+    /// Per state, the fewest classes (of those `allowed`) to an accepting state (-1: none).
+    private func distances(_ allowed: (Int) -> Bool) -> [Int32] {
         var incoming = [[Int32]](repeating: [], count: dfa.count)
         for s in 0..<dfa.count {
-            for c in 0..<dfa.classCount {
+            for c in 0..<dfa.classCount where allowed(c) {
                 let t = dfa.table[s * dfa.classCount + c]
                 if t >= 0 { incoming[Int(t)].append(Int32(s)) }
             }

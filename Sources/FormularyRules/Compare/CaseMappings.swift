@@ -26,8 +26,4 @@ enum CaseMappings {
         }
         return table
     }
-
-    /// The scalars a table changes, as sorted single-scalar ranges: the classes must put each
-    /// in a class of its own kind (its mapping decides where it leads).
-    static func changed(_ table: Table) -> [UInt32] { table.keys.sorted() }
 }

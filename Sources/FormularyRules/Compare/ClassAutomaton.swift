@@ -6,7 +6,7 @@ struct TooComplex: Error {}
 /// comparison (not thread-safe: a comparison runs on one thread).
 final class ComparisonBudget {
     let cap: Int
-    private(set) var used = 0
+    private var used = 0
 
     init(cap: Int) { self.cap = cap }
 

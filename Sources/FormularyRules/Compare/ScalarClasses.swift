@@ -60,15 +60,6 @@ struct ScalarClasses {
         return ids[low - 1]
     }
 
-    /// Whether `scalar` lies in `set` for every scalar of `class`: true when the classes were
-    /// refined by the set (the comparison always refines by the sets it asks about).
-    func classIsIn(_ set: ScalarSet, _ id: Int32) -> Bool {
-        set.contains(representatives[Int(id)])
-    }
-
-    /// The interval boundaries, for refining these classes further.
-    var boundaries: [UInt32] { starts }
-
     // MARK: - Readable scalars
 
     /// How readable a scalar is in a witness, lower first: ASCII lower-case letters, digits,
@@ -162,7 +153,7 @@ struct ScalarClassBuilder {
         }
     }
 
-    /// The classes, refining `base` too when given.
+    /// The classes.
     func build() -> ScalarClasses {
         var points: [UInt32] = [0, ScalarSet.surrogates.lo, ScalarSet.surrogates.hi + 1]
         for e in events { points.append(e.at) }

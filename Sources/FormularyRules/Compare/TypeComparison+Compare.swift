@@ -7,6 +7,7 @@ extension TypeComparison {
         oldName = old.definition.name
         newName = new.definition.name
         secure = old.definition.secure || new.definition.secure
+        readsToday = (old.checks + new.checks).contains { if case .date = $0.kind { true } else { false } }
         let before = old.definition.normalization.map(FieldTypeDefinition.spell).joined(separator: " ")
         let after = new.definition.normalization.map(FieldTypeDefinition.spell).joined(separator: " ")
         normalization = before == after ? nil : Change(old: before, new: after)
@@ -96,8 +97,8 @@ struct Comparer {
         do {
             for _ in 0...a.checks.count {
                 let (pa, pb) = paired()
-                let reduced = try Self.combine(a.parts(.over, proof: true) { !pa.contains($0) },
-                                               b.parts(.under, proof: true) { !pb.contains($0) && !implied.contains($0) },
+                let reduced = try Self.combine(a.parts(.proofAccepting) { !pa.contains($0) },
+                                               b.parts(.proofRefusing) { !pb.contains($0) && !implied.contains($0) },
                                                .difference, budget)
                 guard let path = reduced.dfa.shortest(order: reduced.printable) ?? reduced.dfa.shortest(order: reduced.order) else {
                     if open.isEmpty { return (.none, setAside(a, b, paired().b)) }
@@ -114,7 +115,11 @@ struct Comparer {
                     break
                 }
                 let failed = Set(a.type.validate(witness).violations.filter { $0.severity == .error }.map(\.rule))
-                let back = pairs.filter { !restored.contains($0.0) && failed.contains(a.checks[$0.0].rule) }
+                // Only a check automata express can be put back.
+                let back = pairs.filter { p in
+                    guard !restored.contains(p.0), failed.contains(a.checks[p.0].rule) else { return false }
+                    if case .regular = a.checks[p.0].reach { return true } else { return false }
+                }
                 guard !back.isEmpty else { break }
                 for p in back { restored.insert(p.0) }
             }
@@ -132,16 +137,16 @@ struct Comparer {
         }
     }
 
-    /// Looks for a witness among candidates judged by the real engine: values `a`'s
-    /// automata accept for sure (checks outside automata bounded from below) and `b`'s may
-    /// refuse (bounded from above); says why it cannot decide when none holds.
+    /// Looks for a witness among candidates judged by the real engine (``ComparedVersion/Role``
+    /// says how the checks outside automata are bounded); says why it cannot decide when
+    /// none holds.
     private func searchOrGiveUp(_ a: ComparedVersion, _ b: ComparedVersion, open: [Int], labels: (String, String),
                                 pairedB: Set<Int>, implied: Set<Int>, setAside: [String], judge: (String) -> Bool,
                                 found: [String] = []) -> (difference: TypeComparison.Difference, setAside: [String]) {
         var found = found
         do {
-            let prepared = try Self.prepare(a.parts(.under), b.parts(.over) { !pairedB.contains($0) && !implied.contains($0) },
-                                            budget)
+            let prepared = try Self.prepare(a.parts(.searchAccepting),
+                                            b.parts(.searchRefusing) { !pairedB.contains($0) && !implied.contains($0) }, budget)
             let differing = try prepared.combined(.difference, budget: budget)
             if let w = CandidateSearch(dfa: differing.dfa, classes: differing.classes, maxCandidates: limits.candidates)
                 .first(where: judge) { found.append(w) }
@@ -176,9 +181,13 @@ struct Comparer {
 
     /// Why `a`'s values might be refused by `b` without the comparison being able to tell.
     private func reason(_ a: ComparedVersion, _ b: ComparedVersion, open: [Int], labels: (String, String)) -> String {
+        let pipeline = samePipeline ? "" : " (the versions normalize or mask differently, so no check is set aside)"
         guard !open.isEmpty else {
-            return "cannot decide: no value that the automata tell apart passes the checks they leave out ("
-                + a.checks.filter { if case .outside = $0.reach { true } else { false } }.map(\.rule).joined(separator: ", ") + ")"
+            // The automata tell values apart, but no candidate held when judged: a check they
+            // only bound (a grapheme count, a date, a checksum) decided otherwise each time.
+            let bounded = (a.checks + b.checks).filter { if case .outside = $0.reach { true } else { false } }
+            let names = Array(Set(bounded.map { Self.describe($0) })).sorted()
+            return "cannot decide: no candidate value settled " + (names.isEmpty ? "it" : names.joined(separator: ", ")) + pipeline
         }
         let parts = open.map { j -> String in
             let check = b.checks[j]
@@ -187,11 +196,15 @@ struct Comparer {
                 if let other = theirs.first { return "checksum \(other.rawValue) vs \(algorithm.rawValue)" }
                 return "checksum \(algorithm.rawValue) only in \(labels.1)"
             }
-            if check.date != nil { return "\(labels.1)'s date check \(check.rule)" }
-            return "\(labels.1)'s \(check.rule) (counted in graphemes)"
+            return "\(labels.1)'s " + Self.describe(check)
         }
-        let pipeline = samePipeline ? "" : " (the versions normalize or mask differently, so no check can be set aside)"
         return "cannot decide: " + parts.joined(separator: ", ") + pipeline
+    }
+
+    /// A check outside automata as a reason names it: `luhn (checksum)`, `adult (date)`.
+    private static func describe(_ check: ComparedVersion.Check) -> String {
+        let kind = check.checksum != nil ? "checksum" : check.date != nil ? "date" : "length in graphemes"
+        return check.rule == kind ? kind : "\(check.rule) (\(kind))"
     }
 
     /// Whether every text check `x` passes, `y` passes too (both outside automata).
@@ -202,97 +215,4 @@ struct Comparer {
         return false
     }
 
-    /// Whether no present value is accepted by both (decided on the automata, which accept
-    /// at least what the versions do; false when unknown).
-    func disjoint(_ a: ComparedVersion, _ b: ComparedVersion) -> Bool {
-        guard let common = try? Self.combine(a.parts(.over, proof: true), b.parts(.over, proof: true), .intersection, budget)
-        else { return false }
-        return Self.onlyBlank(common)
-    }
-
-    /// Whether the automaton accepts blank values only (every accepted path is white space).
-    private static func onlyBlank(_ c: Combined) -> Bool {
-        // Breadth-first over (state, whether a scalar other than white space was read).
-        let n = c.classes.count
-        let white = (0..<n).map { PipelineSets.whiteSpace.contains(c.classes.representatives[$0]) }
-        var seen = [Bool](repeating: false, count: c.dfa.count)
-        var nonBlank = [Bool](repeating: false, count: c.dfa.count)
-        var queue: [(Int32, Bool)] = [(0, false)]
-        seen[0] = true
-        var q = 0
-        while q < queue.count {
-            let (s, hasText) = queue[q]
-            q += 1
-            if hasText && c.dfa.accepting[Int(s)] { return false }
-            for k in 0..<n {
-                let t = c.dfa.next(s, k)
-                guard t >= 0 else { continue }
-                let text = hasText || !white[k]
-                if text ? !nonBlank[Int(t)] : !seen[Int(t)] {
-                    if text { nonBlank[Int(t)] = true } else { seen[Int(t)] = true }
-                    queue.append((t, text))
-                }
-            }
-        }
-        return true
-    }
-
-    /// Two models over common classes, combined.
-    struct Combined {
-        var dfa: ClassDFA
-        var classes: ScalarClasses
-        var order: [Int]
-
-        /// The classes of `order` that hold printable ASCII (a witness made of them reads
-        /// best, so it is looked for first).
-        var printable: [Int] { order.filter { (0x20...0x7E).contains(classes.representatives[$0]) } }
-
-        func text(_ path: [Int]) -> String {
-            var view = String.UnicodeScalarView()
-            for c in path { view.append(Unicode.Scalar(classes.representatives[c])!) }
-            return String(view)
-        }
-    }
-
-    /// Two models over common classes, each as its automaton, ready to be combined.
-    struct Prepared {
-        var classes: ScalarClasses
-        var order: [Int]
-        var a: ClassDFA
-        var b: ClassDFA
-
-        /// `a` and `b` combined (`b` and `a` when `swapped`).
-        func combined(_ combination: ClassDFA.Combination, swapped: Bool = false,
-                      budget: ComparisonBudget) throws(TooComplex) -> Combined {
-            let (x, y) = swapped ? (b, a) : (a, b)
-            return Combined(dfa: try ClassDFA.product(x, y, combination, order: order, budget: budget),
-                            classes: classes, order: order)
-        }
-    }
-
-    static func prepare(_ pa: ValueModelParts, _ pb: ValueModelParts,
-                        _ budget: ComparisonBudget) throws(TooComplex) -> Prepared {
-        var builder = ScalarClassBuilder()
-        var component = 0
-        pa.contribute(to: &builder, component: &component)
-        pb.contribute(to: &builder, component: &component)
-        for (k, set) in [PipelineSets.whiteSpace, PipelineSets.slots, PipelineSets.digits, UnicodeTables.letters].enumerated() {
-            builder.add(set, tag: -10 - k)
-        }
-        let normalized = builder.build()
-        let classes = ScalarClasses.meet([pa.rawClasses(from: normalized), pb.rawClasses(from: normalized)])
-        let ma = try ValueModel(pa, classes: classes, budget: budget)
-        let mb = try ValueModel(pb, classes: classes, budget: budget)
-        let order = (0..<classes.count).sorted {
-            let (x, y) = (classes.representatives[$0], classes.representatives[$1])
-            return (ScalarClasses.rank(x), x) < (ScalarClasses.rank(y), y)
-        }
-        return Prepared(classes: classes, order: order, a: try ClassDFA(model: ma, budget: budget),
-                        b: try ClassDFA(model: mb, budget: budget))
-    }
-
-    static func combine(_ pa: ValueModelParts, _ pb: ValueModelParts, _ combination: ClassDFA.Combination,
-                        _ budget: ComparisonBudget) throws(TooComplex) -> Combined {
-        try prepare(pa, pb, budget).combined(combination, budget: budget)
-    }
 }

@@ -90,18 +90,18 @@ struct RuleComparer {
         if x.isMask || y.isMask {
             guard let mx = x.mask, let my = y.mask else {
                 if x.isMask != y.isMask { return (x.isMask ? .superset : .subset, nil) }
-                return (.undecided, "masks chosen by the value are compared as part of the whole type")
+                return (.undecided, "cannot decide on its own: masks chosen by the value (the whole type says)")
             }
             return languages(Self.parts(mask: mx, x), Self.parts(mask: my, y))
         }
         if let nx = x.maskOneOf, let ny = y.maskOneOf {
-            guard masksAlike else { return (.undecided, "the masks differ; see the whole type") }
+            guard masksAlike else { return (.undecided, "cannot decide on its own: the masks differ (the whole type says)") }
             if nx == ny { return (.same, nil) }
             if nx.isSubset(of: ny) { return (.superset, nil) }
             if ny.isSubset(of: nx) { return (.subset, nil) }
             return (nx.isDisjoint(with: ny) ? .disjoint : .overlap, nil)
         }
-        if x.maskOneOf != nil || y.maskOneOf != nil { return (.undecided, "mask-one-of and another kind of check") }
+        if x.maskOneOf != nil || y.maskOneOf != nil { return (.undecided, "cannot decide: mask-one-of and another kind of check") }
         switch (x.check, y.check) {
         case (nil, nil): return (.same, nil)
         case (nil, _?): return (.subset, nil)
@@ -114,7 +114,9 @@ struct RuleComparer {
             if cx.key == cy.key { return (.same, nil) }
             if let dx = cx.date, let dy = cy.date {
                 guard let wider = dy.includes(dx), let narrower = dx.includes(dy) else {
-                    return (.undecided, "the dates are written in different formats")
+                    let (fx, fy) = (dx.check.format.format, dy.check.format.format)
+                    return (.undecided, "cannot decide: dates written " + (fx == fy ? "in two-digit years of different windows"
+                                                                             : "as \"\(fx)\" and as \"\(fy)\""))
                 }
                 if wider && narrower { return (.same, nil) }
                 if wider { return (.superset, nil) }
@@ -129,7 +131,7 @@ struct RuleComparer {
             if let ax = cx.checksum, let ay = cy.checksum {
                 return (.undecided, "cannot decide: checksum \(ax.rawValue) vs \(ay.rawValue)")
             }
-            return (.undecided, "cannot decide: the checks are of different kinds")
+            return (.undecided, "cannot decide: a \(Self.kind(cx)) and a \(Self.kind(cy))")
         }
     }
 
@@ -137,6 +139,10 @@ struct RuleComparer {
     private static func parts(mask: CompiledMask, _ side: Side) -> ValueModelParts {
         ValueModelParts(steps: side.steps, branches: [.init(mask: mask, fillIsError: true, condition: nil, name: nil, excluded: false)],
                         checks: [])
+    }
+
+    private static func kind(_ c: ComparedVersion.Check) -> String {
+        c.checksum != nil ? "checksum" : c.date != nil ? "date" : c.graphemes != nil ? "length in graphemes" : "pattern"
     }
 
     /// Two intervals of counts, every count possible.

@@ -7,16 +7,31 @@ struct ComparedVersion {
     enum Reach {
         /// Exactly as an automaton.
         case regular(ValueModelParts.Check)
-        /// Not as an automaton, but bounded by automata a witness search walks: `under`
-        /// accepts only text the check passes (for the version whose values are looked
-        /// for), `over` every text it passes (for the version that should refuse them). A
-        /// `length … graphemes` over text of scalars below U+0300, a date as the dates worth
-        /// trying that it passes. Nil for a checksum: no automaton, and the search judges.
+        /// Not as an automaton, but bounded by automata: `under` accepts only text the
+        /// check passes, `over` every text it passes (a `length … graphemes` counted exactly
+        /// over text of scalars below U+0300; a date as the dates worth trying that it
+        /// passes, or all text but those it refuses). Nil for a checksum: no automaton
+        /// bounds it, and a witness search lets the engine judge.
         case outside(under: ValueModelParts.Check?, over: ValueModelParts.Check?)
     }
 
-    /// Which bound of a check outside automata a model takes.
-    enum Side { case under, over }
+    /// What a model of a version is for, which decides the bound it takes of each check
+    /// outside automata.
+    enum Role {
+        /// Proving that no value the version accepts is refused by another: the version's
+        /// model must accept at least what it does (grapheme counts bounded from above).
+        case proofAccepting
+        /// The version that should refuse: its model must accept at most what it does
+        /// (grapheme counts bounded from below; dates and checksums cannot be, and a proof
+        /// that needs them is not attempted).
+        case proofRefusing
+        /// Looking for values the version accepts: candidates (dates among those worth
+        /// trying; grapheme counts from above, the engine judging each candidate).
+        case searchAccepting
+        /// Looking for values the version refuses: from above, so that no value it refuses
+        /// is missed.
+        case searchRefusing
+    }
 
     /// A check of error severity (warnings never change a verdict).
     struct Check {
@@ -132,19 +147,22 @@ struct ComparedVersion {
             + Self.maskSpelling(type).joined(separator: "\n")
     }
 
-    /// The model with the checks `include` keeps: those automata express and, with `side`,
-    /// that bound of the others. In a `proof`, a bound is used only where it is exact on
-    /// all text but a set the bound accounts for (a grapheme count, over scalars below
-    /// U+0300); the dates worth trying bound a date check too loosely to prove anything.
-    func parts(_ side: Side? = nil, proof: Bool = false, keeping include: (Int) -> Bool = { _ in true }) -> ValueModelParts {
+    /// The model for `role` of the checks `include` keeps: those automata express, and the
+    /// bound the role takes of the others (none, for a checksum).
+    func parts(_ role: Role, keeping include: (Int) -> Bool = { _ in true }) -> ValueModelParts {
         var list: [ValueModelParts.Check] = []
         for (k, check) in checks.enumerated() where include(k) {
             switch check.reach {
-            case .regular(let c): list.append(c)
+            case .regular(let c):
+                list.append(c)
             case .outside(let under, let over):
-                if proof && check.graphemes == nil { continue }
-                if side == .under, let under { list.append(under) }
-                if side == .over, let over { list.append(over) }
+                let bound: ValueModelParts.Check? = switch (role, check.date != nil) {
+                case (.proofRefusing, false): under
+                case (.proofAccepting, false), (.searchAccepting, false), (.searchRefusing, _): over
+                case (.searchAccepting, true): under
+                default: nil
+                }
+                if let bound { list.append(bound) }
             }
         }
         return ValueModelParts(steps: type.definition.normalization, branches: branches, checks: list)

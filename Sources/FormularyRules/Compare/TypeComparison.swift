@@ -119,6 +119,9 @@ public struct TypeComparison: Sendable {
     public var setAside: [String]
     /// Whether either version is `secure`: no witness is ever given.
     public var secure: Bool
+    /// Whether either version has a date check, whose range (and two-digit years) the
+    /// types resolved for the day they were compiled for: the answer holds for that day.
+    public var readsToday: Bool
 
     /// How much work a comparison may do.
     public struct Limits: Sendable, Hashable {

@@ -1,9 +1,7 @@
-/// One version of a type as the comparison sees it: the pipeline a raw value goes through
-/// (normalization steps, the masks and the choice between them, the regular checks), over
-/// the classes of ``ScalarClasses``, so that walking it one class at a time tells, for
-/// every raw value, whether the type accepts it.
-///
-/// What it is made of, before the classes are known: ``ValueModel/Parts``.
+/// What one version of a type is made of for the comparison, before the classes of scalars
+/// are known: the pipeline a raw value goes through (normalization steps, the masks and the
+/// choice between them, the checks automata express). ``ValueModel`` walks it over the
+/// classes.
 struct ValueModelParts {
     /// A mask taking part in the choice: the conditional ones in order, then the final one
     /// (the unconditional mask, or none: the value is left unmasked).
