@@ -104,29 +104,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("none.db")))
     }
 
-    /// `--fail-on newly-failing` for CI: exit 1 exactly when an entry newly fails, the text
-    /// saying so on its last line; the same answer in JSON.
-    @Test(arguments: TestBackend.all) func impactFailsOnNewlyFailingEntries(_ backend: TestBackend) throws {
-        let sandbox = try Self.sandbox(backend)
-        let failing = try sandbox.run("impact", "--fail-on", "newly-failing", "proposed/credit-card.field")
-        #expect(failing.status == 1, "\(failing)")
-        #expect(failing.outputLines.last == "1 entry would newly fail: exit 1 (--fail-on newly-failing).", "\(failing)")
-        let json = try sandbox.run("--format", "json", "impact", "--fail-on", "newly-failing", "proposed/credit-card.field")
-        #expect(json.status == 1, "\(json)")
-        #expect(json.stdout.hasPrefix(#"{"entries_checked":4,"newly_failing":1,"#), "\(json)")
-        // Without the option, the same comparison exits 0.
-        #expect(try sandbox.run("impact", "proposed/credit-card.field").status == 0)
-        // A proposal that breaks nothing stored passes the gate.
-        try sandbox.write("proposed/age.field", "field age\nparam min = 0\nparam max = 200\nnormalize trim\ninteger\nrange $min...$max\n")
-        let safe = try sandbox.run("impact", "--fail-on", "newly-failing", "proposed/age.field")
-        #expect(safe.status == 0, "\(safe)")
-        #expect(!safe.stdout.contains("exit 1"), "\(safe)")
-        let wrong = try sandbox.run("impact", "--fail-on", "anything", "proposed/age.field")
-        #expect(wrong.status == 2, "\(wrong)")
-        #expect(wrong.errorLines.first == "formulary: error: --fail-on 'anything' is not a condition to fail on; use one of: newly-failing",
-                "\(wrong)")
-    }
-
     @Test(arguments: TestBackend.all) func canonicalizeRewritesCountsAndAudits(_ backend: TestBackend) throws {
         let sandbox = try Self.sandbox(backend)
         let before = try sandbox.databaseFingerprint()

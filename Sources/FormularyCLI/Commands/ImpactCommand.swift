@@ -1,18 +1,9 @@
 import FormularyKit
 
-/// What makes `impact` exit 1: `--fail-on newly-failing`.
-enum ImpactFailure: String, CaseIterable, ExpressibleByArgument {
-    /// Some entry valid in its latest result is invalid with the proposed files.
-    case newlyFailing = "newly-failing"
-    static var noun: String { "a condition to fail on" }
-}
-
-/// `formulary impact FILE… [--fail-on newly-failing]`
+/// `formulary impact FILE…`
 struct ImpactCommand: Command {
     static let file = Argument("FILE", help: "A .field or .form file declaring one type or form.", isRepeating: true,
                                completion: .files)
-    static let failOn = Option("fail-on", "WHEN", of: ImpactFailure.self,
-                               help: "Exit 1 when an entry newly fails (newly-failing), for CI.")
     static let spec = CommandSpec(
         path: ["impact"],
         abstract: "Shows what proposed types or forms would change among the stored entries, writing nothing.",
@@ -32,40 +23,20 @@ struct ImpactCommand: Command {
 
         The database is only read: nothing is recorded, not even in the audit log.
 
-        With --fail-on newly-failing, the exit status is 1 when some entry newly fails: valid
-        (no error) in its latest result and invalid with the proposed files. An entry that
-        already failed and fails another rule too does not count (the rules table shows it).
-
-        Exit status: 0 when the comparison was made (whatever it found, unless --fail-on says
-        otherwise), 1 when --fail-on newly-failing and an entry newly fails, 2 when a file has
+        Exit status: 0 when the comparison was made (whatever it found), 2 when a file has
         problems or a form cannot be used with the files, 3 on a database failure.
         """,
-        options: [failOn],
         arguments: [file],
-        examples: ["formulary impact my-types/phone.field", "formulary --format json impact signup.form",
-                   "formulary impact --fail-on newly-failing proposed/email.field"])
+        examples: ["formulary impact my-types/phone.field", "formulary --format json impact signup.form"])
 
     let files: [String]
-    let failOn: ImpactFailure?
     let format: OutputFormat
     let context: CommandContext
 
     init(arguments: ParsedArguments, context: CommandContext) throws {
         files = arguments.values(Self.file)
-        failOn = try arguments.value(Self.failOn)
         format = try context.format(offered: Self.spec.formats)
         self.context = context
-    }
-
-    /// The exit status of a comparison made: 1 when `--fail-on newly-failing` and an entry
-    /// newly fails (said on the last line of the text output), else 0.
-    private func status(_ report: ImpactService.Report, text: Bool) -> ExitStatus {
-        guard failOn == .newlyFailing, report.newlyFailing > 0 else { return .success }
-        if text {
-            let n = report.newlyFailing
-            context.stdout.line("\(ReportNumbers.grouped(n)) entr\(n == 1 ? "y" : "ies") would newly fail: exit 1 (--fail-on newly-failing).")
-        }
-        return .violations
     }
 
     func run() throws -> ExitStatus {
@@ -74,7 +45,7 @@ struct ImpactCommand: Command {
             .impact(files: files, today: try context.today()) { stderr.write(CommandContext.render($0)) }
         if format == .json {
             context.stdout.write(bytes: report.jsonDocument)
-            return status(report, text: false)
+            return .success
         }
         let out = context.stdout
         guard !report.forms.isEmpty else {
@@ -100,7 +71,7 @@ struct ImpactCommand: Command {
         }
         guard !report.rules.isEmpty else {
             out.line("No rule changes its result.")
-            return status(report, text: true)
+            return .success
         }
         out.line()
         out.write(TextTable(header: ["FIELD", "RULE", "NEWLY FAILING", "FIXED"],
@@ -111,6 +82,6 @@ struct ImpactCommand: Command {
         out.write(TextTable(header: ["ENTRY", "FIELD", "RULE", "CHANGE"],
                             rows: report.examples.map { [String($0.entry), $0.field ?? "-", $0.rule,
                                                          $0.change == .fixed ? "fixed" : "newly failing"] }).render())
-        return status(report, text: true)
+        return .success
     }
 }
