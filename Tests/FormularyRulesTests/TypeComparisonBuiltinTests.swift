@@ -63,4 +63,22 @@ import Testing
         let turned: [TypeComparison.Relation: TypeComparison.Relation] = [.subset: .superset, .superset: .subset]
         #expect(back.relation == turned[edit.relation] ?? edit.relation)
     }
+
+    /// A card that keeps Luhn but masks differently: Luhn cannot be set aside (it reads
+    /// differently masked text), and the reason says it is in both, not "only in" one.
+    @Test func aChecksumInBothVersionsIsNamedAsSuch() throws {
+        let old = try TypeComparisonTests.catalog.fieldType("credit-card")
+        let new = try TypeComparisonTests.type("""
+            field credit-card
+            normalize strip " -"
+            mask "0000 0000 0000 0000"
+            checksum luhn
+            pattern /4.*/ as visa-only
+            """)
+        let c = try TypeComparisonTests.compare(old, new)
+        #expect(c.newlyRejected.status == .some)
+        #expect(c.newlyAccepted.status == .unknown)
+        let reason = try #require(c.newlyAccepted.reason)
+        #expect(reason.contains("checksum luhn in both") && !reason.contains("only in"), "\(reason)")
+    }
 }
