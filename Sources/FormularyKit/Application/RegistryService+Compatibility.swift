@@ -29,7 +29,7 @@ public struct CompatibilityCheck: JSONObjectRepresentable, Sendable {
     public var isCompatible: Bool { breaches.isEmpty }
 
     /// `{"type", "policy", "previous", "unchanged", "compatible", "breaches": [text],
-    /// "stored_values": {…} | null}`.
+    /// "comparison": {…} | null (as `types diff` writes it), "stored_values": {…} | null}`.
     public func writeFields(to o: inout JSONObjectWriter) {
         o.field("type", type)
         o.field("policy", policy.rawValue)
@@ -38,18 +38,7 @@ public struct CompatibilityCheck: JSONObjectRepresentable, Sendable {
         o.field("compatible", isCompatible)
         o.array("breaches") { a in for b in breaches { a.value(b) } }
         if let comparison {
-            o.object("comparison") { c in
-                c.field("relation", comparison.relation.rawValue)
-                for (name, d) in [("newly_rejected", comparison.newlyRejected), ("newly_accepted", comparison.newlyAccepted)] {
-                    c.object(name) { x in
-                        x.field("status", d.status.rawValue)
-                        if let w = d.witness { x.field("witness", w) } else { x.nullField("witness") }
-                        x.field("shortest", d.isShortest)
-                        if let r = d.reason { x.field("reason", r) } else { x.nullField("reason") }
-                    }
-                }
-                c.array("set_aside") { a in for s in comparison.setAside { a.value(s) } }
-            }
+            o.object("comparison") { comparison.writeFields(to: &$0) }
         } else {
             o.nullField("comparison")
         }

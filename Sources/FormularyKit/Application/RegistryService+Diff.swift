@@ -44,39 +44,7 @@ extension RegistryService {
             side("old", old)
             side("new", new)
             o.field("today", today.description)
-            let c = comparison
-            o.field("relation", c.relation.rawValue)
-            func difference(_ name: String, _ d: TypeComparison.Difference) {
-                o.object(name) { d2 in
-                    d2.field("status", d.status.rawValue)
-                    if let w = d.witness { d2.field("witness", w) } else { d2.nullField("witness") }
-                    d2.field("shortest", d.witness != nil && d.isShortest)
-                    if let reason = d.reason { d2.field("reason", reason) }
-                }
-            }
-            difference("newly_rejected", c.newlyRejected)
-            difference("newly_accepted", c.newlyAccepted)
-            o.array("rules") { a in
-                for r in c.rules {
-                    a.object { ro in
-                        ro.field("rule", r.name)
-                        ro.field("relation", r.relation.rawValue)
-                        if let old = r.old { ro.field("old", old) } else { ro.nullField("old") }
-                        if let new = r.new { ro.field("new", new) } else { ro.nullField("new") }
-                        if let reason = r.reason { ro.field("reason", reason) }
-                    }
-                }
-            }
-            if let n = c.normalization {
-                o.object("normalization") { no in
-                    no.field("old", n.old)
-                    no.field("new", n.new)
-                }
-            } else {
-                o.nullField("normalization")
-            }
-            o.array("set_aside") { a in for name in c.setAside { a.value(name) } }
-            o.field("secure", c.secure)
+            comparison.writeFields(to: &o)
         }
     }
 

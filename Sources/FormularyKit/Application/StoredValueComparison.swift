@@ -73,8 +73,7 @@ public struct StoredValueComparison: JSONObjectRepresentable, Sendable, Equatabl
                     guard let (old, new) = judges[field], let value = stored.values[i],
                           !value.allSatisfy(\.isWhitespace) else { continue }
                     out.valuesChecked += 1
-                    let wasValid = old.validate(value, stage: .final).verdict != .invalid
-                    let isValid = new.validate(value, stage: .final).verdict != .invalid
+                    let wasValid = old.isValid(value), isValid = new.isValid(value)
                     guard wasValid != isValid else { continue }
                     let example = Example(entry: stored.id, form: formName, field: field)
                     if wasValid {

@@ -28,13 +28,14 @@ extension ValidationRun {
     /// hold their messages: a catalog edited since must not be read in its old words), and the
     /// same "today" when the form or a type measures dates from it. Forms with `unique` rules are judged in full: a new duplicate makes an
     /// unchanged entry fail too.
-    func carryPlan(_ form: PreparedForm, judge: FormJudge, index: Int, formVersionID: Int64,
+    /// `messages` is this run's ``messagesDigest``.
+    func carryPlan(_ form: PreparedForm, judge: FormJudge, index: Int, messages: String?, formVersionID: Int64,
                    typeVersionIDs: [String: Int64]) throws -> CarryPlan? {
         guard options.carryForward, judge.core.uniqueRules.isEmpty, !form.maskedByHistory else { return nil }
         guard let base = try store.latestCompleteRun(formID: judge.formID),
               let baseForm = base.forms.first(where: { $0.formID == judge.formID }),
               baseForm.formVersionID == formVersionID, base.locale == options.locale,
-              base.messages == messagesDigest else { return nil }
+              base.messages == messages else { return nil }
         if base.today != options.today.description && Self.measuresFromToday(form) { return nil }
         var baseTypes: [String: Int64] = [:]
         for t in try store.fieldTypes(ofRun: base.id, formID: judge.formID) { baseTypes[t.field] = t.version.id }

@@ -95,7 +95,7 @@ package enum ValidationSetupError: Error, Sendable, CustomStringConvertible {
 /// (see docs/storage.md, "Validation runs").
 ///
 /// A form whose last complete run still applies (same form and type versions; see
-/// ``carryPlan(_:judge:index:formVersionID:typeVersionIDs:)``) has that run's results copied
+/// ``carryPlan(_:judge:index:messages:formVersionID:typeVersionIDs:)``) has that run's results copied
 /// for its unchanged entries in a first batch, its changed entries judged by id in the same
 /// batch; the scan then starts after that run's extent (docs/storage.md, "Incremental runs").
 ///
@@ -149,6 +149,7 @@ package final class ValidationRun {
     /// Runs the validation and returns the finished run as recorded.
     package func run() throws -> FormularyStore.RunRecord {
         let prepared = try prepareForms()
+        let messages = messagesDigest   // once: it hashes every translation of the locale
         try store.abandonDeadRuns(actor: options.actor)
 
         var judges: [FormJudge] = []
@@ -164,7 +165,7 @@ package final class ValidationRun {
                 snapshots = try store.beginEntrySnapshots(count: options.workers)
                 let layouts = try store.entryLayouts()
                 let run = try store.insertRun(actor: options.actor, today: options.today.description,
-                                              locale: options.locale, messages: messagesDigest)
+                                              locale: options.locale, messages: messages)
                 bounds = try store.entryIDBounds()
                 for form in prepared {
                     let formID = try store.ensureFormID(named: form.name)
@@ -183,7 +184,7 @@ package final class ValidationRun {
                     let judge = FormJudge(formID: formID, form: registry.localized(form.definition), types: form.types,
                                           layouts: layouts,
                                           tuned: bounds.lastID - bounds.firstID >= FormJudge.tuningThreshold)
-                    if let carry = try carryPlan(form, judge: judge, index: judges.count,
+                    if let carry = try carryPlan(form, judge: judge, index: judges.count, messages: messages,
                                                  formVersionID: formVersion.id, typeVersionIDs: typeVersionIDs) {
                         carries.append(carry)
                     }
