@@ -58,6 +58,7 @@ extension CompiledFieldType {
     /// be using.
     package func screen(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> Screening {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
+        if let passed = passesByDigits(raw, scratch: scratch, countingWarnings: true) { return passed ? .clean : .failing }
         guard isWellFormedUTF8(raw) else { return .failing }
         if isBlank(raw) { return .absent }
         return passesPresent(raw, scratch: scratch, countingWarnings: true) ? .clean : .failing
@@ -66,6 +67,10 @@ extension CompiledFieldType {
     @inline(__always)
     private func passes(utf8: UnsafeRawBufferPointer, countingWarnings: Bool) -> Bool {
         let raw = utf8.assumingMemoryBound(to: UInt8.self)
+        if digitPlan != nil,
+           let passed = Scratch.withCurrent({ passesByDigits(raw, scratch: $0, countingWarnings: countingWarnings) }) {
+            return passed
+        }
         guard isWellFormedUTF8(raw) else { return false }
         if isBlank(raw) { return true }
         return Scratch.withCurrent { passesPresent(raw, scratch: $0, countingWarnings: countingWarnings) }

@@ -84,6 +84,28 @@ public final class CompiledFieldType: Sendable {
         }
         candidateStarts = starts
         candidates = list
+        let plan = DigitPlan(steps: steps, mask: mask, choices: choices, choiceTable: choiceTable, checks: checks)
+        digitPlan = plan
+        digitPlanRef = plan.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// For a type that only strips separators and formats digits (a card number, a phone
+    /// number): its final stage in one pass over the value (``DigitPlan``); nil otherwise.
+    let digitPlan: DigitPlan?
+    private let digitPlanRef: Unmanaged<DigitPlan>?
+
+    /// The final stage by ``digitPlan``: nil when the type has none or it cannot tell.
+    @inline(__always)
+    func passesByDigits(_ raw: Bytes, scratch: Scratch, countingWarnings: Bool) -> Bool? {
+        guard let digitPlanRef else { return nil }
+        let stride = choiceRefs.count &+ 1
+        return digitPlanRef._withUnsafeGuaranteedRef { plan in
+            maskOneOfFinal.withUnsafeBufferPointer { table in
+                plan.passes(raw, scratch: scratch, choiceTable: choiceTable, countingWarnings: countingWarnings) {
+                    table[$0 &* stride &+ $1 &+ 1]
+                }
+            }
+        }
     }
 
     /// Per check `i` and mask `choice` (-1: ``mask``): `maskOneOfFinal[i * (choices.count + 1)

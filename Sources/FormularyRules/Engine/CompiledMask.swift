@@ -110,7 +110,7 @@ final class CompiledMask: @unchecked Sendable {
     /// are ASCII), else 0: such a mask formats a value of exactly that many ASCII digits
     /// into itself, each slot taking the next digit (``formatASCII``'s walk, done without
     /// its per-item tests: a card number's or a phone number's mask).
-    private let digitSlots: Int
+    let digitSlots: Int
 
     deinit { asciiCodes?.deallocate() }
 
