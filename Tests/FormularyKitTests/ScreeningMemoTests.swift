@@ -58,6 +58,42 @@ import FormularyStore
                                    Array("123".utf8), Array("124".utf8), Array("123".utf8), [], [0], []], memo: tiny)
     }
 
+    @Test func keysTellApartValuesOfOneLengthByAnyByte() throws {
+        // The key is made of loads that overlap for short values: changing any one byte of a
+        // value of any length up to the memo's longest must change it.
+        var state: UInt64 = 7
+        for n in 1...ScreeningMemo.maxLength {
+            var value = (0..<n).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 40)
+            }
+            let original = value.withUnsafeBytes { ScreeningMemo.key($0.baseAddress!, n) }
+            for i in 0..<n {
+                let kept = value[i]
+                value[i] = kept ^ 0x01
+                let changed = value.withUnsafeBytes { ScreeningMemo.key($0.baseAddress!, n) }
+                #expect(changed != original, "length \(n), byte \(i)")
+                value[i] = kept
+            }
+        }
+    }
+
+    @Test func valuesDifferingInTheirLastByteSpreadOverTheTable() throws {
+        // Expiry dates "MM/yy" differ last in their fifth byte, which sits in a key word's top
+        // byte: slots picked by a product's low bits put every year's "MM/y0"…"MM/y9" in one
+        // slot, and seen in turn they evicted each other.
+        let exp = try Self.compiled("exp-date")
+        var values: [[UInt8]] = []
+        for month in 1...12 {
+            for year in 30...41 { values.append(Array(String(format: "%02d/%02d", month, year).utf8)) }
+        }
+        let memo = ScreeningMemo(fieldCount: 1)
+        expectSameScreenings(exp, Array(repeatElement(values, count: 10).joined()), memo: memo)
+        let counts = memo.counts(field: 0)
+        #expect(counts.lookups == 1_440)
+        #expect(counts.hits >= 1_250, "\(counts.hits) hits of 1,296 possible")
+    }
+
     @Test func takesAnEmptyBufferWithoutAnAddress() throws {
         let cvv = try Self.compiled("cvv")
         let memo = ScreeningMemo(fieldCount: 1)

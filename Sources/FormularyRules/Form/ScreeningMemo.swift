@@ -12,13 +12,15 @@
 /// with fewer than a quarter of hits, so it costs nothing after that. Secure values are in
 /// the table as they are in SQLite's row buffer: in this process's memory only.
 package final class ScreeningMemo {
-    package static let defaultSlots = 1024
+    package static let defaultSlots = 4096
     /// Slots per field, a power of two.
     package let slots: Int
+    /// 64 less log2(``slots``): a hash's top bits pick the slot.
+    private let slotShift: UInt64
     package static let maxLength = 24
     package static let window = 8192
 
-    /// Four words per slot: the value's bytes zero-padded to 24, then `length << 8 | code`
+    /// Four words per slot: the value's ``key(_:_:)``, then `length << 8 | code`
     /// (code 0: empty slot).
     private let table: UnsafeMutablePointer<UInt64>
     /// Per field: lookups, hits, and 1 while the table is in use. Behind a pointer (like
@@ -36,6 +38,7 @@ package final class ScreeningMemo {
         var size = 1
         while enabled && size < slots { size *= 2 }
         self.slots = size
+        slotShift = UInt64(64 - size.trailingZeroBitCount)
         let words = max(fieldCount, 1) * size * 4
         table = .allocate(capacity: words)
         table.initialize(repeating: 0, count: words)
@@ -57,14 +60,13 @@ package final class ScreeningMemo {
         let stat = stats + 3 * field
         guard stat[2] == 1, n <= Self.maxLength else { return screen(value) }
         var key: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        if let source = value.baseAddress, n > 0 {   // an empty buffer may have no address
-            withUnsafeMutableBytes(of: &key) { $0.baseAddress!.copyMemory(from: source, byteCount: n) }
-        }
+        if let source = value.baseAddress { key = Self.key(source, n) }   // an empty buffer may have no address
         var h = key.0 &* 0x9E37_79B9_7F4A_7C15
         h ^= (key.1 ^ UInt64(n)) &* 0xC2B2_AE3D_27D4_EB4F
         h ^= key.2 &* 0x1656_67B1_9E37_79F9
-        h ^= h >> 29
-        let slot = table + (field * slots + Int(truncatingIfNeeded: h) & (slots - 1)) * 4
+        // The top bits: a product's low bits never see the key's high bytes (the last byte of
+        // "12/30" is in the first word's top byte).
+        let slot = table + (field * slots + Int(truncatingIfNeeded: h >> slotShift)) * 4
         stat[0] += 1
         let meta = slot[3]
         if meta != 0 && meta >> 8 == UInt64(n) && slot[0] == key.0 && slot[1] == key.1 && slot[2] == key.2 {
@@ -75,6 +77,26 @@ package final class ScreeningMemo {
         (slot[0], slot[1], slot[2], slot[3]) = (key.0, key.1, key.2, UInt64(n) << 8 | Self.code(result))
         if stat[0] == Self.window && stat[1] * 4 < Self.window { stat[2] = 0 }
         return result
+    }
+
+    /// The words a value of `n` bytes (at most 24) is remembered by: loads that stay inside
+    /// the value and overlap where it is short, so that for one length they tell any two
+    /// values apart (the slot keeps the length too). No call to copy the bytes.
+    @inline(__always)
+    package static func key(_ p: UnsafeRawPointer, _ n: Int) -> (UInt64, UInt64, UInt64) {
+        if n >= 8 {
+            let first = p.loadUnaligned(as: UInt64.self)
+            let last = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            return (first, last, n > 16 ? p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : 0)
+        }
+        if n >= 4 {
+            let first = UInt64(p.loadUnaligned(as: UInt32.self))
+            return (first | UInt64(p.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) << 32, 0, 0)
+        }
+        guard n > 0 else { return (0, 0, 0) }
+        let bytes = UInt64(p.load(as: UInt8.self)) | UInt64(p.load(fromByteOffset: n >> 1, as: UInt8.self)) << 8
+            | UInt64(p.load(fromByteOffset: n &- 1, as: UInt8.self)) << 16
+        return (bytes, 0, 0)
     }
 
     /// Whether field `field` still uses its table.
