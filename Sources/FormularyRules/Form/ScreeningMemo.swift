@@ -15,7 +15,8 @@ package final class ScreeningMemo {
     package static let defaultSlots = 4096
     /// Slots per field, a power of two.
     package let slots: Int
-    /// 64 less log2(``slots``): a hash's top bits pick the slot.
+    /// 64 less log2(``slots``) (63 for one slot, which the mask then picks): a hash's top
+    /// bits pick the slot.
     private let slotShift: UInt64
     package static let maxLength = 24
     package static let window = 8192
@@ -38,7 +39,7 @@ package final class ScreeningMemo {
         var size = 1
         while enabled && size < slots { size *= 2 }
         self.slots = size
-        slotShift = UInt64(64 - size.trailingZeroBitCount)
+        slotShift = UInt64(min(63, 64 - size.trailingZeroBitCount))
         let words = max(fieldCount, 1) * size * 4
         table = .allocate(capacity: words)
         table.initialize(repeating: 0, count: words)
@@ -57,7 +58,7 @@ package final class ScreeningMemo {
     package func screening(field: Int, of value: UnsafeRawBufferPointer,
                    _ screen: (UnsafeRawBufferPointer) -> CompiledFieldType.Screening) -> CompiledFieldType.Screening {
         let n = value.count
-        let stat = stats + 3 * field
+        let stat = stats + 3 &* field
         guard stat[2] == 1, n <= Self.maxLength else { return screen(value) }
         var key: (UInt64, UInt64, UInt64) = (0, 0, 0)
         if let source = value.baseAddress { key = Self.key(source, n) }   // an empty buffer may have no address
@@ -66,11 +67,11 @@ package final class ScreeningMemo {
         h ^= key.2 &* 0x1656_67B1_9E37_79F9
         // The top bits: a product's low bits never see the key's high bytes (the last byte of
         // "12/30" is in the first word's top byte).
-        let slot = table + (field * slots + Int(truncatingIfNeeded: h >> slotShift)) * 4
-        stat[0] += 1
+        let slot = table + (field &* slots &+ Int(truncatingIfNeeded: h &>> slotShift) & (slots &- 1)) &* 4
+        stat[0] &+= 1
         let meta = slot[3]
         if meta != 0 && meta >> 8 == UInt64(n) && slot[0] == key.0 && slot[1] == key.1 && slot[2] == key.2 {
-            stat[1] += 1
+            stat[1] &+= 1
             return Self.screening(code: meta & 0xFF)
         }
         let result = screen(value)

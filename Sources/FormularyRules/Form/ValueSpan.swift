@@ -12,7 +12,9 @@
         self.length = length
     }
 
-    @usableFromInline package static let absent = ValueSpan(offset: 0, length: -1)
+    // Computed, not a stored `static let`: a global read from another module goes through
+    // an accessor call, once per absent value on the batch path.
+    @inlinable package static var absent: ValueSpan { ValueSpan(offset: 0, length: -1) }
 
     @inlinable package var isPresent: Bool { length >= 0 }
 

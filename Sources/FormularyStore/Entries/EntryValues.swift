@@ -79,6 +79,9 @@ import FormularyRules
     package static func locate(_ bytes: UnsafeRawBufferPointer,
                               into spans: inout [ValueSpan]) throws(EntryValuesError) {
         let n = bytes.count
+        // Offsets and lengths then fit a span's 32 bits without a check per value (SQLite
+        // holds a blob of at most 2 GB).
+        guard n <= Int(Int32.max) else { throw .malformed(offset: Int(Int32.max)) }
         var failure = -1
         spans.withUnsafeMutableBufferPointer { out in
             guard let base = bytes.baseAddress else {
@@ -111,7 +114,7 @@ import FormularyRules
                 }
                 let length = Int(tag - 1)
                 guard length <= n - p else { failure = p; return }
-                out[index] = ValueSpan(offset: Int32(p), length: Int32(length))
+                out[index] = ValueSpan(offset: Int32(truncatingIfNeeded: p), length: Int32(truncatingIfNeeded: length))
                 p &+= length
             }
         }
