@@ -171,53 +171,61 @@ final class ChunkJudge {
         var violations = self.violations
         defer { (self.scratches, self.violations) = (scratches, violations) }
         let carriedThrough = skipCarried ? self.carriedThrough : noneCarried
-        for chunk in ranges {
-            try snapshot.forEachEntry(afterID: chunk.afterID, throughID: chunk.throughID) { row in
-                let form = row.formID
-                if form != formID {
-                    formID = form
-                    j = judgeOfForm[form] ?? -1
-                    layoutID = -1
-                }
-                guard j >= 0 else { return }   // a form this run does not judge
-                let id = row.id
-                guard id > carriedThrough[j] else { return }   // its results are carried forward
-                let layout = row.layoutID
-                if layout != layoutID {
-                    guard let found = judges[j].plan(layoutID: layout) else {
-                        throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
-                    }
-                    plan = Unmanaged.passUnretained(found)
-                    layoutID = layout
-                }
-                if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
-                do {
-                    try row.withValues { bytes in
-                        try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
-                            try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                                try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
-                                guard hashesKeys[j] else { return }
-                                judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
-                                    outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
+        // Through buffers for the whole call: subscripting the arrays per entry checked
+        // their uniqueness each time.
+        var counts = outcome.counts
+        try scratches.withUnsafeMutableBufferPointer { scratches in
+            try counts.withUnsafeMutableBufferPointer { counts in
+                for chunk in ranges {
+                    try snapshot.forEachEntry(afterID: chunk.afterID, throughID: chunk.throughID) { row in
+                        let form = row.formID
+                        if form != formID {
+                            formID = form
+                            j = judgeOfForm[form] ?? -1
+                            layoutID = -1
+                        }
+                        guard j >= 0 else { return }   // a form this run does not judge
+                        let id = row.id
+                        guard id > carriedThrough[j] else { return }   // its results are carried forward
+                        let layout = row.layoutID
+                        if layout != layoutID {
+                            guard let found = judges[j].plan(layoutID: layout) else {
+                                throw StoreError.corrupt("entry \(id) has layout \(layout), which is missing")
+                            }
+                            plan = Unmanaged.passUnretained(found)
+                            layoutID = layout
+                        }
+                        if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
+                        do {
+                            try row.withValues { bytes in
+                                try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
+                                    try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                                        try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
+                                        guard hashesKeys[j] else { return }
+                                        judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
+                                            outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
+                                        }
+                                    }
                                 }
                             }
+                        } catch let error as EntryValuesError {
+                            throw StoreError.corrupt("entry \(id): \(error)")
                         }
+                        counts[j].entriesChecked += 1
+                        guard !violations.isEmpty else { return }
+                        var errors = 0
+                        for v in violations where v.severity == .error { errors += 1 }
+                        counts[j].errors += errors
+                        counts[j].warnings += violations.count - errors
+                        if errors > 0 { counts[j].entriesInvalid += 1 } else { counts[j].entriesWarned += 1 }
+                        let start = outcome.violations.count
+                        outcome.violations.append(contentsOf: violations)
+                        outcome.entries.append((j, id, row.version, start..<outcome.violations.count))
                     }
-                } catch let error as EntryValuesError {
-                    throw StoreError.corrupt("entry \(id): \(error)")
                 }
-                outcome.counts[j].entriesChecked += 1
-                guard !violations.isEmpty else { return }
-                var errors = 0
-                for v in violations where v.severity == .error { errors += 1 }
-                outcome.counts[j].errors += errors
-                outcome.counts[j].warnings += violations.count - errors
-                if errors > 0 { outcome.counts[j].entriesInvalid += 1 } else { outcome.counts[j].entriesWarned += 1 }
-                let start = outcome.violations.count
-                outcome.violations.append(contentsOf: violations)
-                outcome.entries.append((j, id, row.version, start..<outcome.violations.count))
             }
         }
+        outcome.counts = counts
         return outcome
     }
 }

@@ -74,8 +74,9 @@ final class DigitPlan: Sendable {
             case .checksum(.luhn): planned.append(.luhn(check.severity))
             case .length:
                 planned.append(.length(check.severity))
+                let scratch = Scratch()
                 for text in texts {
-                    lengthPasses.append(text.withUnsafeBufferPointer { check.evaluate($0, stage: .final, scratch: Scratch()) })
+                    lengthPasses.append(text.withUnsafeBufferPointer { check.evaluate($0, stage: .final, scratch: scratch) })
                 }
                 continue
             default: return nil

@@ -180,6 +180,15 @@ import Foundation
         while try step() { try body(row) }
     }
 
+    /// Calls `body` for each row until it returns false (the statement is then reset).
+    @inlinable package func forEachRowWhile(_ body: (Row) throws -> Bool) throws {
+        defer { if needsReset { sqlite3_reset(handle) } }
+        let row = Row(handle: handle)
+        while try step() {
+            guard try body(row) else { return }
+        }
+    }
+
     /// The rows mapped by `transform`.
     package func map<T>(_ transform: (Row) throws -> T) throws -> [T] {
         var result: [T] = []

@@ -280,8 +280,10 @@ final class SQLiteEntryScan: EntryScanning {
         configuration.readOnly = true
         configuration.create = false
         database = try Database(path: path, configuration: configuration)
+        // No upper bound in SQL: the loop stops at the first id past the range, one comparison
+        // instead of two more VDBE steps per row.
         scan = try database.makeStatement(
-            "SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > ? AND id <= ? ORDER BY id")
+            "SELECT id, form_id, layout_id, vals, version FROM entries WHERE id > ? ORDER BY id")
         try database.executeScript("BEGIN DEFERRED")
         // A read fixes the snapshot now, while the writer holds the lock.
         _ = try database.scalarInt64("SELECT max(id) FROM entries")
@@ -291,13 +293,15 @@ final class SQLiteEntryScan: EntryScanning {
 
     func forEachEntry(afterID: Int64, throughID: Int64, _ body: (EntryRowView) throws -> Void) throws {
         scan.bind(afterID, at: 1)
-        scan.bind(throughID, at: 2)
         defer { scan.reset() }
-        try scan.forEachRow { row in
+        try scan.forEachRowWhile { row in
+            let id = row.int64(0)
+            guard id <= throughID else { return false }
             try row.withUnsafeBytes(at: 3) { values in
-                try body(EntryRowView(id: row.int64(0), formID: row.int64(1), layoutID: row.int64(2),
+                try body(EntryRowView(id: id, formID: row.int64(1), layoutID: row.int64(2),
                                       version: row.int(4), values: values))
             }
+            return true
         }
     }
 
