@@ -119,12 +119,15 @@ extension ValidationRun {
 
     /// Writes the failed rules of a chunk's failing entries (inside the batch's transaction).
     func write(_ outcome: ChunkOutcome, judges: [FormJudge], writer: RunResultWriter) throws {
-        for entry in outcome.entries {
-            let formID = judges[entry.form].formID
-            for v in outcome.violations[entry.range] {
-                let rule = try writer.ruleID(formID: formID, field: v.field, type: v.type, rule: v.rule,
-                                             severity: v.severity, message: v.message)
-                try writer.add(entryID: entry.id, entryVersion: entry.version, ruleID: rule)
+        // Each violation read where it lies: binding a copy retained its four strings.
+        try outcome.violations.withUnsafeBufferPointer { all in
+            for entry in outcome.entries {
+                let formID = judges[entry.form].formID
+                for i in entry.range {
+                    let rule = try writer.ruleID(formID: formID, field: all[i].field, type: all[i].type,
+                                                 rule: all[i].rule, severity: all[i].severity, message: all[i].message)
+                    try writer.add(entryID: entry.id, entryVersion: entry.version, ruleID: rule)
+                }
             }
         }
     }

@@ -55,7 +55,7 @@ package final class RunResultWriter {
     /// shares results from), so that a failure with the same content reuses one of them.
     private func rememberRules(formID: Int64?) throws {
         // A remembered key may now name another row: look it up afresh.
-        if !recent.isEmpty { recent = [(key: RuleKey, id: Int64)?](repeating: nil, count: Self.recentSlots) }
+        recent = Self.noRecentRules
         for rule in try backend.rules(ofRun: runID, form: nil) where formID == nil || rule.formID == formID {
             ruleIDs[RuleKey(formID: rule.formID, field: rule.field, type: rule.type, rule: rule.rule,
                             severity: rule.severity, message: rule.message)] = rule.id
@@ -87,27 +87,49 @@ package final class RunResultWriter {
     /// The id of this failed rule in the run, inserted on first use.
     package func ruleID(formID: Int64, field: String?, type: String?, rule: String,
                        severity: Severity, message: String) throws -> Int64 {
-        let key = RuleKey(formID: formID, field: field, type: type, rule: rule, severity: severity, message: message)
         // Most failures repeat a few rules: a slot picked by lengths (O(1) for native strings)
         // and one comparison, usually of the same string objects, instead of hashing every
-        // string of the key (a sixth of the writer's time at 160,000 failures).
+        // string of the key (a sixth of the writer's time at 160,000 failures). The slot's
+        // rule is compared where it lies: copying it out retained each of its strings.
         let slot = (Int(truncatingIfNeeded: formID) &* 31 &+ rule.utf8.count &* 7 &+ message.utf8.count
                     &+ (field?.utf8.count ?? 0) &* 131 &+ (type?.utf8.count ?? 0) &* 17) & (Self.recentSlots - 1)
-        if let hit = recent[slot], hit.key == key { return hit.id }
-        if let id = ruleIDs[key] {
-            recent[slot] = (key, id)
-            return id
+        let hit = recent[slot]
+        if hit.id >= 0 && hit.formID == formID && hit.severity == severity && hit.rule == rule && hit.message == message
+            && hit.field == field && hit.type == type {
+            return hit.id
         }
-        let id = try rows.insertRule(RunRule(id: 0, formID: formID, form: "", field: field, type: type, rule: rule,
+        let key = RuleKey(formID: formID, field: field, type: type, rule: rule, severity: severity, message: message)
+        let id: Int64
+        if let known = ruleIDs[key] {
+            id = known
+        } else {
+            id = try rows.insertRule(RunRule(id: 0, formID: formID, form: "", field: field, type: type, rule: rule,
                                              severity: severity, message: message))
-        ruleIDs[key] = id
-        recent[slot] = (key, id)
+            ruleIDs[key] = id
+        }
+        recent[slot] = RecentRule(key: key, id: id)
         return id
     }
 
     private static let recentSlots = 64
+    /// A rule looked up lately (`id` -1: none yet). A class, so that reading a slot retains
+    /// one object rather than each of its strings.
+    private final class RecentRule {
+        let formID: Int64, field: String?, type: String?, rule: String, severity: Severity, message: String
+        let id: Int64
+        init(key: RuleKey, id: Int64) {
+            (formID, field, type, rule, severity, message) = (key.formID, key.field, key.type, key.rule, key.severity,
+                                                              key.message)
+            self.id = id
+        }
+    }
     /// Rules looked up lately, by ``ruleID(formID:field:type:rule:severity:message:)``'s slot.
-    private var recent = [(key: RuleKey, id: Int64)?](repeating: nil, count: RunResultWriter.recentSlots)
+    private var recent = RunResultWriter.noRecentRules
+    private static var noRecentRules: [RecentRule] {
+        let none = RecentRule(key: RuleKey(formID: -1, field: nil, type: nil, rule: "", severity: .error, message: ""),
+                              id: -1)
+        return [RecentRule](repeating: none, count: recentSlots)
+    }
 
     /// Records one failed rule of one entry (the same rule twice for an entry is kept once).
     package func add(entryID: Int64, entryVersion: Int, ruleID: Int64) throws {
