@@ -37,6 +37,20 @@ extension CompiledFieldType {
         return Scratch.withCurrent { Array(prepared(bytes, scratch: $0).0) }
     }
 
+    /// The final stage's violations of a present value given as bytes: what
+    /// ``validate(_:stage:)`` lists for it, without the strings of its result (the value
+    /// and its formatted text). Ill-formed UTF-8 is judged as `validate` judges it, repaired
+    /// with U+FFFD. Batch validation calls it for the values ``screen(utf8:scratch:)`` found
+    /// failing.
+    package func finalViolations(utf8: UnsafeRawBufferPointer, scratch: Scratch) -> [Violation] {
+        let raw = utf8.assumingMemoryBound(to: UInt8.self)
+        guard isWellFormedUTF8(raw), !isBlank(raw) else {
+            return validate(String(decoding: raw, as: UTF8.self)).violations
+        }
+        let (b, fit, choice) = prepared(raw, scratch: scratch)
+        return violations(b, fit: fit, choice: choice, stage: .final, scratch: scratch)
+    }
+
     /// What one look at a value's bytes tells a batch run.
     package enum Screening: Sendable {
         /// Empty or only white space: no check runs; the form decides (`required`).

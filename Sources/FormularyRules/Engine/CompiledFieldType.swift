@@ -319,7 +319,7 @@ public final class CompiledFieldType: Sendable {
         }
     }
 
-    private func violations(_ b: Bytes, fit: CompiledMask.Fit?, choice: Int, stage: Stage,
+    func violations(_ b: Bytes, fit: CompiledMask.Fit?, choice: Int, stage: Stage,
                             scratch: Scratch) -> [Violation] {
         var found: [Violation] = []
         if let fit, let maskCheck = maskCheck(for: choice), stage == .final || !maskCheck.finalOnly {

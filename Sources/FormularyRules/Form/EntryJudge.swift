@@ -232,10 +232,11 @@ package final class EntryJudge: Sendable {
                     }
                     continue
                 }
-                let field = fields[f]
-                let result = field.type.validate(String(decoding: bytes, as: UTF8.self))
-                for v in result.violations {
-                    violations.append(FormViolation(field: field.key, type: field.typeName, rule: v.rule,
+                let found = typeRefs[f]._withUnsafeGuaranteedRef {
+                    $0.finalViolations(utf8: bytes, scratch: scratch.engine)
+                }
+                for v in found {
+                    violations.append(FormViolation(field: fields[f].key, type: fields[f].typeName, rule: v.rule,
                                                     severity: v.severity, message: v.message))
                 }
             }
