@@ -1,3 +1,5 @@
+import CSQLite
+
 /// A fixed view of the entries for one validation worker thread: it sees them as they were
 /// when it began.
 ///
@@ -25,17 +27,43 @@ package final class EntrySnapshot: @unchecked Sendable {
     @usableFromInline package let id: Int64
     @usableFromInline package let formID: Int64
     @usableFromInline package let layoutID: Int64
-    @usableFromInline package let version: Int
     /// The encoded values; valid only during the call that received the row.
     @usableFromInline package let values: UnsafeRawBufferPointer
+    @usableFromInline let storedVersion: Int
+    /// A SQLite statement on this row whose column `versionColumn` is the version: read only
+    /// when asked (a worker asks for failing entries only), nil when `storedVersion` holds it.
+    @usableFromInline let statement: OpaquePointer?
+    @usableFromInline let versionColumn: Int32
+
+    /// The entry's version (as ``EntryRecord/version``); only during the call that received
+    /// the row.
+    @inlinable package var version: Int {
+        guard let statement else { return storedVersion }
+        return Int(sqlite3_column_int64(statement, versionColumn))
+    }
 
     @inlinable
     package init(id: Int64, formID: Int64, layoutID: Int64, version: Int, values: UnsafeRawBufferPointer) {
         self.id = id
         self.formID = formID
         self.layoutID = layoutID
-        self.version = version
         self.values = values
+        storedVersion = version
+        statement = nil
+        versionColumn = 0
+    }
+
+    /// A row whose version column `versionColumn` of `statement` gives when asked.
+    @inlinable
+    init(id: Int64, formID: Int64, layoutID: Int64, values: UnsafeRawBufferPointer, statement: OpaquePointer,
+         versionColumn: Int32) {
+        self.id = id
+        self.formID = formID
+        self.layoutID = layoutID
+        self.values = values
+        storedVersion = 0
+        self.statement = statement
+        self.versionColumn = versionColumn
     }
 
     /// Calls `body` with the encoded values.

@@ -298,8 +298,10 @@ final class SQLiteEntryScan: EntryScanning {
             let id = row.int64(0)
             guard id <= throughID else { return false }
             try row.withUnsafeBytes(at: 3) { values in
-                try body(EntryRowView(id: id, formID: row.int64(1), layoutID: row.int64(2),
-                                      version: row.int(4), values: values))
+                // The version is read only if asked for (by failing entries): reading another
+                // column leaves the values' pointer valid.
+                try body(EntryRowView(id: id, formID: row.int64(1), layoutID: row.int64(2), values: values,
+                                      statement: row.handle, versionColumn: 4))
             }
             return true
         }
