@@ -83,6 +83,20 @@ import Testing
                                      "378282246310005", "3782 822463 10005", "4222222222222", "4111 1111 1111 111"])
     }
 
+    @Test func itsLuhnAgreesWithTheChecksumOverDigits() throws {
+        let plan = try #require(try builtin("credit-card").tunedForBatch().digitPlan)
+        var generator = SplitMix64(seed: 30)
+        var differences: [String] = []
+        for length in 1...25 {
+            for _ in 0..<400 {
+                let digits = (0..<length).map { _ in UInt8(0x30 + Int.random(in: 0...9, using: &generator)) }
+                let (a, b) = digits.withUnsafeBufferPointer { (plan.luhn($0), Checksum.luhn($0)) }
+                if a != b { differences.append(String(decoding: digits, as: UTF8.self)) }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.prefix(5))")
+    }
+
     @Test func thePhoneAnswersAsItsPipeline() throws {
         let phone = try builtin("phone")
         #expect(phone.digitPlan != nil)

@@ -125,7 +125,7 @@ final class DigitPlan: Sendable {
                 guard countingWarnings || check.severity == .error else { continue }
                 let passed = switch check {
                 case .maskOneOf(let index, _): maskOneOf(index, choice)
-                case .luhn: Self.luhn(digits)
+                case .luhn: luhn(digits)
                 case .length: lengthPasses.withUnsafeBufferPointer { $0[c &* masks &+ m] }
                 }
                 if !passed { return false }
@@ -135,19 +135,28 @@ final class DigitPlan: Sendable {
     }
 
     /// Luhn over ASCII digits only (the formatted text's literals, which Luhn skips, are not
-    /// there). Two digits a step into two sums: the digits kept and the digits doubled
-    /// (2d, less 9 when over 9) do not wait on each other.
+    /// there), two digits a step from the right: ``luhnPairs`` gives a doubled digit and the
+    /// kept digit after it their sum at once.
     @inline(__always)
-    static func luhn(_ digits: Bytes) -> Bool {
-        var kept = 0, doubled = 0
+    func luhn(_ digits: Bytes) -> Bool {
+        var sum = 0
         var i = digits.count &- 1
-        while i >= 1 {
-            kept &+= Int(digits[i] &- 0x30)
-            let d = Int(digits[i &- 1] &- 0x30)
-            doubled &+= d &* 2 &- (d > 4 ? 9 : 0)
-            i &-= 2
+        luhnPairs.withUnsafeBufferPointer { pairs in
+            while i >= 1 {
+                let doubled = Int(digits[i &- 1] &- 0x30), kept = Int(digits[i] &- 0x30)
+                sum &+= Int(pairs[doubled &<< 4 | kept])
+                i &-= 2
+            }
         }
-        if i == 0 { kept &+= Int(digits[0] &- 0x30) }
-        return (kept &+ doubled) % 10 == 0
+        if i == 0 { sum &+= Int(digits[0] &- 0x30) }
+        return sum % 10 == 0
+    }
+
+    /// `luhnPairs[d << 4 | k]`: the doubled digit d's Luhn value (2d, less 9 when over 9) plus
+    /// the kept digit k. Per plan rather than `static`: a static is reached through a
+    /// once-check per call.
+    private let luhnPairs: [UInt8] = (0..<160).map { index in
+        let d = index >> 4, k = index & 15
+        return UInt8(truncatingIfNeeded: (d * 2 > 9 ? d * 2 - 9 : d * 2) + k)
     }
 }
