@@ -142,7 +142,6 @@ final class ChunkJudge {
     // Moved into locals for each chunk: a class's stored `var`s would cost a dynamic
     // exclusivity check per entry. One scratch per form: each remembers its fields' values.
     private var scratches: [FormJudge.Scratch]
-    private var violations: [FormViolation] = []
     /// Per form: whether it has `unique` rules, so that entries' keys are hashed.
     private let hashesKeys: [Bool]
     /// Per form: entries with ids up to this one keep a base run's results (0: none do).
@@ -171,8 +170,7 @@ final class ChunkJudge {
         var plan: Unmanaged<FormJudge.LayoutPlan>? = nil
         let judgeRefs = judges.map { Unmanaged.passUnretained($0) }
         var scratches = self.scratches
-        var violations = self.violations
-        defer { (self.scratches, self.violations) = (scratches, violations) }
+        defer { self.scratches = scratches }
         let carriedThrough = skipCarried ? self.carriedThrough : noneCarried
         // Through buffers for the whole call: subscripting the arrays per entry checked
         // their uniqueness each time.
@@ -198,12 +196,14 @@ final class ChunkJudge {
                             plan = Unmanaged.passUnretained(found)
                             layoutID = layout
                         }
-                        if !violations.isEmpty { violations.removeAll(keepingCapacity: true) }
+                        // Judged straight into the outcome: a copy per violation (and a retain per
+                        // string) less than judging into a list of its own.
+                        let start = outcome.violations.count
                         do {
                             try row.withValues { bytes in
                                 try judgeRefs[j]._withUnsafeGuaranteedRef { judge in
                                     try plan.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                                        try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &violations)
+                                        try judge.judge(bytes, plan: $0, scratch: &scratches[j], into: &outcome.violations)
                                         guard hashesKeys[j] else { return }
                                         judge.forEachUniqueHash(bytes, plan: $0, scratch: &scratches[j]) { hash in
                                             outcome.uniqueHashes.append(UniqueKeyHash(hash: hash, entryID: id))
@@ -215,15 +215,14 @@ final class ChunkJudge {
                             throw StoreError.corrupt("entry \(id): \(error)")
                         }
                         counts[j].entriesChecked += 1
-                        guard !violations.isEmpty else { return }
+                        let end = outcome.violations.count
+                        guard end > start else { return }
                         var errors = 0
-                        for v in violations where v.severity == .error { errors += 1 }
+                        for i in start..<end where outcome.violations[i].severity == .error { errors += 1 }
                         counts[j].errors += errors
-                        counts[j].warnings += violations.count - errors
+                        counts[j].warnings += end - start - errors
                         if errors > 0 { counts[j].entriesInvalid += 1 } else { counts[j].entriesWarned += 1 }
-                        let start = outcome.violations.count
-                        outcome.violations.append(contentsOf: violations)
-                        outcome.entries.append((j, id, row.version, start..<outcome.violations.count))
+                        outcome.entries.append((j, id, row.version, start..<end))
                     }
                 }
             }
