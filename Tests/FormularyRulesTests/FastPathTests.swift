@@ -25,6 +25,32 @@ import Testing
         ranges.flatMap { $0.compactMap(Unicode.Scalar.init) }
     }
 
+    @Test func utf8ValidationAgreesWithTheStandardLibraryAtEveryLength() {
+        // ASCII runs go eight bytes at a time and an ASCII tail in one overlapping load: an
+        // invalid byte anywhere, in the tail above all, must still be found.
+        var generator = SplitMix64(seed: 31)
+        let pieces: [[UInt8]] = [[0x41], [0x20], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80],
+                                 [0x80], [0xC3], [0xED, 0xA0, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xC0, 0xAF], [0xFF]]
+        var differences: [String] = []
+        for length in 0...40 {
+            for _ in 0..<200 {
+                var bytes = (0..<length).map { _ in UInt8(0x21 + Int.random(in: 0..<90, using: &generator)) }
+                if length > 0 && Bool.random(using: &generator) {
+                    let piece = pieces.randomElement(using: &generator)!
+                    let at = Int.random(in: 0..<length, using: &generator)
+                    bytes.replaceSubrange(at..<min(length, at + piece.count), with: piece)
+                }
+                let offset = bytes.withUnsafeBufferPointer { firstInvalidUTF8Offset($0) }
+                let valid = String(validating: bytes, as: UTF8.self) != nil
+                if (offset == nil) != valid { differences.append("\(bytes): \(String(describing: offset)), valid \(valid)") }
+                if let offset, String(validating: bytes[..<offset], as: UTF8.self) == nil {
+                    differences.append("\(bytes): invalid before \(offset)")
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.prefix(5))")
+    }
+
     @Test func whiteSpaceMatchesTheUnicodeProperty() {
         for v in UInt32(0)...0x10FFFF {
             guard let s = Unicode.Scalar(v) else { continue }
