@@ -40,6 +40,14 @@ package final class RunResultWriter {
         var rule: String
         var severity: Severity
         var message: String
+
+        /// Whether this key is the one these parts make, compared in place (building the other
+        /// key first would retain each of its strings). The cheap comparisons come first.
+        func matches(formID: Int64, field: String?, type: String?, rule: String, severity: Severity,
+                     message: String) -> Bool {
+            self.formID == formID && self.severity == severity && self.rule == rule && self.message == message
+                && self.field == field && self.type == type
+        }
     }
 
     init(store: Store, runID: Int64) throws {
@@ -94,8 +102,8 @@ package final class RunResultWriter {
         let slot = (Int(truncatingIfNeeded: formID) &* 31 &+ rule.utf8.count &* 7 &+ message.utf8.count
                     &+ (field?.utf8.count ?? 0) &* 131 &+ (type?.utf8.count ?? 0) &* 17) & (Self.recentSlots - 1)
         let hit = recent[slot]
-        if hit.id >= 0 && hit.formID == formID && hit.severity == severity && hit.rule == rule && hit.message == message
-            && hit.field == field && hit.type == type {
+        if hit.id >= 0 && hit.key.matches(formID: formID, field: field, type: type, rule: rule, severity: severity,
+                                          message: message) {
             return hit.id
         }
         let key = RuleKey(formID: formID, field: field, type: type, rule: rule, severity: severity, message: message)
@@ -115,13 +123,9 @@ package final class RunResultWriter {
     /// A rule looked up lately (`id` -1: none yet). A class, so that reading a slot retains
     /// one object rather than each of its strings.
     private final class RecentRule {
-        let formID: Int64, field: String?, type: String?, rule: String, severity: Severity, message: String
+        let key: RuleKey
         let id: Int64
-        init(key: RuleKey, id: Int64) {
-            (formID, field, type, rule, severity, message) = (key.formID, key.field, key.type, key.rule, key.severity,
-                                                              key.message)
-            self.id = id
-        }
+        init(key: RuleKey, id: Int64) { (self.key, self.id) = (key, id) }
     }
     /// Rules looked up lately, by ``ruleID(formID:field:type:rule:severity:message:)``'s slot.
     private var recent = RunResultWriter.noRecentRules

@@ -175,9 +175,10 @@ import Foundation
     /// Calls `body` for each row. The ``Row`` must not escape the call; reading it allocates
     /// nothing beyond the values taken out.
     @inlinable package func forEachRow(_ body: (Row) throws -> Void) throws {
-        defer { if needsReset { sqlite3_reset(handle) } }
-        let row = Row(handle: handle)
-        while try step() { try body(row) }
+        try forEachRowWhile { row in
+            try body(row)
+            return true
+        }
     }
 
     /// Calls `body` for each row until it returns false (the statement is then reset).
