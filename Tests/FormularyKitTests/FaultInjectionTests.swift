@@ -51,15 +51,16 @@ struct FaultInjectionTests {
     }
 
     /// A real full disk, not an injected code: the database may grow only a few pages
-    /// (`PRAGMA max_page_count`), so SQLite itself fails inside a statement (or at `COMMIT`)
-    /// part-way through writing pages, at a different place for every limit.
+    /// (`PRAGMA max_page_count`; the values are long enough to need dozens of 16 KiB pages), so
+    /// SQLite itself fails inside a statement (or at `COMMIT`) part-way through writing pages,
+    /// at a different place for every limit.
     @Test func importIntoADatabaseThatCannotGrowWritesNothing() throws {
         let scenario = FaultScenario.importWithKey
         let folder = try FaultFolder()
         try scenario.prepare(folder.template)
         let before = try DatabaseDump.of(path: folder.template)
         let bulky = (0..<300).map { i in
-            #"{"name":"Person \#(i) \#(String(repeating: "x", count: 400))","email":"q\#(i)@example.com","age":"30"}"#
+            #"{"name":"Person \#(i) \#(String(repeating: "x", count: 1_600))","email":"q\#(i)@example.com","age":"30"}"#
         }.joined(separator: "\n")
         var failures = 0, successes = 0
         for slack in 0..<200 {

@@ -18,6 +18,28 @@ struct DatabaseTests {
         #expect(try db.scalarInt64("PRAGMA synchronous") == 1) // NORMAL
     }
 
+    /// New files get larger pages (fewer reads per batch scan); a file made with SQLite's
+    /// default keeps its pages, and the checkpoint follows the page size in bytes.
+    @Test func newFilesGetLargePagesAndOldFilesKeepTheirs() throws {
+        let db = try open("new.db")
+        try db.executeScript("CREATE TABLE t (x)")
+        #expect(try db.scalarInt64("PRAGMA page_size") == Int64(Database.newFilePageSize))
+        #expect(try db.scalarInt64("PRAGMA wal_autocheckpoint") == 250)
+
+        // An older store: made at 4 KiB by SQLite alone, with a table in it.
+        let path = folder.path("old.db")
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1)",
+                             nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let old = try Database(path: path)
+        #expect(try old.scalarInt64("PRAGMA page_size") == 4_096)
+        #expect(try old.scalarInt64("PRAGMA wal_autocheckpoint") == 1_000)
+        try old.execute("INSERT INTO t VALUES (2)")
+        #expect(try old.scalarInt64("SELECT sum(x) FROM t") == 3)
+    }
+
     @Test func bindsAndReadsEveryStorageClass() throws {
         let db = try open()
         try db.executeScript("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n ANY) STRICT")
