@@ -156,7 +156,7 @@ enum DataDigests {
     /// come: the run's writer feeds them as it inserts them, verification as it reads them.
     final class ResultsAccumulator {
         private let feed = DigestFeed()
-        private(set) var count = 0
+        @exclusivity(unchecked) private(set) var count = 0   // one thread's (see DigestFeed)
 
         init() {}
 

@@ -10,9 +10,11 @@
 /// allocated on the first write and freed by ``finalize()``: verification keeps one feed per
 /// import, most of them finished early.
 final class DigestFeed {
-    private var hasher = SHA256.Hasher()
-    private var storage: UnsafeMutablePointer<UInt8>?
-    private var count = 0
+    // Unchecked exclusivity: a feed belongs to one thread and its methods never nest accesses
+    // to these, while the runtime's check cost more than the buffered write it guarded.
+    @exclusivity(unchecked) private var hasher = SHA256.Hasher()
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var count = 0
     private static let capacity = 4 * 1024
     /// The longest fixed-size piece: a kind byte, a sign, 20 digits and a terminator.
     private static let longestPiece = 24

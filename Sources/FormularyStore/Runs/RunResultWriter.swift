@@ -12,25 +12,29 @@ import FormularyRules
 /// After a batch fails to commit, the rule ids this writer remembers may name rolled-back
 /// rows: stop the run (mark it incomplete) rather than writing more batches with it.
 package final class RunResultWriter {
+    // The `var`s are `@exclusivity(unchecked)`: a writer is used by one thread, and no method
+    // touches a property while another access to it is open, so the runtime's check (two calls
+    // into the runtime per access, per result row several: 1.2% of a 1M run's instructions)
+    // guards nothing here.
     package let runID: Int64
     private let rows: any RunResultRowWriting
-    private var ruleIDs: [RuleKey: Int64] = [:]
+    @exclusivity(unchecked) private var ruleIDs: [RuleKey: Int64] = [:]
     /// The digest of the rows written, fed in `run_results` order: an entry's rules are held
     /// until the next entry comes, then fed by rule id (entries come in id order).
     private let digest = DataDigests.ResultsAccumulator()
-    private var entryRules: [(rule: Int64, version: Int64)] = []
-    private var entryOfRules: Int64 = -1
+    @exclusivity(unchecked) private var entryRules: [(rule: Int64, version: Int64)] = []
+    @exclusivity(unchecked) private var entryOfRules: Int64 = -1
     /// The highest entry id added so far, and whether an entry came after a higher one (a
     /// run's final `unique` batch): then the digest is computed from the rows as stored.
-    private var highestEntry: Int64 = -1
-    private var addedOutOfOrder = false
+    @exclusivity(unchecked) private var highestEntry: Int64 = -1
+    @exclusivity(unchecked) private var addedOutOfOrder = false
     /// With ``keepRowsForDigest()``: the rows for the digest, kept instead of fed.
-    private var keptRows: [(entry: Int64, rule: Int64, version: Int64)]?
+    @exclusivity(unchecked) private var keptRows: [(entry: Int64, rule: Int64, version: Int64)]?
     /// Whether rows were carried forward (``carryForward(formID:fromRun:throughID:sinceImport:)``):
     /// rows the storage copied never pass through this writer, so the digest of the run's own
     /// rows is read back from the store (shared rows are not the run's: its digest names the
     /// run it shares them from).
-    private var carried = false
+    @exclusivity(unchecked) private var carried = false
     private let backend: any StoreBackend
 
     private struct RuleKey: Hashable {
@@ -128,7 +132,7 @@ package final class RunResultWriter {
         init(key: RuleKey, id: Int64) { (self.key, self.id) = (key, id) }
     }
     /// Rules looked up lately, by ``ruleID(formID:field:type:rule:severity:message:)``'s slot.
-    private var recent = RunResultWriter.noRecentRules
+    @exclusivity(unchecked) private var recent = RunResultWriter.noRecentRules
     private static var noRecentRules: [RecentRule] {
         let none = RecentRule(key: RuleKey(formID: -1, field: nil, type: nil, rule: "", severity: .error, message: ""),
                               id: -1)

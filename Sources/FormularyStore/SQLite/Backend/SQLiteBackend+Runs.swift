@@ -234,8 +234,9 @@ final class SQLiteRunResultRowWriter: RunResultRowWriting {
     private let insertResults: Statement
     private let updateForm: Statement
     private let updateRun: Statement
-    /// Result rows not yet inserted: (entry id, rule id, entry version) triples.
-    private var pending: [Int64] = []
+    /// Result rows not yet inserted: (entry id, rule id, entry version) triples. (Unchecked:
+    /// see ``RunResultWriter``, whose one thread is this writer's.)
+    @exclusivity(unchecked) private var pending: [Int64] = []
     static let rowsPerInsert = 64
 
     init(database: Database, runID: Int64) throws {
