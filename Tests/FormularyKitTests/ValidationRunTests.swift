@@ -370,4 +370,33 @@ struct ValidationRunTests {
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.covered.runs == runs.count)
     }
+
+    /// The ranges cover the span once, in order; with several workers the last ones shrink
+    /// (so that the workers finish together), never below a sixteenth of the batch.
+    @Test func chunksCoverTheSpanAndTaperForSeveralWorkers() {
+        func check(_ chunks: [Chunk], from first: Int64, through last: Int64) {
+            #expect(chunks.first?.afterID == first - 1)
+            #expect(chunks.last?.throughID == last)
+            #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.throughID == $1.afterID })
+            #expect(chunks.allSatisfy { $0.throughID > $0.afterID })
+            #expect(chunks.last?.fraction == 1)
+        }
+        let even = ValidationRun.chunks((1, 1_000_000), batchSize: 20_000)
+        check(even, from: 1, through: 1_000_000)
+        #expect(even.count == 50 && even.allSatisfy { $0.throughID - $0.afterID == 20_000 })
+
+        let tapered = ValidationRun.chunks((1, 1_000_000), batchSize: 20_000, taperingFor: 2)
+        check(tapered, from: 1, through: 1_000_000)
+        let sizes = tapered.map { $0.throughID - $0.afterID }
+        #expect(sizes.allSatisfy { $0 <= 20_000 })
+        #expect(sizes.prefix(45).allSatisfy { $0 == 20_000 }, "full ranges while much is left")
+        #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 >= $1 }, "\(sizes)")
+        #expect(sizes.suffix(2).allSatisfy { $0 <= 1_250 }, "the last ranges are small: \(sizes.suffix(4))")
+        #expect(sizes.dropLast().allSatisfy { $0 >= 1_250 }, "no range under a sixteenth, but the rest")
+
+        // Carried entries are left out; a tiny span is one range.
+        let after = ValidationRun.chunks((1, 100_000), batchSize: 20_000, startingAfter: 90_000, taperingFor: 4)
+        check(after, from: 90_001, through: 100_000)
+        #expect(ValidationRun.chunks((5, 5), batchSize: 20_000, taperingFor: 8).map(\.throughID) == [5])
+    }
 }

@@ -195,7 +195,7 @@ package final class ValidationRun {
                 var carriedThrough = [Int64](repeating: 0, count: judges.count)
                 for carry in carries { carriedThrough[carry.judge] = carry.throughID }
                 chunks = Self.chunks(bounds, batchSize: options.batchSize,
-                                     startingAfter: carriedThrough.min() ?? 0)
+                                     startingAfter: carriedThrough.min() ?? 0, taperingFor: options.workers)
                 try store.recordRunStart(id: run.id, actor: options.actor)
                 return run.id
             }
@@ -308,17 +308,30 @@ package final class ValidationRun {
     /// form's entries need no index of their own.
     /// With `startingAfter`, ids up to it are left out (every form's entries up to there are
     /// carried forward or judged by id).
+    ///
+    /// With `taperingFor` workers (more than one), the last ranges shrink: each is about a
+    /// `2 × workers`-th of the ids left, down to a sixteenth of `batchSize`. Workers take the
+    /// next range as they finish one, so with equal ranges one could start the last while the
+    /// others had nothing left, and the writer's last batch waited for it: at 1M entries, up
+    /// to a range's time (a worker's 1/25) of the run's wall time went to one core.
     static func chunks(_ bounds: (firstID: Int64, lastID: Int64), batchSize: Int,
-                       startingAfter: Int64 = 0) -> [Chunk] {
+                       startingAfter: Int64 = 0, taperingFor workers: Int = 1) -> [Chunk] {
         guard bounds.lastID > 0 else { return [] }
         var out: [Chunk] = []
         var after = max(bounds.firstID - 1, startingAfter)
+        let smallest = Int64(max(batchSize / 16, 1))
         while after < bounds.lastID {
-            let through = min(bounds.lastID, after + Int64(batchSize))
+            var size = Int64(batchSize)
+            if workers > 1 {
+                size = min(size, max((bounds.lastID - after) / Int64(2 * workers), smallest))
+            }
+            let through = min(bounds.lastID, after + size)
             out.append(Chunk(afterID: after, throughID: through, fraction: 0))
             after = through
         }
-        for i in out.indices { out[i].fraction = Double(i + 1) / Double(out.count) }
+        // By ids, not by count: tapered ranges are not equal.
+        let start = out.first?.afterID ?? 0, span = Double(max(bounds.lastID - start, 1))
+        for i in out.indices { out[i].fraction = Double(out[i].throughID - start) / span }
         return out
     }
 }
