@@ -67,9 +67,9 @@ final class MaskChoiceTable: @unchecked Sendable {
         // Slot bytes that every state of every condition treats alike are one class.
         var classOfSlot = [Int](repeating: 0, count: slotCount)
         var representatives: [Int] = []
-        var known: [[Int32]: Int] = [:]
+        var known: [HashedList<[Int32]>: Int] = [:]
         for k in 0..<slotCount {
-            let column = (0..<total).map { steps[$0 * slotCount + k] }
+            let column = HashedList((0..<total).map { steps[$0 * slotCount + k] })
             if let existing = known[column] {
                 classOfSlot[k] = existing
             } else {
@@ -92,15 +92,15 @@ final class MaskChoiceTable: @unchecked Sendable {
         }
         // Keyed by the live components only: most of a tuple is dead, and hashing it whole
         // was most of the construction's time.
-        func key(_ tuple: [Int32]) -> [Int32] {
+        func key(_ tuple: [Int32]) -> HashedList<[Int32]> {
             var key: [Int32] = []
             key.reserveCapacity(2 * tuple.count)
             for (i, s) in tuple.enumerated() where s >= 0 { key.append(Int32(i)); key.append(s) }
-            return key
+            return HashedList(key)
         }
-        var index: [[Int32]: Int32] = [:]
+        var index: [HashedList<[Int32]>: Int32] = [:]
         var tuples: [[Int32]] = [[Int32](repeating: -1, count: conditions.count)]   // state 0: dead
-        index[[]] = 0
+        index[HashedList([])] = 0
         var startTuple = starts
         canonical(&startTuple)
         if index[key(startTuple)] == nil {

@@ -37,10 +37,10 @@ extension DFA {
         // scalars into some 1,400 classes that a pattern such as `\p{L}.*` takes alike, and
         // each symbol fewer saves the partition a pass.
         var symbolOf = [Int](repeating: 0, count: classes)
-        var byColumn: [ArraySlice<Int32>: Int] = [:]
+        var byColumn: [HashedList<ArraySlice<Int32>>: Int] = [:]
         var k = 0
         for c in 0..<classes {
-            let column = columns[c * (n + 1)..<(c + 1) * (n + 1)]
+            let column = HashedList(columns[c * (n + 1)..<(c + 1) * (n + 1)])
             if let known = byColumn[column] {
                 symbolOf[c] = known
             } else {

@@ -44,7 +44,7 @@ extension DFA {
             return result
         }
         var sets: [[Int32]] = [closure([nfa.start])]
-        var index: [[Int32]: Int32] = [sets[0]: 0]
+        var index: [HashedList<[Int32]>: Int32] = [HashedList(sets[0]): 0]
         var edges: [[Edge]] = []
         var accepting: [Bool] = []
         // Working lists, reused from state to state. An event is `at << 32 | member << 1 |
@@ -88,12 +88,13 @@ extension DFA {
                     target = known.state
                 } else {
                     let set = closure(successors)
-                    if let existing = index[set] {
+                    let key = HashedList(set)
+                    if let existing = index[key] {
                         target = existing
                     } else {
                         guard sets.count < cap else { return nil }
                         target = Int32(sets.count)
-                        index[set] = target
+                        index[key] = target
                         sets.append(set)
                     }
                     targets.append((successors, target))

@@ -86,9 +86,9 @@ package final class PatternProgram: @unchecked Sendable {
         classOf.initialize(repeating: 0, count: 128)
         var representatives: [Int] = []
         if isDFA {
-            var classOfColumn: [[UInt32]: Int] = [:]
+            var classOfColumn: [HashedList<[UInt32]>: Int] = [:]
             for byte in 0..<128 {
-                let column = (0..<rows).map { full[$0 << 7 | byte] >> 7 }
+                let column = HashedList((0..<rows).map { full[$0 << 7 | byte] >> 7 })
                 if let known = classOfColumn[column] {
                     classOf[byte] = UInt8(known)
                 } else {
