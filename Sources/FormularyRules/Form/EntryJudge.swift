@@ -202,8 +202,10 @@ package final class EntryJudge: Sendable {
                             continue
                         }
                         let bytes = UnsafeRawBufferPointer(start: values.baseAddress! + Int(span.offset), count: Int(span.length))
-                        let screening = typeRefs[f]._withUnsafeGuaranteedRef { type in
-                            memo.screening(field: f, of: bytes) { type.screen(utf8: $0, scratch: engine) }
+                        // The type is reached only on a miss: around the memo's lookup, the
+                        // closure was compiled out of line, a call per value.
+                        let screening = memo.screening(field: f, of: bytes) { bytes in
+                            typeRefs[f]._withUnsafeGuaranteedRef { $0.screen(utf8: bytes, scratch: engine) }
                         }
                         switch screening {
                         case .absent:
