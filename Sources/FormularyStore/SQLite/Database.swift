@@ -42,9 +42,9 @@ import Darwin
     ///
     /// Measured on a 1M-entry store (docs/performance.md): a batch run reads every page of
     /// `entries` once, each page costing one `pread` and a page set-up, so 16 KiB pages read
-    /// the same bytes with a quarter of the calls; `validate --all` took about 0.9 of the CPU
-    /// and `import` about 0.95. Larger pages were not clearly faster and make an empty store
-    /// 2 MB.
+    /// the same bytes with a quarter of the calls; `validate --all` took 0.90–0.96 of the CPU
+    /// and `import` about 0.97. Larger pages were not clearly faster and make an empty store
+    /// 2.3 MB.
     package static let newFilePageSize = 16_384
 
     /// The write-ahead log's automatic checkpoint, in bytes (SQLite counts it in pages: 1,000
