@@ -20,7 +20,7 @@ import Darwin
 /// always judged). The short table is what keeps ages, codes and dates in the cache: with
 /// one four-word table for all, a 1M-entry run's profile spent 8% of its cycles waiting for
 /// memo slots that the rows streaming through had evicted. A field whose values do not
-/// repeat (card numbers, e-mail addresses) stops using its table after ``window`` lookups
+/// repeat (card numbers, e-mail addresses) stops using its tables after ``window`` lookups
 /// with fewer than a quarter of hits, so it costs nothing after that. Secure values are in
 /// the table as they are in SQLite's row buffer: in this process's memory only.
 package final class ScreeningMemo {
@@ -33,6 +33,8 @@ package final class ScreeningMemo {
     package static let maxLength = 24
     package static let window = 8192
 
+    /// The longest value kept in the one-word table: its bytes, zero-padded, leave the top
+    /// byte free for the length and the answer.
     package static let shortLength = 7
     /// Four words per slot: the value's ``key(_:_:)``, then `length << 8 | code`
     /// (code 0: empty slot).
