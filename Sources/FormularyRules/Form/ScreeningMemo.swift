@@ -128,24 +128,16 @@ package final class ScreeningMemo {
         return result
     }
 
-    /// The words a value of `n` bytes (at most 24) is remembered by: loads that stay inside
-    /// the value and overlap where it is short, so that for one length they tell any two
-    /// values apart (the slot keeps the length too). No call to copy the bytes.
+    /// The words a value of `n` bytes (more than ``shortLength``, at most 24) is remembered
+    /// by in the four-word table: loads that stay inside the value and overlap where it is
+    /// short, so that for one length they tell any two values apart (the slot keeps the
+    /// length too). No call to copy the bytes. Shorter values go to the one-word table
+    /// (``shortKey(_:_:)``).
     @inline(__always)
     package static func key(_ p: UnsafeRawPointer, _ n: Int) -> (UInt64, UInt64, UInt64) {
-        if n >= 8 {
-            let first = p.loadUnaligned(as: UInt64.self)
-            let last = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-            return (first, last, n > 16 ? p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : 0)
-        }
-        if n >= 4 {
-            let first = UInt64(p.loadUnaligned(as: UInt32.self))
-            return (first | UInt64(p.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) << 32, 0, 0)
-        }
-        guard n > 0 else { return (0, 0, 0) }
-        let bytes = UInt64(p.load(as: UInt8.self)) | UInt64(p.load(fromByteOffset: n >> 1, as: UInt8.self)) << 8
-            | UInt64(p.load(fromByteOffset: n &- 1, as: UInt8.self)) << 16
-        return (bytes, 0, 0)
+        let first = p.loadUnaligned(as: UInt64.self)
+        let last = p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        return (first, last, n > 16 ? p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : 0)
     }
 
     /// The bytes of a value of 1 to ``shortLength`` bytes, exactly, in the low bytes of a word
